@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds Strata, and runs every test through ctest.
+#   STRATA_SANITIZE=1 ./run-tests.sh   builds into build-asan with ASan and UBSan.
+set -euo pipefail
+cd "$(dirname "$0")"
+./install-deps.sh
+if [[ "${STRATA_SANITIZE:-0}" == 1 ]]; then
+  dir=build-asan
+  extra=(-DSTRATA_SANITIZE=ON)
+else
+  dir=build
+  extra=()
+fi
+cmake -S . -B "$dir" -G Ninja "${extra[@]}"
+cmake --build "$dir"
+ctest --test-dir "$dir" --output-on-failure -j2 --timeout 300
