@@ -1,0 +1,7 @@
+// Boost.Asio, included the one way that compiles here: Boost 1.74's awaitable.hpp uses
+// std::exchange without including <utility> in C++20 mode.
+#pragma once
+
+#include <utility>
+
+#include <boost/asio.hpp>
