@@ -6,7 +6,7 @@ pkgs=(
   build-essential cmake ninja-build ccache pkg-config
   libboost-dev libboost-system-dev
   libprotobuf-dev libprotoc-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
-  libfmt-dev libspdlog-dev libcli11-dev libmnl-dev
+  libfmt-dev libspdlog-dev libcli11-dev libmnl-dev nlohmann-json3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   iproute2 procps
 )

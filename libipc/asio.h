@@ -2,6 +2,5 @@
 // std::exchange without including <utility> in C++20 mode.
 #pragma once
 
-#include <utility>
-
 #include <boost/asio.hpp>
+#include <utility>

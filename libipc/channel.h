@@ -11,7 +11,6 @@
 // asynchronous operations keep the channel alive until they complete.
 #pragma once
 
-#include "libipc/asio.h"
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -21,6 +20,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "libipc/asio.h"
 #include "libipc/frame.h"
 
 namespace strata::ipc {

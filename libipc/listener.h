@@ -3,12 +3,12 @@
 // replaced; the file is removed when the listener closes. Threading: the io_context thread.
 #pragma once
 
-#include "libipc/asio.h"
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "common/status.h"
+#include "libipc/asio.h"
 #include "libipc/channel.h"
 
 namespace strata::ipc {

@@ -146,8 +146,8 @@ void Router::Start(std::function<void(const Status&)> done) {
                  [this, alive, done = std::move(done)](StatusOr<std::shared_ptr<Channel>> ch) {
                    if (alive.expired()) return;
                    if (!ch.ok()) {
-                     done(Unavailable("cannot reach the Finder at " + options_.finder_path +
-                                      ": " + ch.status().message()));
+                     done(Unavailable("cannot reach the Finder at " + options_.finder_path + ": " +
+                                      ch.status().message()));
                      return;
                    }
                    finder_ = *ch;
@@ -194,22 +194,22 @@ void Router::RegisterTarget(Target& target, std::function<void(const Status&)> d
     sig->set_returns(MessageSignature(m.descriptor->output_type()));
   }
   Target* t = &target;
-  SendFinder("register_target", req, [t, done = std::move(done)](const Status& s,
-                                                                  std::string_view bytes) {
-    if (!s.ok()) {
-      done(s);
-      return;
-    }
-    fpb::RegisterTargetReply reply;
-    if (!reply.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
-      done(Internal("unreadable registration reply"));
-      return;
-    }
-    std::vector<std::pair<std::string, std::string>> keys;
-    for (const auto& k : reply.keys()) keys.emplace_back(k.path(), k.key());
-    t->SetKeys(keys);
-    done(Status());
-  });
+  SendFinder("register_target", req,
+             [t, done = std::move(done)](const Status& s, std::string_view bytes) {
+               if (!s.ok()) {
+                 done(s);
+                 return;
+               }
+               fpb::RegisterTargetReply reply;
+               if (!reply.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+                 done(Internal("unreadable registration reply"));
+                 return;
+               }
+               std::vector<std::pair<std::string, std::string>> keys;
+               for (const auto& k : reply.keys()) keys.emplace_back(k.path(), k.key());
+               t->SetKeys(keys);
+               done(Status());
+             });
 }
 
 void Router::Stop() {
@@ -242,9 +242,8 @@ void Router::SendFinder(const std::string& method, const google::protobuf::Messa
     return;
   }
   finder_->SendCall(
-      "finder/finder/1.0/" + method, "",
-      [&req](std::string& out) { req.AppendToString(&out); }, std::move(cb),
-      options_.default_timeout);
+      "finder/finder/1.0/" + method, "", [&req](std::string& out) { req.AppendToString(&out); },
+      std::move(cb), options_.default_timeout);
 }
 
 void Router::SendRaw(const std::string& target, const std::string& path, std::string payload,
@@ -255,8 +254,8 @@ void Router::SendRaw(const std::string& target, const std::string& path, std::st
       return;
     }
     finder_->SendCall(
-        "finder/" + path, "", [&payload](std::string& out) { out.append(payload); },
-        std::move(cb), TimeoutOf(opts));
+        "finder/" + path, "", [&payload](std::string& out) { out.append(payload); }, std::move(cb),
+        TimeoutOf(opts));
     return;
   }
   Resolve(target, [this, path, payload = std::move(payload), cb = std::move(cb), opts](

@@ -18,7 +18,6 @@
 
 #include <google/protobuf/message.h>
 
-#include "libipc/asio.h"
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -30,6 +29,7 @@
 
 #include "common/log.h"
 #include "common/status.h"
+#include "libipc/asio.h"
 #include "libipc/channel.h"
 #include "libipc/method_naming.h"
 #include "libipc/target.h"

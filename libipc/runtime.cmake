@@ -9,9 +9,22 @@ add_library(strata_ipc STATIC
   listener.cc
   method_naming.cc
   router.cc
+  reflection.cc
   signature.cc
   target.cc
 )
 target_include_directories(strata_ipc PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(strata_ipc PUBLIC strata_common strata_xrl strata_interfaces
   Boost::headers OpenSSL::Crypto Threads::Threads)
+
+add_library(strata_xrl_caller STATIC call/xrl_caller.cc call/atoms_json.cc)
+target_link_libraries(strata_xrl_caller PUBLIC strata_ipc)
+
+add_executable(strata-call call/main.cc)
+target_link_libraries(strata-call PRIVATE strata_xrl_caller CLI11::CLI11)
+
+add_library(strata_test_service STATIC demo/test_service.cc)
+target_link_libraries(strata_test_service PUBLIC strata_ipc)
+
+add_executable(strata-test-target demo/main.cc)
+target_link_libraries(strata-test-target PRIVATE strata_test_service CLI11::CLI11)

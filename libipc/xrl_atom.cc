@@ -35,7 +35,7 @@ bool IsUnreserved(char c) { return IsAlnum(c) || c == '-' || c == '_' || c == '.
 bool IsReserved(char c) {
   return c == '&' || c == '=' || c == ',' || c == '?' || c == '#' || c == '%';
 }
-bool IsNameChar(char c) { return IsAlnum(c) || c == '_' || c == '-'; }
+bool IsNameChar(char c) { return IsAlnum(c) || c == '_' || c == '-' || c == '.'; }
 bool IsTypeChar(char c) { return IsAlnum(c) || c == '<' || c == '>'; }
 bool IsAddrChar(char c) { return HexValue(c) >= 0 || c == ':' || c == '.'; }
 
@@ -335,7 +335,7 @@ StatusOr<AtomValue> XrlAtom::ParseValue(AtomType type, std::string_view text, si
 StatusOr<XrlAtom> XrlAtom::Parse(std::string_view text, size_t offset) {
   size_t i = 0;
   while (i < text.size() && IsNameChar(text[i])) ++i;
-  if (i == 0) return ErrorAt(offset, "an argument name ([A-Za-z0-9_-]+)");
+  if (i == 0) return ErrorAt(offset, "an argument name ([A-Za-z0-9_.-]+)");
   if (i == text.size() || text[i] != ':') {
     return ErrorAt(offset + i, "':' after the argument name");
   }

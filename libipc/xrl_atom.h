@@ -11,7 +11,7 @@
 // Percent-encoding: every byte outside [A-Za-z0-9-_.~] is written %XX (uppercase hex) when
 // printing; parsing accepts any byte except the reserved '&', '=', ',', '?', '#' and '%' unless
 // encoded, and any %XX escape (hex digits in either case). Values of the other types are read
-// literally (no percent-decoding). Argument names are [A-Za-z0-9_-]+. One ambiguity is inherent
+// literally (no percent-decoding). Argument names are [A-Za-z0-9_.-]+. One ambiguity is inherent
 // in the list form: a list<txt> or list<binary> whose only element is empty prints as an empty
 // value and so reads back as an empty list. Thread-compatible value type.
 #pragma once
@@ -57,7 +57,7 @@ using AtomValue = std::variant<int32_t, uint32_t, int64_t, uint64_t, bool, std::
 
 class XrlAtom {
  public:
-  // Scalar atom. REQUIRES: ValueHoldsType(type, value); `name` is [A-Za-z0-9_-]+.
+  // Scalar atom. REQUIRES: ValueHoldsType(type, value); `name` is [A-Za-z0-9_.-]+.
   XrlAtom(std::string name, AtomType type, AtomValue value);
   // List atom of element type `elem`. REQUIRES: every element satisfies ValueHoldsType(elem, e).
   static XrlAtom List(std::string name, AtomType elem, std::vector<AtomValue> elems);

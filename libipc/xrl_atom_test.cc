@@ -283,8 +283,8 @@ TEST(XrlAtomTest, SyntaxErrorsNamePosition) {
   EXPECT_EQ(ErrorOf("as:u32"), "position 6: expected '=' after the type");
   EXPECT_EQ(ErrorOf("as:u32 =1"), "position 6: expected '=' after the type");
   EXPECT_EQ(ErrorOf("as:=1"), "position 3: expected an atom type");
-  EXPECT_EQ(ErrorOf(":u32=1"), "position 0: expected an argument name ([A-Za-z0-9_-]+)");
-  EXPECT_EQ(ErrorOf(""), "position 0: expected an argument name ([A-Za-z0-9_-]+)");
+  EXPECT_EQ(ErrorOf(":u32=1"), "position 0: expected an argument name ([A-Za-z0-9_.-]+)");
+  EXPECT_EQ(ErrorOf(""), "position 0: expected an argument name ([A-Za-z0-9_.-]+)");
   EXPECT_EQ(ErrorOf("a s:u32=1"), "position 1: expected ':' after the argument name");
   EXPECT_EQ(XrlAtom::Parse("as:u32=x", 40).status().message(),
             "position 47: expected a decimal u32");

@@ -116,10 +116,10 @@ TEST(XrlTest, MalformedXrlsNamePosition) {
       {"finder://bgp/bgp/1.0/set?as:u32=65536x", "position 37: expected a decimal u32"},
       {"finder://bgp/bgp/1.0/set?as:u32=1&",
        "position 34: expected an argument name "
-       "([A-Za-z0-9_-]+)"},
+       "([A-Za-z0-9_.-]+)"},
       {"finder://bgp/bgp/1.0/set?as:u32=1&&b:u32=2",
        "position 34: expected an argument name "
-       "([A-Za-z0-9_-]+)"},
+       "([A-Za-z0-9_.-]+)"},
       {"finder://bgp/bgp/1.0/set?as:u32=1&as:u32=2",
        "position 34: expected a unique argument "
        "name ('as' appears twice)"},

@@ -1,0 +1,104 @@
+// FinderRegistry: the Finder's state, apart from any I/O so it can be tested alone.
+//
+// It holds the registered targets (class, instance, endpoints, methods and their keys), which
+// connection registered each one, who resolved what (to invalidate their caches), lifetime
+// watches, and the access rules per process secret. Connections are opaque ids; every change
+// that other components must hear of is returned as a list of Notices for the caller to send.
+// Threading: single-threaded (the Finder's io_context thread).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "libipc/interfaces/finder.pb.h"
+
+namespace strata::finder {
+
+using ConnId = uint64_t;
+
+// A message the Finder must push to a connection.
+struct Notice {
+  ConnId conn = 0;
+  std::string watcher;  // the target on that connection that receives it
+  enum class Kind { kBirth, kDeath, kInvalidate } kind = Kind::kBirth;
+  std::string class_name;
+  std::string instance_name;
+};
+
+struct Permissions {
+  std::set<std::string> targets;  // instance or class names, "*" for any
+  std::set<std::string> methods;  // "iface/version/method", "*" for any
+};
+
+class FinderRegistry {
+ public:
+  // `admin_secret` unlocks SetPermissions (empty: nobody may). In strict mode a secret with no
+  // permissions resolves nothing; otherwise such a caller may resolve everything.
+  FinderRegistry(std::string admin_secret, bool strict);
+
+  StatusOr<v1::RegisterTargetReply> Register(ConnId conn, const v1::RegisterTargetRequest& req,
+                                             std::vector<Notice>& notices);
+  Status Unregister(ConnId conn, const std::string& instance, std::vector<Notice>& notices);
+  // Drops every target and watch of a connection that went away.
+  void ConnectionClosed(ConnId conn, std::vector<Notice>& notices);
+
+  StatusOr<v1::ResolveTargetReply> Resolve(ConnId conn, const v1::ResolveTargetRequest& req);
+  v1::ListTargetsReply ListTargets() const;
+  StatusOr<v1::ListMethodsReply> ListMethods(const std::string& target) const;
+
+  Status WatchClass(ConnId conn, const std::string& watcher, const std::string& class_name,
+                    std::vector<Notice>& notices);
+  Status UnwatchClass(ConnId conn, const std::string& watcher, const std::string& class_name);
+  Status WatchInstance(ConnId conn, const std::string& watcher, const std::string& instance,
+                       std::vector<Notice>& notices);
+  Status UnwatchInstance(ConnId conn, const std::string& watcher, const std::string& instance);
+
+  Status SetPermissions(const v1::SetPermissionsRequest& req);
+
+  // Methods the Finder itself serves, listed like a target's ("finder/1.0/resolve_target"...).
+  void set_own_methods(std::vector<v1::MethodSignature> methods) {
+    own_methods_ = std::move(methods);
+  }
+  size_t target_count() const { return targets_.size(); }
+
+ private:
+  struct Entry {
+    ConnId conn = 0;
+    v1::RegisterTargetRequest info;
+    std::map<std::string, std::string> keys;  // method path -> key
+    std::set<ConnId> resolvers;
+    uint64_t order = 0;  // registration order: a class resolves to its oldest instance
+  };
+  struct Watch {
+    ConnId conn;
+    std::string watcher;
+    friend auto operator<=>(const Watch&, const Watch&) = default;
+  };
+
+  const Entry* Find(const std::string& target) const;
+  Entry* Find(const std::string& target);
+  void Died(const std::string& instance, std::vector<Notice>& notices);
+  void Announce(const Entry& e, Notice::Kind kind, std::vector<Notice>& notices) const;
+  bool MayResolve(const std::string& secret, const Entry& e) const;
+  bool MayCall(const std::string& secret, const std::string& path) const;
+
+  std::string admin_secret_;
+  bool strict_;
+  uint64_t next_order_ = 1;
+  std::map<std::string, Entry> targets_;  // by instance name
+  std::map<std::string, std::set<Watch>> class_watches_;
+  std::map<std::string, std::set<Watch>> instance_watches_;
+  std::map<std::string, Permissions> permissions_;  // by secret
+  std::vector<v1::MethodSignature> own_methods_;
+};
+
+// 16 bytes from the kernel's random source.
+std::string RandomKey();
+// Target, class and instance names: [A-Za-z0-9_.-]+, at most 128 characters.
+bool ValidTargetName(const std::string& name);
+
+}  // namespace strata::finder

@@ -1,0 +1,150 @@
+#include "finder/finder_registry.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::finder {
+namespace {
+
+v1::RegisterTargetRequest Req(const std::string& cls, const std::string& inst, bool sole = false) {
+  v1::RegisterTargetRequest r;
+  r.set_class_name(cls);
+  r.set_instance_name(inst);
+  r.set_sole_instance(sole);
+  auto* ep = r.add_endpoints();
+  ep->set_protocol("sunix");
+  ep->set_address("/tmp/" + inst + ".sock");
+  for (const char* m : {"test/1.0/echo", "test/1.0/ping"}) r.add_methods()->set_path(m);
+  return r;
+}
+
+v1::ResolveTargetRequest Resolve(const std::string& target, const std::string& secret = "") {
+  v1::ResolveTargetRequest r;
+  r.set_target(target);
+  r.set_secret(secret);
+  return r;
+}
+
+TEST(FinderRegistryTest, RegisterGivesDistinctRandomKeysPerMethod) {
+  FinderRegistry reg("", false);
+  std::vector<Notice> n;
+  auto r = reg.Register(1, Req("rib", "rib.red"), n);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->keys_size(), 2);
+  EXPECT_EQ(r->keys(0).key().size(), 16u);
+  EXPECT_NE(r->keys(0).key(), r->keys(1).key());
+  auto again = FinderRegistry("", false).Register(1, Req("rib", "rib.red"), n);
+  EXPECT_NE(again->keys(0).key(), r->keys(0).key());
+}
+
+TEST(FinderRegistryTest, ResolvesInstanceAndClassWithKeys) {
+  FinderRegistry reg("", false);
+  std::vector<Notice> n;
+  auto keys = reg.Register(1, Req("rib", "rib.red"), n);
+  ASSERT_TRUE(reg.Register(1, Req("rib", "rib.blue"), n).ok());
+  auto byInstance = reg.Resolve(2, Resolve("rib.blue"));
+  ASSERT_TRUE(byInstance.ok());
+  EXPECT_EQ(byInstance->instance_name(), "rib.blue");
+  auto byClass = reg.Resolve(2, Resolve("rib"));
+  ASSERT_TRUE(byClass.ok());
+  EXPECT_EQ(byClass->instance_name(), "rib.red") << "a class resolves to its oldest instance";
+  EXPECT_EQ(byClass->methods(0).key(), keys->keys(0).key());
+  EXPECT_EQ(byClass->endpoints(0).address(), "/tmp/rib.red.sock");
+  EXPECT_EQ(reg.Resolve(2, Resolve("bgp")).status().code(), StatusCode::kNotFound);
+}
+
+TEST(FinderRegistryTest, RefusesDuplicatesAndSecondSoleInstance) {
+  FinderRegistry reg("", false);
+  std::vector<Notice> n;
+  ASSERT_TRUE(reg.Register(1, Req("fea", "fea", true), n).ok());
+  auto dup = reg.Register(2, Req("fea", "fea.2"), n);
+  EXPECT_EQ(dup.status().code(), StatusCode::kAlreadyExists);
+  EXPECT_NE(dup.status().message().find("sole-instance"), std::string::npos);
+  EXPECT_EQ(reg.Register(2, Req("fea", "fea", true), n).status().code(),
+            StatusCode::kAlreadyExists);
+  ASSERT_TRUE(reg.Register(1, Req("rib", "rib.a"), n).ok());
+  EXPECT_EQ(reg.Register(2, Req("rib", "rib.b", true), n).status().code(),
+            StatusCode::kAlreadyExists);
+  EXPECT_EQ(reg.Register(2, Req("bad name", "x"), n).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(reg.Register(2, Req("x", "finder"), n).status().code(), StatusCode::kAlreadyExists);
+}
+
+TEST(FinderRegistryTest, WatchersHearBirthsAndDeathsAndResolversInvalidations) {
+  FinderRegistry reg("", false);
+  std::vector<Notice> n;
+  ASSERT_TRUE(reg.Register(7, Req("watcher", "w"), n).ok());
+  ASSERT_TRUE(reg.WatchClass(7, "w", "rib", n).ok());
+  EXPECT_TRUE(n.empty());
+  ASSERT_TRUE(reg.Register(1, Req("rib", "rib.red"), n).ok());
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].conn, 7u);
+  EXPECT_EQ(n[0].watcher, "w");
+  EXPECT_EQ(n[0].kind, Notice::Kind::kBirth);
+  EXPECT_EQ(n[0].instance_name, "rib.red");
+  n.clear();
+  ASSERT_TRUE(reg.Resolve(9, Resolve("rib.red")).ok());
+  reg.ConnectionClosed(1, n);
+  ASSERT_EQ(n.size(), 2u);
+  EXPECT_EQ(n[0].kind, Notice::Kind::kInvalidate);
+  EXPECT_EQ(n[0].conn, 9u);
+  EXPECT_EQ(n[1].kind, Notice::Kind::kDeath);
+  EXPECT_EQ(n[1].conn, 7u);
+  EXPECT_EQ(reg.Resolve(9, Resolve("rib.red")).status().code(), StatusCode::kNotFound);
+}
+
+TEST(FinderRegistryTest, WatchingAnExistingClassReportsCurrentMembers) {
+  FinderRegistry reg("", false);
+  std::vector<Notice> n;
+  ASSERT_TRUE(reg.Register(1, Req("rib", "rib.red"), n).ok());
+  ASSERT_TRUE(reg.WatchInstance(2, "w", "rib.red", n).ok());
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].kind, Notice::Kind::kBirth);
+  EXPECT_TRUE(reg.UnwatchInstance(2, "w", "rib.red").ok());
+  EXPECT_EQ(reg.UnwatchInstance(2, "w", "rib.red").code(), StatusCode::kNotFound);
+}
+
+TEST(FinderRegistryTest, UnregisterOnlyByOwner) {
+  FinderRegistry reg("", false);
+  std::vector<Notice> n;
+  ASSERT_TRUE(reg.Register(1, Req("rib", "rib.red"), n).ok());
+  EXPECT_EQ(reg.Unregister(2, "rib.red", n).code(), StatusCode::kPermissionDenied);
+  EXPECT_TRUE(reg.Unregister(1, "rib.red", n).ok());
+  EXPECT_EQ(reg.target_count(), 0u);
+}
+
+TEST(FinderRegistryTest, PermissionsLimitTargetsAndMethods) {
+  FinderRegistry reg("admin", true);
+  std::vector<Notice> n;
+  ASSERT_TRUE(reg.Register(1, Req("rib", "rib.red"), n).ok());
+  ASSERT_TRUE(reg.Register(1, Req("fea", "fea"), n).ok());
+  EXPECT_EQ(reg.Resolve(2, Resolve("rib.red", "s1")).status().code(), StatusCode::kPermissionDenied)
+      << "strict: no permissions, nothing resolves";
+  v1::SetPermissionsRequest p;
+  p.set_admin_secret("wrong");
+  p.set_secret("s1");
+  p.add_allowed_targets("rib");
+  p.add_allowed_methods("test/1.0/ping");
+  EXPECT_EQ(reg.SetPermissions(p).code(), StatusCode::kPermissionDenied);
+  p.set_admin_secret("admin");
+  ASSERT_TRUE(reg.SetPermissions(p).ok());
+  auto r = reg.Resolve(2, Resolve("rib.red", "s1"));
+  ASSERT_TRUE(r.ok());
+  for (const auto& m : r->methods()) {
+    EXPECT_EQ(m.key().empty(), m.path() != "test/1.0/ping") << m.path();
+  }
+  EXPECT_EQ(reg.Resolve(2, Resolve("fea", "s1")).status().code(), StatusCode::kPermissionDenied);
+}
+
+TEST(FinderRegistryTest, ListsTargetsAndMethods) {
+  FinderRegistry reg("", false);
+  std::vector<Notice> n;
+  ASSERT_TRUE(reg.Register(1, Req("rib", "rib.red"), n).ok());
+  auto t = reg.ListTargets();
+  EXPECT_EQ(t.instances_size(), 2);  // finder itself and rib.red
+  auto m = reg.ListMethods("rib");
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->methods_size(), 2);
+  EXPECT_EQ(reg.ListMethods("nope").status().code(), StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace strata::finder

@@ -1,0 +1,186 @@
+#include "finder/finder_server.h"
+
+#include "libipc/channel_reply_sink.h"
+#include "libipc/interfaces/finder_client.pb.h"
+#include "libipc/method_naming.h"
+#include "libipc/signature.h"
+
+namespace strata::finder {
+
+namespace fcpb = strata::finder_client::v1;
+
+FinderServer::FinderServer(boost::asio::io_context& io, FinderOptions options)
+    : io_(io),
+      options_(std::move(options)),
+      log_(MakeLogger("finder")),
+      registry_(options_.admin_secret, options_.strict),
+      target_("finder", "finder", true) {
+  target_.set_require_keys(false);
+  target_.Serve(*this);
+  std::vector<v1::MethodSignature> own;
+  for (const auto& [path, m] : target_.methods()) {
+    v1::MethodSignature sig;
+    sig.set_path(path);
+    sig.set_grpc_method(ipc::GrpcMethodName(m.descriptor));
+    sig.set_args(ipc::MessageSignature(m.descriptor->input_type()));
+    sig.set_returns(ipc::MessageSignature(m.descriptor->output_type()));
+    own.push_back(std::move(sig));
+  }
+  registry_.set_own_methods(std::move(own));
+}
+
+FinderServer::~FinderServer() { Stop(); }
+
+Status FinderServer::Start() {
+  auto unix_listener = ipc::Listener::Open(io_, "sunix", options_.socket_path,
+                                           [this](auto ch) { Accept(std::move(ch)); });
+  if (!unix_listener.ok()) return unix_listener.status();
+  listeners_.push_back(std::move(*unix_listener));
+  if (!options_.tcp_address.empty()) {
+    auto tcp = ipc::Listener::Open(io_, "stcp", options_.tcp_address,
+                                   [this](auto ch) { Accept(std::move(ch)); });
+    if (!tcp.ok()) return tcp.status();
+    log_->info("listening on tcp {}", (*tcp)->address());
+    listeners_.push_back(std::move(*tcp));
+  }
+  log_->info("listening on {}", options_.socket_path);
+  return Status();
+}
+
+void FinderServer::Stop() {
+  for (auto& l : listeners_) l->Close();
+  listeners_.clear();
+  auto conns = std::move(conns_);
+  conns_.clear();
+  for (auto& [id, ch] : conns) ch->Close(Unavailable("finder stopping"));
+}
+
+void FinderServer::Accept(std::shared_ptr<ipc::Channel> ch) {
+  const ConnId id = next_conn_++;
+  ch->tag = id;
+  conns_[id] = ch;
+  ch->Start([this](const std::shared_ptr<ipc::Channel>& c,
+                   const ipc::CallFrame& call) { OnCall(c, call); },
+            [this, id](ipc::Channel&, const Status& why) {
+              conns_.erase(id);
+              std::vector<Notice> notices;
+              registry_.ConnectionClosed(id, notices);
+              if (!notices.empty()) {
+                log_->info("connection {} closed ({}): {} notices", id, why.message(),
+                           notices.size());
+              }
+              Send(std::move(notices));
+            });
+}
+
+void FinderServer::OnCall(const std::shared_ptr<ipc::Channel>& ch, const ipc::CallFrame& call) {
+  auto sink = std::make_unique<ipc::ChannelReplySink>(ch, call.id);
+  constexpr std::string_view kPrefix = "finder/";
+  if (call.method.substr(0, kPrefix.size()) != kPrefix) {
+    sink->Reply(
+        NotFound("this is the Finder: no such target in '" + std::string(call.method) + "'"),
+        nullptr);
+    return;
+  }
+  target_.DispatchSerialized(call.method.substr(kPrefix.size()), call.key, call.payload,
+                             std::move(sink));
+}
+
+void FinderServer::Send(std::vector<Notice> notices) {
+  for (const auto& n : notices) {
+    auto it = conns_.find(n.conn);
+    if (it == conns_.end()) continue;
+    auto& ch = it->second;
+    auto ignore = [](const Status&, std::string_view) {};
+    if (n.kind == Notice::Kind::kInvalidate) {
+      fcpb::InvalidateRequest req;
+      req.set_target(n.instance_name);
+      ch->SendCall(
+          "finder_client/finder_client/1.0/invalidate", "",
+          [&req](std::string& out) { req.AppendToString(&out); }, ignore, std::chrono::seconds(10));
+      continue;
+    }
+    fcpb::LifetimeEventRequest req;
+    req.set_class_name(n.class_name);
+    req.set_instance_name(n.instance_name);
+    req.set_event(n.kind == Notice::Kind::kBirth ? fcpb::LIFETIME_BIRTH : fcpb::LIFETIME_DEATH);
+    ch->SendCall(
+        n.watcher + "/finder_client/1.0/lifetime_event", "",
+        [&req](std::string& out) { req.AppendToString(&out); }, ignore, std::chrono::seconds(10));
+  }
+}
+
+void FinderServer::RegisterTarget(const v1::RegisterTargetRequest& request,
+                                  ipc::Responder<v1::RegisterTargetReply> reply) {
+  std::vector<Notice> notices;
+  auto r = registry_.Register(ConnOf(reply), request, notices);
+  if (r.ok()) {
+    log_->info("registered {} (class {})", request.instance_name(), request.class_name());
+  } else {
+    log_->warn("refused {}: {}", request.instance_name(), r.status().message());
+  }
+  reply.Finish(r.status(), r.ok() ? *r : v1::RegisterTargetReply());
+  Send(std::move(notices));
+}
+
+void FinderServer::UnregisterTarget(const v1::UnregisterTargetRequest& request,
+                                    ipc::Responder<v1::UnregisterTargetReply> reply) {
+  std::vector<Notice> notices;
+  reply.Finish(registry_.Unregister(ConnOf(reply), request.instance_name(), notices),
+               v1::UnregisterTargetReply());
+  Send(std::move(notices));
+}
+
+void FinderServer::ResolveTarget(const v1::ResolveTargetRequest& request,
+                                 ipc::Responder<v1::ResolveTargetReply> reply) {
+  auto r = registry_.Resolve(ConnOf(reply), request);
+  reply.Finish(r.status(), r.ok() ? *r : v1::ResolveTargetReply());
+}
+
+void FinderServer::ListTargets(const v1::ListTargetsRequest&,
+                               ipc::Responder<v1::ListTargetsReply> reply) {
+  reply(registry_.ListTargets());
+}
+
+void FinderServer::ListMethods(const v1::ListMethodsRequest& request,
+                               ipc::Responder<v1::ListMethodsReply> reply) {
+  auto r = registry_.ListMethods(request.target());
+  reply.Finish(r.status(), r.ok() ? *r : v1::ListMethodsReply());
+}
+
+void FinderServer::WatchClass(const v1::WatchClassRequest& request,
+                              ipc::Responder<v1::WatchReply> reply) {
+  std::vector<Notice> notices;
+  reply.Finish(
+      registry_.WatchClass(ConnOf(reply), request.watcher(), request.class_name(), notices),
+      v1::WatchReply());
+  Send(std::move(notices));
+}
+
+void FinderServer::UnwatchClass(const v1::WatchClassRequest& request,
+                                ipc::Responder<v1::WatchReply> reply) {
+  reply.Finish(registry_.UnwatchClass(ConnOf(reply), request.watcher(), request.class_name()),
+               v1::WatchReply());
+}
+
+void FinderServer::WatchInstance(const v1::WatchInstanceRequest& request,
+                                 ipc::Responder<v1::WatchReply> reply) {
+  std::vector<Notice> notices;
+  reply.Finish(
+      registry_.WatchInstance(ConnOf(reply), request.watcher(), request.instance_name(), notices),
+      v1::WatchReply());
+  Send(std::move(notices));
+}
+
+void FinderServer::UnwatchInstance(const v1::WatchInstanceRequest& request,
+                                   ipc::Responder<v1::WatchReply> reply) {
+  reply.Finish(registry_.UnwatchInstance(ConnOf(reply), request.watcher(), request.instance_name()),
+               v1::WatchReply());
+}
+
+void FinderServer::SetPermissions(const v1::SetPermissionsRequest& request,
+                                  ipc::Responder<v1::SetPermissionsReply> reply) {
+  reply.Finish(registry_.SetPermissions(request), v1::SetPermissionsReply());
+}
+
+}  // namespace strata::finder

@@ -1,0 +1,42 @@
+// strata-finder: the IPC broker. Wires options to a FinderServer and runs it.
+#include <sys/stat.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdlib>
+
+#include "finder/finder_server.h"
+#include "libipc/router.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"strata-finder: resolves XRLs, hands out method keys, and watches lifetimes"};
+  strata::finder::FinderOptions opts;
+  opts.socket_path = strata::ipc::DefaultFinderPath();
+  app.add_option("-s,--socket", opts.socket_path, "Unix socket to listen on")
+      ->capture_default_str();
+  app.add_option("--tcp", opts.tcp_address, "also listen on HOST:PORT (loopback advised)");
+  app.add_option("--admin-secret", opts.admin_secret,
+                 "secret that may set permissions (default: $STRATA_FINDER_ADMIN_SECRET)");
+  app.add_flag("--strict", opts.strict, "resolve nothing for a process without permissions");
+  CLI11_PARSE(app, argc, argv);
+  if (opts.admin_secret.empty()) {
+    if (const char* s = std::getenv("STRATA_FINDER_ADMIN_SECRET")) opts.admin_secret = s;
+  }
+  const auto dir = opts.socket_path.substr(0, opts.socket_path.rfind('/'));
+  if (!dir.empty()) ::mkdir(dir.c_str(), 0700);
+
+  boost::asio::io_context io(1);
+  strata::finder::FinderServer server(io, opts);
+  if (auto s = server.Start(); !s.ok()) {
+    std::fprintf(stderr, "strata-finder: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code&, int) {
+    server.Stop();
+    io.stop();
+  });
+  std::signal(SIGPIPE, SIG_IGN);
+  io.run();
+  return 0;
+}
