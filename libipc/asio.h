@@ -2,5 +2,7 @@
 // std::exchange without including <utility> in C++20 mode.
 #pragma once
 
-#include <boost/asio.hpp>
+// clang-format off
 #include <utility>
+#include <boost/asio.hpp>
+// clang-format on
