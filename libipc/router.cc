@@ -118,6 +118,8 @@ void Router::OpenListeners() {
     }
     auto l = Listener::Open(io_, family, address, [this](std::shared_ptr<Channel> ch) {
       std::weak_ptr<bool> alive = alive_;
+      std::erase_if(accepted_, [](const std::weak_ptr<Channel>& c) { return c.expired(); });
+      accepted_.push_back(ch);
       ch->Start(
           [this, alive](const std::shared_ptr<Channel>& c, const CallFrame& call) {
             if (!alive.expired()) OnIncomingCall(c, call);
@@ -218,6 +220,11 @@ void Router::Stop() {
   alive_ = std::make_shared<bool>(true);  // fresh token: old callbacks see theirs expired
   for (auto& l : listeners_) l->Close();
   listeners_.clear();
+  auto accepted = std::move(accepted_);
+  accepted_.clear();
+  for (auto& weak : accepted) {
+    if (auto ch = weak.lock()) ch->Close(Unavailable("router stopped"));
+  }
   auto resolutions = std::move(resolutions_);
   resolutions_.clear();
   for (auto& [name, r] : resolutions) {

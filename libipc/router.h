@@ -143,6 +143,7 @@ class Router {
   std::shared_ptr<spdlog::logger> log_;
   std::map<std::string, std::unique_ptr<Target>> targets_;
   std::vector<std::unique_ptr<Listener>> listeners_;
+  std::vector<std::weak_ptr<Channel>> accepted_;  // connections callers opened to us
   std::shared_ptr<Channel> finder_;
   std::function<void(const Status&)> on_finder_lost_;
   std::unordered_map<std::string, std::shared_ptr<Resolution>> resolutions_;

@@ -28,3 +28,6 @@ target_link_libraries(strata_test_service PUBLIC strata_ipc)
 
 add_executable(strata-test-target demo/main.cc)
 target_link_libraries(strata-test-target PRIVATE strata_test_service CLI11::CLI11)
+
+strata_test(ipc_unit_test SOURCES frame_test.cc reflection_test.cc LIBS strata_ipc)
+strata_test(router_test SOURCES router_test.cc LIBS strata_test_service strata_finder)

@@ -1,0 +1,104 @@
+// Tests of AsPath: encodings, malformed values, lengths and the RFC 6793 AS4_PATH merge.
+#include "bgp/wire/as_path.h"
+
+#include <gtest/gtest.h>
+
+#include "bgp/wire/bgp_types.h"
+#include "bgp/wire/wire_test_util.h"
+
+namespace strata::bgp {
+namespace {
+
+using testing::Hex;
+
+AsPath Mixed() {
+  return AsPath({{AsSegmentType::kConfedSequence, {64512, 64513}},
+                 {AsSegmentType::kSequence, {65001, 70000}},
+                 {AsSegmentType::kSet, {65003, 65004}}});
+}
+
+std::vector<uint8_t> Encoded(const AsPath& p, bool four) {
+  ByteWriter w;
+  p.Encode(w, four);
+  return w.Take();
+}
+
+TEST(AsPathTest, FourOctetRoundTrip) {
+  const auto bytes = Encoded(Mixed(), true);
+  EXPECT_EQ(bytes,
+            Hex("03 02 0000fc00 0000fc01  02 02 0000fde9 00011170  01 02 0000fdeb 0000fdec"));
+  auto back = AsPath::Decode(bytes, true);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, Mixed());
+}
+
+TEST(AsPathTest, TwoOctetUsesAsTrans) {
+  const auto bytes = Encoded(Mixed(), false);
+  EXPECT_EQ(bytes, Hex("03 02 fc00 fc01  02 02 fde9 5ba0  01 02 fdeb fdec"));
+  auto back = AsPath::Decode(bytes, false);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->ToString(), "(64512 64513) 65001 23456 {65003 65004}");
+}
+
+TEST(AsPathTest, LongSegmentsAreSplit) {
+  std::vector<uint32_t> asns(300);
+  for (size_t i = 0; i < asns.size(); ++i) asns[i] = static_cast<uint32_t>(i + 1);
+  const auto bytes = Encoded(AsPath::Sequence(asns), true);
+  ASSERT_EQ(bytes.size(), 2 + 255 * 4 + 2 + 45 * 4u);
+  EXPECT_EQ(bytes[1], 255);
+  auto back = AsPath::Decode(bytes, true);
+  ASSERT_TRUE(back.ok());
+  ASSERT_EQ(back->segments().size(), 2u);
+  EXPECT_EQ(back->PathLength(), 300u);
+}
+
+TEST(AsPathTest, MalformedValues) {
+  const char* bad[] = {
+      "05 01 0000fde9",     // segment type 5
+      "02 00",              // empty segment
+      "02 02 0000fde9",     // overrun
+      "02 01 0000fde9 02",  // trailing fragment
+  };
+  for (const char* v : bad) EXPECT_FALSE(AsPath::Decode(Hex(v), true).ok()) << v;
+  EXPECT_FALSE(AsPath::Decode(Hex("02 02 fde9"), false).ok());
+  EXPECT_TRUE(AsPath::Decode({}, true).ok());  // the empty path of an iBGP route
+}
+
+TEST(AsPathTest, LengthAndQueries) {
+  const AsPath p = Mixed();
+  EXPECT_EQ(p.PathLength(), 3u);  // two in the sequence, one for the set, confed counts none
+  EXPECT_TRUE(p.Contains(65004));
+  EXPECT_FALSE(p.Contains(1));
+  EXPECT_TRUE(p.HasConfedSegments());
+  EXPECT_TRUE(p.NeedsAs4());
+  EXPECT_EQ(p.FirstAs(), std::nullopt);  // leading segment is a confed sequence
+  EXPECT_EQ(p.WithoutConfed().FirstAs(), 65001u);
+  EXPECT_EQ(p.WithoutConfed().Prepend(65000).ToString(), "65000 65001 70000 {65003 65004}");
+  EXPECT_EQ(AsPath().Prepend(1).ToString(), "1");
+  EXPECT_EQ(AsPath({{AsSegmentType::kConfedSet, {1, 2}}}).ToString(), "[1 2]");
+}
+
+TEST(AsPathTest, MergeAs4FillsInTransAses) {
+  // A 2-octet speaker (65005) prepended itself to a path that holds 4-octet ASes.
+  const AsPath as_path = AsPath::Sequence({65005, 23456, 65001});
+  const AsPath as4_path = AsPath::Sequence({70000, 65001});
+  EXPECT_EQ(AsPath::MergeAs4(as_path, as4_path).ToString(), "65005 70000 65001");
+}
+
+TEST(AsPathTest, MergeAs4IgnoresALongerAs4Path) {
+  const AsPath as_path = AsPath::Sequence({65005, 23456});
+  const AsPath as4_path = AsPath::Sequence({1, 70000, 65001});
+  EXPECT_EQ(AsPath::MergeAs4(as_path, as4_path), as_path);
+}
+
+TEST(AsPathTest, MergeAs4KeepsLeadingConfedAndCountsSets) {
+  const AsPath as_path({{AsSegmentType::kConfedSequence, {64512}},
+                        {AsSegmentType::kSequence, {65005, 23456}},
+                        {AsSegmentType::kSet, {23456, 65009}}});
+  const AsPath as4_path(
+      {{AsSegmentType::kSequence, {70000}}, {AsSegmentType::kSet, {70001, 65009}}});
+  EXPECT_EQ(AsPath::MergeAs4(as_path, as4_path).ToString(), "(64512) 65005 70000 {70001 65009}");
+}
+
+}  // namespace
+}  // namespace strata::bgp

@@ -1,0 +1,36 @@
+// CodecOptions: the session parameters that change how UPDATEs are encoded and decoded, as
+// agreed in the OPEN exchange. The speaker fills them once per session with Negotiate().
+// Thread-compatible value type.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "bgp/wire/bgp_types.h"
+#include "bgp/wire/capabilities.h"
+
+namespace strata::bgp {
+
+struct CodecOptions {
+  bool four_octet_as = true;      // RFC 6793: both sides sent the capability
+  bool extended_message = false;  // RFC 8654: both sides sent the capability
+  PeerType peer_type = PeerType::kInternal;
+
+  size_t max_message_size() const {
+    return extended_message ? kMaxExtendedMessageSize : kMaxMessageSize;
+  }
+};
+
+struct NegotiatedSession {
+  CodecOptions codec;
+  std::vector<AfiSafi> families;  // advertised by both (IPv4 unicast if neither sent MP)
+  bool route_refresh = false;
+  bool enhanced_route_refresh = false;
+  uint16_t hold_time = 0;  // the smaller of the two
+};
+
+NegotiatedSession Negotiate(const Capabilities& local, uint16_t local_hold_time,
+                            const Capabilities& remote, uint16_t remote_hold_time,
+                            PeerType peer_type);
+
+}  // namespace strata::bgp

@@ -1,0 +1,69 @@
+// PathAttributes: the decoded path attributes of an UPDATE (RFC 4271 5 and the RFCs of each
+// attribute), one field per known attribute plus the unknown transitive ones kept raw.
+//
+// This is the builder form; AttributeSet (attribute_set.h) wraps it immutably with a cached hash
+// so that routes can share one. The next hop of every family lives here (NEXT_HOP for IPv4, the
+// MP_REACH_NLRI next hop for IPv6), so that routes of both families use one type; the UPDATE
+// encoder writes it as NEXT_HOP or inside MP_REACH_NLRI according to the family.
+// AS4_PATH and AS4_AGGREGATOR never appear here: they are merged on decode and generated on
+// encode (RFC 6793). Thread-compatible value type; equal sets compare equal field by field.
+#pragma once
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bgp/wire/as_path.h"
+#include "common/ip_addr.h"
+
+namespace strata::bgp {
+
+enum class Origin : uint8_t { kIgp = 0, kEgp = 1, kIncomplete = 2 };
+
+struct Aggregator {
+  uint32_t asn = 0;
+  IpAddr address;  // IPv4
+  friend auto operator<=>(const Aggregator&, const Aggregator&) = default;
+};
+
+struct LargeCommunity {  // RFC 8092
+  uint32_t global_admin = 0;
+  uint32_t local1 = 0;
+  uint32_t local2 = 0;
+  friend auto operator<=>(const LargeCommunity&, const LargeCommunity&) = default;
+};
+
+// An attribute we do not know, kept to pass on (optional transitive only).
+struct RawAttribute {
+  uint8_t flags = 0;  // as received plus the Partial bit
+  uint8_t code = 0;
+  std::vector<uint8_t> value;
+  friend auto operator<=>(const RawAttribute&, const RawAttribute&) = default;
+};
+
+struct PathAttributes {
+  std::optional<Origin> origin;
+  std::optional<AsPath> as_path;
+  std::optional<IpAddr> next_hop;             // IPv4 NEXT_HOP, or the MP_REACH global next hop
+  std::optional<IpAddr> link_local_next_hop;  // IPv6 only (RFC 2545)
+  std::optional<uint32_t> med;
+  std::optional<uint32_t> local_pref;
+  bool atomic_aggregate = false;
+  std::optional<Aggregator> aggregator;
+  std::vector<uint32_t> communities;
+  std::optional<IpAddr> originator_id;
+  std::vector<uint32_t> cluster_list;
+  std::vector<uint64_t> ext_communities;
+  std::vector<LargeCommunity> large_communities;
+  std::vector<RawAttribute> unknown;
+
+  size_t Hash() const;
+  // "origin igp as-path 65001 65002 next-hop 192.0.2.1 med 10 ..." in type code order.
+  std::string ToString() const;
+  friend auto operator<=>(const PathAttributes&, const PathAttributes&) = default;
+};
+
+}  // namespace strata::bgp

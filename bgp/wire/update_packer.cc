@@ -1,0 +1,113 @@
+#include "bgp/wire/update_packer.h"
+
+#include <optional>
+#include <string>
+
+#include "bgp/wire/attribute_table.h"
+#include "bgp/wire/mp_attributes.h"
+#include "bgp/wire/nlri.h"
+#include "bgp/wire/update_message.h"
+
+namespace strata::bgp {
+namespace {
+
+// Where the prefixes of one message go.
+enum class Slot { kNlri, kWithdrawn, kMpReach, kMpUnreach };
+
+Status CheckFamily(AfiSafi family, std::span<const IpPrefix> prefixes) {
+  const auto ip = family.IpFamily();
+  if (!ip || family.safi != kSafiUnicast) {
+    return InvalidArgument("cannot pack prefixes of " + family.ToString());
+  }
+  for (const auto& p : prefixes) {
+    if (p.family() != *ip) return InvalidArgument(p.ToString() + " is not " + family.ToString());
+  }
+  return Status::Ok();
+}
+
+std::vector<IpPrefix>& SlotOf(UpdateMessage& m, Slot slot) {
+  switch (slot) {
+    case Slot::kNlri:
+      return m.nlri;
+    case Slot::kWithdrawn:
+      return m.withdrawn;
+    case Slot::kMpReach:
+      return m.mp_reach->nlri;
+    case Slot::kMpUnreach:
+      return m.mp_unreach->withdrawn;
+  }
+  return m.nlri;
+}
+
+// Fills copies of `base` (whose slot is empty) greedily. For an MP slot, `mp_fixed` is the size
+// of the attribute value without prefixes, so that the switch to an extended length is counted.
+StatusOr<EncodedMessages> Pack(const UpdateMessage& base, Slot slot, std::optional<size_t> mp_fixed,
+                               std::span<const IpPrefix> prefixes, const CodecOptions& options) {
+  auto empty = EncodeUpdate(base, options);
+  if (!empty.ok()) return empty.status();
+  const size_t base_size = empty->size();
+  const size_t max = options.max_message_size();
+  auto size_with = [&](size_t prefix_bytes) {
+    size_t size = base_size + prefix_bytes;
+    if (mp_fixed &&
+        AttributeHeaderSize(*mp_fixed + prefix_bytes) > AttributeHeaderSize(*mp_fixed)) {
+      size += 1;
+    }
+    return size;
+  };
+  EncodedMessages out;
+  UpdateMessage msg = base;
+  size_t used = 0;
+  auto flush = [&]() -> Status {
+    auto bytes = EncodeUpdate(msg, options);
+    if (!bytes.ok()) return bytes.status();
+    out.push_back(std::move(bytes).value());
+    SlotOf(msg, slot).clear();
+    used = 0;
+    return Status::Ok();
+  };
+  for (const IpPrefix& p : prefixes) {
+    const size_t need = PrefixWireSize(p);
+    if (size_with(used + need) > max) {
+      if (used == 0) {
+        return ResourceExhausted("path attributes leave no room for " + p.ToString());
+      }
+      if (Status s = flush(); !s.ok()) return s;
+    }
+    SlotOf(msg, slot).push_back(p);
+    used += need;
+  }
+  if (used > 0) {
+    if (Status s = flush(); !s.ok()) return s;
+  }
+  return out;
+}
+
+}  // namespace
+
+StatusOr<EncodedMessages> PackAnnouncements(const PathAttributes& attrs, AfiSafi family,
+                                            std::span<const IpPrefix> prefixes,
+                                            const CodecOptions& options) {
+  if (Status s = CheckFamily(family, prefixes); !s.ok()) return s;
+  if (!attrs.next_hop || attrs.next_hop->family() != *family.IpFamily()) {
+    return InvalidArgument("announcements of " + family.ToString() + " need a next hop of it");
+  }
+  UpdateMessage base;
+  base.attrs = attrs;
+  base.attrs.link_local_next_hop.reset();
+  if (family == kIpv4Unicast) return Pack(base, Slot::kNlri, std::nullopt, prefixes, options);
+  base.attrs.next_hop.reset();
+  base.mp_reach = MpReach{family, *attrs.next_hop, attrs.link_local_next_hop, {}};
+  return Pack(base, Slot::kMpReach, MpReachFixedSize(*base.mp_reach), prefixes, options);
+}
+
+StatusOr<EncodedMessages> PackWithdrawals(AfiSafi family, std::span<const IpPrefix> prefixes,
+                                          const CodecOptions& options) {
+  if (Status s = CheckFamily(family, prefixes); !s.ok()) return s;
+  UpdateMessage base;
+  if (family == kIpv4Unicast) return Pack(base, Slot::kWithdrawn, std::nullopt, prefixes, options);
+  base.mp_unreach = MpUnreach{family, {}};
+  return Pack(base, Slot::kMpUnreach, kMpUnreachFixedSize, prefixes, options);
+}
+
+}  // namespace strata::bgp

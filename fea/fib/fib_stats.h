@@ -1,0 +1,45 @@
+// FibStats: a point-in-time description of the multi-VR FIB's size and shape.
+//
+// Why: the shared structure only pays off when VR tables are alike, so the operator (and the
+// grouping policy) needs per-part byte counts, row counts and depth. Plain value type.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "fea/fib/route_master.h"
+
+namespace strata::fib {
+
+struct GroupStats {
+  std::vector<VrId> members;
+  int root_bits = 0;
+  size_t trie_nodes = 0;          // node slots in use (root block included)
+  size_t trie_node_capacity = 0;  // node slots allocated (incremental-update reserve included)
+  size_t leaves = 0;              // distinct leaf subtrees (prefixes of the common set)
+  size_t rows = 0;                // live shared next-hop rows
+  size_t row_width = 0;           // NextHopIds per row (= members.size())
+  size_t trie_bytes = 0;          // allocated
+  size_t row_bytes = 0;           // allocated
+  // depth_histogram[d]: leaves reached after reading d node words (root slot = 1).
+  std::vector<uint64_t> depth_histogram;
+};
+
+struct FibStats {
+  std::vector<GroupStats> groups;
+  size_t vrs = 0;
+  size_t routes = 0;
+  size_t trie_nodes = 0;
+  size_t shared_rows = 0;
+  size_t trie_bytes = 0;
+  size_t row_bytes = 0;
+  size_t next_hop_bytes = 0;  // per-VR next-hop tables
+  size_t master_bytes = 0;    // route master (not read by lookups)
+  size_t lookup_bytes = 0;    // trie + rows + per-VR next-hop tables
+  uint64_t rebuilds = 0;
+  uint64_t updates = 0;
+  std::vector<uint64_t> depth_histogram;
+};
+
+}  // namespace strata::fib

@@ -1,0 +1,194 @@
+// MultiVrFib: the forwarding table of every virtual router in one process, IPv4 or IPv6.
+//
+// What: a RouteMaster (every VR's prefix -> next hop, the source of truth), per-VR NextHopTables,
+// and the lookup structure: VRs are partitioned into groups and each group is one SharedTrie (a
+// leaf-pushed level-compressed trie whose leaves name rows of one NextHopId per member VR, after
+// Fu & Rexford). Why groups: sharing pays off only when tables are alike. Rebuild() picks the
+// partition by measurement (GroupingPolicy::kAdaptive): it builds one group of all VRs and, when
+// its next-hop rows outweigh its trie, tries halving it, keeping a split only when the halves
+// are smaller. A VR added at run time starts in a group of its own until the next Rebuild().
+//
+// Reader contract (lock-free lookups):
+//   ReaderSlot slot(fib);            // once per reader thread (at most 64 at a time)
+//   { ReadSection rs(fib, slot);     // pins an epoch; keep it short, e.g. one packet batch
+//     NextHopId id = rs.Lookup(vr, addr);          // 0 = no route (drop)
+//     const NextHop* nh = rs.Resolve(vr, id); }    // valid until the section ends
+// Inside a section a lookup sees, for each address, the table as it was before or after any
+// update running concurrently (each address's answer comes from one atomically published
+// subtree). Memory the writer unlinks is freed only after every section that could see it ended.
+//
+// Writer contract: AddVr/RemoveVr/AddRoute/DeleteRoute/Rebuild/Stats may be called from any
+// thread; they are serialized by an internal mutex that readers never take. Rebuild() holds it
+// while it builds (call it from a background thread); lookups continue meanwhile.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "common/ip_prefix.h"
+#include "common/status.h"
+#include "fea/fib/epoch_manager.h"
+#include "fea/fib/fib_stats.h"
+#include "fea/fib/next_hop_table.h"
+#include "fea/fib/retire_list.h"
+#include "fea/fib/route_master.h"
+#include "fea/fib/shared_trie.h"
+
+namespace strata::fib {
+
+enum class GroupingPolicy : uint8_t {
+  kAdaptive = 0,  // shared where it is smaller, split where next-hop rows explode
+  kShared = 1,    // one group of all VRs (the paper)
+  kPerVr = 2,     // one LC-trie per VR (the baseline)
+};
+
+struct FibOptions {
+  TrieOptions trie;
+  GroupingPolicy policy = GroupingPolicy::kAdaptive;
+  // kAdaptive tries to split a group when its row bytes exceed this multiple of its trie bytes,
+  double split_row_ratio = 1.0;
+  // and keeps the split when the halves use less than this fraction of the group's bytes.
+  double split_keep_fraction = 0.9;
+  static constexpr VrId kMaxVrs = 4096;
+};
+
+template <typename Key>
+class MultiVrFib {
+ private:
+  struct VrView {
+    const SharedTrie<Key>* trie = nullptr;
+    uint32_t col = 0;
+    const NextHopTable* nht = nullptr;
+  };
+  struct Snapshot {
+    std::vector<VrView> vrs;
+  };
+
+ public:
+  using KeyType = Key;
+  static constexpr int kBits = KeyTraits<Key>::kBits;
+
+  explicit MultiVrFib(FibOptions options = {});
+  ~MultiVrFib();
+  MultiVrFib(const MultiVrFib&) = delete;
+  MultiVrFib& operator=(const MultiVrFib&) = delete;
+
+  // ---- writer API ----
+  Status AddVr(VrId vr);
+  // Drops the VR and all its routes.
+  Status RemoveVr(VrId vr);
+  // Adds or replaces vr's route for prefix. Host bits are ignored; wrong family is an error.
+  Status AddRoute(VrId vr, const IpPrefix& prefix, const NextHop& nh);
+  Status DeleteRoute(VrId vr, const IpPrefix& prefix);
+  // Same on raw keys. REQUIRES: 0 <= len <= kBits (else InvalidArgument).
+  Status AddRoute(VrId vr, Key key, int len, const NextHop& nh);
+  Status DeleteRoute(VrId vr, Key key, int len);
+  // Re-partitions the VRs and rebuilds every group from the master, swapping each in atomically.
+  void Rebuild();
+  // Between these, route changes only update the master (lookups keep the old answers);
+  // EndBulkLoad() rebuilds. For loading whole tables.
+  void BeginBulkLoad();
+  void EndBulkLoad();
+  FibStats Stats() const;
+  std::vector<VrId> Vrs() const;
+
+  // ---- reader API ----
+  class ReaderSlot {
+   public:
+    explicit ReaderSlot(const MultiVrFib& fib) : fib_(fib), id_(fib.epoch_.Register()) {}
+    ~ReaderSlot() {
+      if (id_ >= 0) fib_.epoch_.Unregister(id_);
+    }
+    ReaderSlot(const ReaderSlot&) = delete;
+    ReaderSlot& operator=(const ReaderSlot&) = delete;
+    // False when all reader slots were taken.
+    bool ok() const { return id_ >= 0; }
+    int id() const { return id_; }
+
+   private:
+    const MultiVrFib& fib_;
+    int id_;
+  };
+
+  class ReadSection {
+   public:
+    // REQUIRES: slot.ok(), one section per slot at a time.
+    ReadSection(const MultiVrFib& fib, const ReaderSlot& slot) : fib_(fib), slot_(slot.id()) {
+      fib_.epoch_.Enter(slot_);
+      snap_ = fib_.snap_.load(std::memory_order_acquire);
+    }
+    ~ReadSection() { fib_.epoch_.Exit(slot_); }
+    ReadSection(const ReadSection&) = delete;
+    ReadSection& operator=(const ReadSection&) = delete;
+
+    NextHopId Lookup(VrId vr, Key addr) const {
+      // Reloaded per lookup so that a section never misses a group swapped in after it began.
+      snap_ = fib_.snap_.load(std::memory_order_acquire);
+      if (vr >= snap_->vrs.size()) return kDropNextHop;
+      const VrView& v = snap_->vrs[vr];
+      if (v.trie == nullptr) return kDropNextHop;
+      return v.trie->Lookup(v.col, addr);
+    }
+    // kDropNextHop for a wrong family.
+    NextHopId Lookup(VrId vr, const IpAddr& addr) const {
+      if (addr.family() != KeyTraits<Key>::kFamily) return kDropNextHop;
+      return Lookup(vr, KeyTraits<Key>::FromAddr(addr));
+    }
+    // The next hop behind an id from Lookup(vr, ...); nullptr for kDropNextHop.
+    const NextHop* Resolve(VrId vr, NextHopId id) const {
+      if (id == kDropNextHop || vr >= snap_->vrs.size() || snap_->vrs[vr].nht == nullptr) {
+        return nullptr;
+      }
+      return &snap_->vrs[vr].nht->Get(id);
+    }
+
+   private:
+    const MultiVrFib& fib_;
+    int slot_;
+    mutable const Snapshot* snap_;
+  };
+
+ private:
+  struct VrState {
+    std::unique_ptr<NextHopTable> nht;
+    size_t routes = 0;
+  };
+  using Group = std::unique_ptr<SharedTrie<Key>>;
+
+  Group BuildGroup(std::vector<VrId> members) const;
+  std::vector<Group> Partition(std::vector<VrId> members) const;
+  SharedTrie<Key>* GroupOf(VrId vr) const;
+  // Replaces groups_ (retiring the old ones) and publishes a snapshot.
+  void PublishLocked();
+  // Tags what this operation unlinked and recycles what no reader can see.
+  void FinishLocked(SharedTrie<Key>* touched, NextHopTable* nht);
+  Status CheckVr(VrId vr) const;
+
+  const FibOptions options_;
+  mutable EpochManager epoch_;
+  std::atomic<const Snapshot*> snap_{nullptr};
+
+  mutable std::mutex mu_;
+  RouteMaster<Key> master_;
+  std::vector<std::unique_ptr<VrState>> vrs_;
+  std::vector<Group> groups_;
+  std::vector<SharedTrie<Key>*> group_of_;  // by VrId
+  RetireList<Group> retired_groups_;
+  RetireList<std::unique_ptr<const Snapshot>> retired_snaps_;
+  RetireList<std::unique_ptr<NextHopTable>> retired_nhts_;
+  uint64_t rebuilds_ = 0;
+  uint64_t updates_ = 0;
+  uint64_t finishes_ = 0;
+  bool bulk_ = false;
+};
+
+using Fib4 = MultiVrFib<uint32_t>;
+using Fib6 = MultiVrFib<Uint128>;
+
+extern template class MultiVrFib<uint32_t>;
+extern template class MultiVrFib<Uint128>;
+
+}  // namespace strata::fib

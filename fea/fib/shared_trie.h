@@ -1,0 +1,138 @@
+// SharedTrie: the lookup structure of one group of VRs (Fu & Rexford's shared FIB).
+//
+// What: the member VRs' routes (read from the RouteMaster) are leaf-pushed into one disjoint and
+// complete prefix set (a VR without a default route gets "drop"), siblings whose rows agree for
+// every member are collapsed, and the set is stored as a level-compressed trie: an array of
+// 4-byte words (5 bits branch, 27 bits pointer), a fixed-width root block of 2^root_bits slots,
+// inner nodes chosen with fill factor 0.5. A leaf word points at a RowTable row holding one
+// NextHopId per member VR. A group of one VR is a plain per-VR LC-trie built by the same code.
+//
+// Updates: Update(prefix) re-derives, from the master, only the slots whose address range meets
+// the prefix (a whole slot below the deepest node that contains the prefix) and swaps each in
+// with one atomic store; the old subtree's blocks and rows are recycled after a grace period.
+// Repeated updates leave the trie less compact than a fresh Build(); the FIB rebuilds groups.
+//
+// Threading: Lookup() is lock-free and may run concurrently with the writer, inside an epoch
+// read section (see EpochManager). Build/Update/Stamp/Reclaim/Stats are writer-only.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "fea/fib/fib_key.h"
+#include "fea/fib/fib_stats.h"
+#include "fea/fib/retire_list.h"
+#include "fea/fib/route_master.h"
+#include "fea/fib/row_table.h"
+
+namespace strata::fib {
+
+struct TrieOptions {
+  int root_bits = 16;     // upper bound; small groups get a narrower root
+  double fill = 0.5;      // LC-trie fill factor
+  int max_branch = 16;    // inner nodes
+  double reserve = 1.25;  // node capacity after Build(), as a multiple of what it used
+};
+
+template <typename Key>
+class SharedTrie {
+ public:
+  static constexpr int kBits = KeyTraits<Key>::kBits;
+
+  // REQUIRES: members is non-empty and sorted; `master` outlives this trie.
+  SharedTrie(const RouteMaster<Key>& master, std::vector<VrId> members, TrieOptions options);
+  ~SharedTrie();
+  SharedTrie(const SharedTrie&) = delete;
+  SharedTrie& operator=(const SharedTrie&) = delete;
+
+  // Builds the whole trie from the master. Called once, before the trie is published.
+  void Build();
+  // Re-derives the part of the trie covering key/len after the master changed there.
+  void Update(Key key, int len);
+
+  // Reader. REQUIRES: inside a read section; col < members().size().
+  NextHopId Lookup(uint32_t col, Key addr) const {
+    const std::atomic<uint32_t>* n = nodes_.load(std::memory_order_acquire);
+    uint32_t w = n[KeyChunk(addr, 0, root_bits_)].load(std::memory_order_acquire);
+    int pos = root_bits_;
+    while ((w & kBranchMask) != 0) {
+      int b = static_cast<int>(w & kBranchMask);
+      w = n[(w >> kBranchBits) + KeyChunk(addr, pos, b)].load(std::memory_order_acquire);
+      pos += b;
+    }
+    return rows_.data()[size_t{w >> kBranchBits} * width_ + col];
+  }
+
+  const std::vector<VrId>& members() const { return members_; }
+  // The column of vr, or -1.
+  int ColumnOf(VrId vr) const { return vr < col_of_.size() ? col_of_[vr] : -1; }
+  void Stamp(uint64_t tag);
+  void Reclaim(uint64_t min_active);
+  // Bytes in use (not the reserve): what the grouping policy compares.
+  size_t used_trie_bytes() const { return (used_ - free_slots_) * sizeof(uint32_t); }
+  size_t used_row_bytes() const { return rows_.live_rows() * width_ * sizeof(uint16_t); }
+  size_t allocated_bytes() const { return capacity_ * sizeof(uint32_t) + rows_.bytes(); }
+  GroupStats Stats() const;
+
+ private:
+  static constexpr int kBranchBits = 5;
+  static constexpr uint32_t kBranchMask = (1u << kBranchBits) - 1;
+  static constexpr uint32_t kMaxPointer = (1u << (32 - kBranchBits)) - 1;
+  struct Leaf {
+    Key key;
+    int len;
+    uint32_t row;
+  };
+  struct Block {
+    uint32_t off;
+    int branch;
+  };
+
+  // Leaf-pushes the master below the region key/len into leaves_ (address order, collapsed).
+  void GenLeaves(Key key, int len);
+  void GenRec(uint32_t node, Key key, int depth, const uint16_t* row);
+  const uint16_t* Apply(uint32_t node, int depth, const uint16_t* row);
+  void Emit(Key key, int len, const uint16_t* row);
+  // Builds leaves_[i, j) (a region of prefix length pos) and returns its word.
+  uint32_t BuildNode(size_t i, size_t j, int pos);
+  void FillBlock(size_t i, size_t j, int pos, int b, uint32_t off);
+  int ChooseBranch(size_t i, size_t j, int pos) const;
+  uint32_t AllocBlock(int b);
+  void EnsureCapacity(size_t slots);
+  void RebuildSlot(uint32_t slot, Key key, int pos);
+  void Release(uint32_t word);
+  void Store(uint32_t slot, uint32_t word, std::memory_order order = std::memory_order_relaxed) {
+    nodes_.load(std::memory_order_relaxed)[slot].store(word, order);
+  }
+  uint32_t Load(uint32_t slot) const {
+    return nodes_.load(std::memory_order_relaxed)[slot].load(std::memory_order_relaxed);
+  }
+  void CountDepths(uint32_t word, int depth, GroupStats& s) const;
+
+  const RouteMaster<Key>& master_;
+  const std::vector<VrId> members_;
+  const TrieOptions options_;
+  const uint32_t width_;
+  std::vector<int> col_of_;
+  uint64_t group_mask_ = 0;
+  int root_bits_ = 1;
+
+  std::atomic<std::atomic<uint32_t>*> nodes_{nullptr};
+  size_t capacity_ = 0;
+  size_t used_ = 0;
+  size_t free_slots_ = 0;
+  std::vector<std::vector<uint32_t>> free_blocks_;  // by branch
+  RetireList<Block> retired_blocks_;
+  RetireList<std::unique_ptr<std::atomic<uint32_t>[]>> retired_arrays_;
+  RowTable rows_;
+
+  std::vector<Leaf> leaves_;
+  std::vector<uint16_t> scratch_;  // one row per depth
+};
+
+extern template class SharedTrie<uint32_t>;
+extern template class SharedTrie<Uint128>;
+
+}  // namespace strata::fib
