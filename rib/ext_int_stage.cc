@@ -1,0 +1,144 @@
+#include "rib/ext_int_stage.h"
+
+#include <vector>
+
+namespace strata::rib {
+
+RouteRef ExtIntStage::Resolve(const RibRoute& ext, const RibRoute& igp) {
+  RibRoute r = ext;
+  r.resolved_nexthop = igp.protocol == kConnectedProtocol ? ext.nexthop : igp.forwarding_nexthop();
+  r.resolved_via = igp.prefix;
+  r.igp_metric = igp.metric;
+  if (r.ifname.empty()) r.ifname = igp.ifname;
+  return MakeRoute(std::move(r));
+}
+
+RouteRef ExtIntStage::resolved(const IpPrefix& prefix) const {
+  const RouteRef* r = resolved_.find(prefix);
+  return r ? *r : nullptr;
+}
+
+RouteRef ExtIntStage::internal(const IpPrefix& prefix) const {
+  if (int_change_ && int_change_->first == prefix) return int_change_->second;
+  return int_->lookup_route(prefix);
+}
+
+size_t ExtIntStage::unresolved_count() const {
+  size_t n = 0;
+  for (const auto& [addr, nh] : nexthops_) {
+    if (!nh.igp) n += nh.dependents.size();
+  }
+  return n;
+}
+
+void ExtIntStage::add_route(const RouteRef& route, RouteStage* caller) {
+  if (caller == ext_) {
+    add_ext(route);
+  } else {
+    add_int(route);
+  }
+}
+
+void ExtIntStage::delete_route(const RouteRef& route, RouteStage* caller) {
+  if (caller == ext_) {
+    delete_ext(route);
+  } else {
+    delete_int(route);
+  }
+}
+
+void ExtIntStage::update_ext(const IpPrefix& prefix, const RouteRef& old_resolved,
+                             const RouteRef& new_resolved) {
+  RouteRef in = internal(prefix);
+  send_change(PickBetter(in, old_resolved), PickBetter(in, new_resolved));
+}
+
+void ExtIntStage::add_ext(const RouteRef& route) {
+  auto [it, fresh] = nexthops_.try_emplace(route->nexthop);
+  Nexthop& nh = it->second;
+  if (fresh) nh.igp = int_->lookup_best(route->nexthop);
+  nh.dependents.insert(route->prefix);
+  RouteRef res = nh.igp ? Resolve(*route, *nh.igp) : nullptr;
+  if (res) resolved_.insert(route->prefix, res);
+  update_ext(route->prefix, nullptr, res);
+}
+
+void ExtIntStage::delete_ext(const RouteRef& route) {
+  if (auto it = nexthops_.find(route->nexthop); it != nexthops_.end()) {
+    it->second.dependents.erase(route->prefix);
+    if (it->second.dependents.empty()) nexthops_.erase(it);
+  }
+  RouteRef old = resolved(route->prefix);
+  if (!old) return;  // it was held back, never sent
+  resolved_.erase(route->prefix);
+  update_ext(route->prefix, old, nullptr);
+}
+
+void ExtIntStage::add_int(const RouteRef& route) {
+  const IpPrefix& p = route->prefix;
+  // The internal parent held nothing at p, so the old winner was the resolved route, if any.
+  RouteRef ext = resolved(p);
+  send_change(ext, PickBetter(ext, route));
+  int_change_.emplace(p, route);
+  // Nexthops inside p that resolved less specifically (or not at all) now resolve through it.
+  const IpAddr last = p.Last();
+  for (auto it = nexthops_.lower_bound(p.addr()); it != nexthops_.end() && it->first <= last;
+       ++it) {
+    const RouteRef& igp = it->second.igp;
+    if (!igp || igp->prefix.len() < p.len()) reresolve(it->first, it->second);
+  }
+  int_change_.reset();
+}
+
+void ExtIntStage::delete_int(const RouteRef& route) {
+  const IpPrefix& p = route->prefix;
+  RouteRef ext = resolved(p);
+  send_change(PickBetter(ext, route), ext);
+  int_change_.emplace(p, nullptr);
+  // Nexthops that resolved through the deleted route resolve through a less specific one or not.
+  const IpAddr last = p.Last();
+  for (auto it = nexthops_.lower_bound(p.addr()); it != nexthops_.end() && it->first <= last;
+       ++it) {
+    if (it->second.igp == route) reresolve(it->first, it->second);
+  }
+  int_change_.reset();
+}
+
+void ExtIntStage::reresolve(const IpAddr& addr, Nexthop& nh) {
+  RouteRef igp = int_->lookup_best(addr);
+  if (igp == nh.igp) return;
+  nh.igp = igp;
+  for (const IpPrefix& p : nh.dependents) {
+    RouteRef ext = ext_->lookup_route(p);
+    RouteRef old = resolved(p);
+    RouteRef res = igp && ext ? Resolve(*ext, *igp) : nullptr;
+    if (res) {
+      resolved_.insert(p, res);
+    } else {
+      resolved_.erase(p);
+    }
+    update_ext(p, old, res);
+  }
+}
+
+RouteRef ExtIntStage::lookup_route(const IpPrefix& prefix) const {
+  return PickBetter(int_->lookup_route(prefix), resolved(prefix));
+}
+
+RouteRef ExtIntStage::lookup_best(const IpAddr& addr) const {
+  const RouteRef* r = resolved_.longest_match(addr).value;
+  return CombineBest(int_->lookup_best(addr), r ? *r : nullptr);
+}
+
+RouteRange ExtIntStage::lookup_range(const IpAddr& addr) const {
+  auto r = resolved_.range(addr);
+  RouteRange ext{r.match.value ? *r.match.value : nullptr, r.valid};
+  return CombineRanges(int_->lookup_range(addr), ext);
+}
+
+void ExtIntStage::replace_parent(RouteStage* old_parent, RouteStage* new_parent) {
+  if (ext_ == old_parent) ext_ = new_parent;
+  if (int_ == old_parent) int_ = new_parent;
+}
+
+}  // namespace strata::rib

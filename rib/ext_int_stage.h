@@ -1,0 +1,79 @@
+// ExtIntStage: composes external (EGP) routes with internal (IGP) routes (XORP paper 5.2).
+//
+// An EGP route's nexthop is usually not on a directly connected subnet; the route becomes usable
+// only once its nexthop resolves through the best internal route to it (longest match on the
+// internal parent). The stage passes on, per prefix, the preferred (RouteBetter) of the internal
+// route and the resolved external route; an external route whose nexthop resolves through a
+// connected route keeps its nexthop, otherwise it forwards to the internal route's nexthop.
+// Unresolvable external routes are held back (not passed downstream) until an internal route
+// covers their nexthop.
+// Event driven, no periodic scan: nexthops_ indexes every external nexthop (ordered by address)
+// with the internal route it resolves through and the external prefixes that depend on it. An
+// internal add re-resolves the nexthops it covers more specifically than before; an internal
+// delete re-resolves (or withdraws) those that resolved through it.
+// Derived state: resolved_ holds the resolved copies this stage made, so lookups return the same
+// objects it sent downstream. Original routes stay in the origin tables. Threading: single.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "rib/route_stage.h"
+#include "rib/route_trie.h"
+
+namespace strata::rib {
+
+class ExtIntStage : public RouteStage {
+ public:
+  ExtIntStage(RouteStage* ext_parent, RouteStage* int_parent)
+      : ext_(ext_parent), int_(int_parent) {}
+
+  std::string name() const override { return "ext-int"; }
+  void add_route(const RouteRef& route, RouteStage* caller) override;
+  void delete_route(const RouteRef& route, RouteStage* caller) override;
+  RouteRef lookup_route(const IpPrefix& prefix) const override;
+  RouteRef lookup_best(const IpAddr& addr) const override;
+  RouteRange lookup_range(const IpAddr& addr) const override;
+  void replace_parent(RouteStage* old_parent, RouteStage* new_parent) override;
+
+  RouteStage* ext_parent() const { return ext_; }
+  RouteStage* int_parent() const { return int_; }
+  size_t resolved_count() const { return resolved_.size(); }
+  // External routes held back because their nexthop does not resolve.
+  size_t unresolved_count() const;
+  size_t nexthop_count() const { return nexthops_.size(); }
+
+ private:
+  struct Nexthop {
+    RouteRef igp;                   // the internal route it resolves through, or null
+    std::set<IpPrefix> dependents;  // external prefixes using this nexthop
+  };
+
+  void add_ext(const RouteRef& route);
+  void delete_ext(const RouteRef& route);
+  void add_int(const RouteRef& route);
+  void delete_int(const RouteRef& route);
+  // Sends the change in winner at `prefix` when its resolved external route goes from old to new.
+  void update_ext(const IpPrefix& prefix, const RouteRef& old_resolved,
+                  const RouteRef& new_resolved);
+  // Looks the nexthop up again and re-resolves its dependents if the internal route changed.
+  void reresolve(const IpAddr& addr, Nexthop& nh);
+  RouteRef resolved(const IpPrefix& prefix) const;
+  // The internal route at prefix as this stage has seen it: while an internal message for P is
+  // being handled the internal parent may already hold the next route for P (route_stage.h).
+  RouteRef internal(const IpPrefix& prefix) const;
+  static RouteRef Resolve(const RibRoute& ext, const RibRoute& igp);
+
+  RouteStage* ext_;
+  RouteStage* int_;
+  RouteTrie<RouteRef> resolved_;
+  std::map<IpAddr, Nexthop> nexthops_;
+  // Set while an internal add/delete is handled: the prefix and its route as seen by this stage.
+  std::optional<std::pair<IpPrefix, RouteRef>> int_change_;
+};
+
+}  // namespace strata::rib

@@ -1,0 +1,44 @@
+// FeaConsumer: where the RIB's FEA output stage sends forwarding changes.
+//
+// Kept abstract so the IPC layer (strata-rib -> fea) plugs in later and tests use a fake. Changes
+// come in batches, in order. A batch with resync_start tells the consumer to forget every route it
+// had from this RIB: the table is re-sent from scratch (as adds, interleaved with ordinary changes
+// to prefixes already re-sent) until a batch with resync_end. Threading: called on the RIB's
+// io_context thread; an implementation that is asynchronous must copy what it needs.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "common/ip_prefix.h"
+#include "common/status.h"
+#include "rib/rib_route.h"
+
+namespace strata::rib {
+
+enum class FeaOp : uint8_t { kAdd, kReplace, kDelete };
+
+std::string_view FeaOpName(FeaOp op);  // "add" / "replace" / "delete"
+
+struct FeaChange {
+  FeaOp op;
+  IpPrefix prefix;
+  RouteRef route;  // the new route; null for kDelete
+};
+
+struct FeaBatch {
+  bool resync_start = false;
+  bool resync_end = false;
+  std::vector<FeaChange> changes;
+};
+
+class FeaConsumer {
+ public:
+  virtual ~FeaConsumer() = default;
+  // OK: the batch was taken. Any error (Unavailable when the FEA is unreachable): the batch was
+  // not taken; the stage keeps it and sends it again on a later flush.
+  virtual Status push(const FeaBatch& batch) = 0;
+};
+
+}  // namespace strata::rib

@@ -1,0 +1,158 @@
+#include "rib/fea_stage.h"
+
+namespace strata::rib {
+
+std::string_view FeaOpName(FeaOp op) {
+  switch (op) {
+    case FeaOp::kAdd:
+      return "add";
+    case FeaOp::kReplace:
+      return "replace";
+    case FeaOp::kDelete:
+      return "delete";
+  }
+  return "unknown";
+}
+
+FeaStage::FeaStage(RouteStage* parent, FeaConsumer& consumer, TaskScheduler& scheduler,
+                   Options options)
+    : PassThroughStage(parent), consumer_(consumer), scheduler_(scheduler), options_(options) {
+  if (options_.max_batch == 0) options_.max_batch = 1;
+  if (options_.max_queue < options_.max_batch) options_.max_queue = options_.max_batch;
+}
+
+void FeaStage::add_route(const RouteRef& route, RouteStage* caller) {
+  index_.insert(route->prefix);
+  enqueue(FeaOp::kAdd, route->prefix, route);
+  PassThroughStage::add_route(route, caller);
+}
+
+void FeaStage::delete_route(const RouteRef& route, RouteStage* caller) {
+  index_.erase(route->prefix);
+  enqueue(FeaOp::kDelete, route->prefix, nullptr);
+  PassThroughStage::delete_route(route, caller);
+}
+
+bool FeaStage::covered_by_dump(const IpPrefix& p) const {
+  if (state_ == SyncState::kNeedResync) return true;
+  return state_ == SyncState::kResyncing && !(dumped_to_ && p <= *dumped_to_);
+}
+
+void FeaStage::enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route) {
+  if (covered_by_dump(prefix)) return;
+  if (auto it = queued_at_.find(prefix); it != queued_at_.end()) {
+    std::optional<FeaChange>& slot = queue_[it->second - head_seq_];
+    const FeaOp prev = slot->op;
+    if (op == FeaOp::kDelete && prev == FeaOp::kAdd) {  // the FEA never saw it
+      slot.reset();
+      --live_;
+      queued_at_.erase(it);
+    } else if (op == FeaOp::kDelete) {  // replace + delete
+      slot = FeaChange{FeaOp::kDelete, prefix, nullptr};
+    } else {  // delete + add
+      slot = FeaChange{prev == FeaOp::kDelete ? FeaOp::kReplace : prev, prefix, route};
+    }
+    return;
+  }
+  queued_at_[prefix] = head_seq_ + queue_.size();
+  queue_.push_back(FeaChange{op, prefix, route});
+  ++live_;
+  if (live_ > options_.max_queue) {
+    // The consumer has been away too long: drop the backlog and re-send everything later.
+    queue_.clear();
+    queued_at_.clear();
+    head_seq_ = 0;
+    live_ = 0;
+    dump_task_.reset();
+    dumped_to_.reset();
+    state_ = SyncState::kNeedResync;
+    ++overflows_;
+    return;
+  }
+  if (live_ >= options_.max_batch) flush();
+}
+
+bool FeaStage::send_queued() {
+  if (live_ == 0) {
+    queue_.clear();  // only coalesced-away slots remain
+    head_seq_ = 0;
+    return false;
+  }
+  FeaBatch batch;
+  batch.resync_start = state_ == SyncState::kResyncing && !resync_start_sent_;
+  size_t slots = 0;
+  while (slots < queue_.size() && batch.changes.size() < options_.max_batch) {
+    if (queue_[slots]) batch.changes.push_back(*queue_[slots]);
+    ++slots;
+  }
+  if (Status s = consumer_.push(batch); !s.ok()) {
+    ++send_failures_;
+    return false;
+  }
+  ++batches_sent_;
+  if (batch.resync_start) resync_start_sent_ = true;
+  for (const FeaChange& c : batch.changes) queued_at_.erase(c.prefix);
+  queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(slots));
+  head_seq_ += slots;
+  live_ -= batch.changes.size();
+  return true;
+}
+
+void FeaStage::flush() {
+  if (flushing_) return;
+  flushing_ = true;
+  if (state_ == SyncState::kNeedResync) start_resync();
+  while (send_queued()) {
+  }
+  if (state_ == SyncState::kResyncing && !dump_task_.active()) {
+    // dump_task_ is a member: the task cannot outlive this stage.
+    dump_task_ = scheduler_.add("fea-resync", [this] { return dump_slice(); });
+  }
+  flushing_ = false;
+}
+
+void FeaStage::start_resync() {
+  state_ = SyncState::kResyncing;
+  resync_start_sent_ = false;
+  dumped_to_.reset();
+  ++resyncs_;
+}
+
+void FeaStage::consumer_reconnected() {
+  queue_.clear();
+  queued_at_.clear();
+  head_seq_ = 0;
+  live_ = 0;
+  dump_task_.reset();
+  state_ = SyncState::kNeedResync;
+  flush();
+}
+
+bool FeaStage::dump_slice() {
+  // Queued changes concern prefixes the dump has passed: they go first.
+  while (live_ > 0) {
+    if (!send_queued()) return false;  // refused: the next flush() resumes
+  }
+  FeaBatch batch;
+  batch.resync_start = !resync_start_sent_;
+  auto it = dumped_to_ ? index_.upper_bound(*dumped_to_) : index_.begin();
+  for (; it != index_.end() && batch.changes.size() < options_.max_batch; ++it) {
+    batch.changes.push_back(FeaChange{FeaOp::kAdd, *it, lookup_route(*it)});
+  }
+  batch.resync_end = it == index_.end();
+  if (Status s = consumer_.push(batch); !s.ok()) {
+    ++send_failures_;
+    return false;
+  }
+  ++batches_sent_;
+  resync_start_sent_ = true;
+  if (!batch.changes.empty()) dumped_to_ = batch.changes.back().prefix;
+  if (batch.resync_end) {
+    state_ = SyncState::kInSync;
+    dumped_to_.reset();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace strata::rib

@@ -1,0 +1,84 @@
+// FeaStage: the last stage of the RIB pipeline; queues winning-route changes for the FEA.
+//
+// Each change arriving from upstream becomes an add, replace or delete in a bounded queue, and
+// changes to a prefix still queued are coalesced (delete + add -> replace, add + delete -> none),
+// so a flapping route costs one slot. flush() sends the queue in batches of at most max_batch;
+// the Rib process calls it after each burst of work (it also runs by itself once a full batch is
+// queued). If the consumer refuses a batch (unreachable), the stage keeps working and keeps
+// queueing; past max_queue it drops the queue and marks itself out of sync. It re-synchronises
+// with the full current table (a dump, one batch per scheduler slice, see fea_consumer.h) once the
+// consumer accepts batches again after an overflow, or when consumer_reconnected() says the
+// consumer lost its state. The stage keeps an ordered index of the prefixes present (not the
+// routes: the dump looks them up upstream). Threading: single-threaded.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "rib/fea_consumer.h"
+#include "rib/pass_through_stage.h"
+#include "rib/task_scheduler.h"
+
+namespace strata::rib {
+
+class FeaStage : public PassThroughStage {
+ public:
+  struct Options {
+    size_t max_batch = 256;
+    size_t max_queue = 100000;
+  };
+  enum class SyncState : uint8_t { kInSync, kNeedResync, kResyncing };
+
+  // REQUIRES: consumer and scheduler outlive this stage.
+  FeaStage(RouteStage* parent, FeaConsumer& consumer, TaskScheduler& scheduler, Options options);
+
+  std::string name() const override { return "fea-out"; }
+  void add_route(const RouteRef& route, RouteStage* caller) override;
+  void delete_route(const RouteRef& route, RouteStage* caller) override;
+
+  // Sends queued changes while the consumer takes them; starts a pending resync.
+  void flush();
+  // The consumer restarted or reconnected without its old state: re-send the whole table.
+  void consumer_reconnected();
+
+  SyncState sync_state() const { return state_; }
+  size_t queued() const { return live_; }
+  size_t routes() const { return index_.size(); }
+  uint64_t batches_sent() const { return batches_sent_; }
+  uint64_t send_failures() const { return send_failures_; }
+  uint64_t overflows() const { return overflows_; }
+  uint64_t resyncs() const { return resyncs_; }
+
+ private:
+  void enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route);
+  // Sends one batch of queued changes; false if none was queued or the consumer refused it.
+  bool send_queued();
+  bool dump_slice();
+  void start_resync();
+  bool covered_by_dump(const IpPrefix& p) const;
+
+  FeaConsumer& consumer_;
+  TaskScheduler& scheduler_;
+  Options options_;
+  std::set<IpPrefix> index_;
+  std::deque<std::optional<FeaChange>> queue_;        // coalesced changes leave empty slots
+  std::unordered_map<IpPrefix, uint64_t> queued_at_;  // prefix -> sequence number in queue_
+  uint64_t head_seq_ = 0;
+  size_t live_ = 0;
+  SyncState state_ = SyncState::kInSync;
+  bool resync_start_sent_ = false;
+  std::optional<IpPrefix> dumped_to_;
+  bool flushing_ = false;
+  uint64_t batches_sent_ = 0;
+  uint64_t send_failures_ = 0;
+  uint64_t overflows_ = 0;
+  uint64_t resyncs_ = 0;
+  TaskHandle dump_task_;
+};
+
+}  // namespace strata::rib

@@ -1,0 +1,33 @@
+#include "rib/rib_route.h"
+
+#include <tuple>
+
+namespace strata::rib {
+
+std::string_view ProtocolKindName(ProtocolKind k) {
+  return k == ProtocolKind::kIgp ? "igp" : "egp";
+}
+
+std::string RibRoute::ToString() const {
+  std::string s = prefix.ToString() + " via " + nexthop.ToString();
+  if (resolved_nexthop) s += " (resolved " + resolved_nexthop->ToString() + ")";
+  s += " " + protocol + " ad " + std::to_string(admin_distance) + " metric " +
+       std::to_string(metric);
+  if (tag != 0) s += " tag " + std::to_string(tag);
+  return s;
+}
+
+Status RibRoute::Validate() const {
+  if (nexthop.family() != prefix.family()) {
+    return InvalidArgument("nexthop " + nexthop.ToString() + " is not in the family of " +
+                           prefix.ToString());
+  }
+  return Status::Ok();
+}
+
+bool RouteBetter(const RibRoute& a, const RibRoute& b) {
+  return std::tie(a.admin_distance, a.metric, a.protocol) <
+         std::tie(b.admin_distance, b.metric, b.protocol);
+}
+
+}  // namespace strata::rib

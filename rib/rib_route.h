@@ -1,0 +1,75 @@
+// RibRoute: one route as the RIB sees it, immutable and shared between stages.
+//
+// Origin tables create routes and stamp them with their protocol, kind and admin distance; later
+// stages never modify a route, they make a new one (ExtInt makes a resolved copy of an external
+// route). Stages pass RouteRef (shared_ptr<const RibRoute>) so a route is stored once and
+// referenced everywhere. RouteBetter is the single preference order used by every decision stage.
+// Thread-compatible value type.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/ip_addr.h"
+#include "common/ip_prefix.h"
+#include "common/status.h"
+
+namespace strata::rib {
+
+// IGP routes may resolve the nexthops of EGP routes; EGP routes never resolve anything.
+enum class ProtocolKind : uint8_t { kIgp, kEgp };
+
+std::string_view ProtocolKindName(ProtocolKind k);  // "igp" / "egp"
+
+// The protocol name of directly connected subnets: EGP nexthops inside them need no resolving.
+inline constexpr std::string_view kConnectedProtocol = "connected";
+
+struct RibRoute {
+  IpPrefix prefix;
+  // The nexthop as the protocol gave it (for BGP the peer's NEXT_HOP attribute).
+  IpAddr nexthop;
+  uint32_t metric = 0;
+  // Stamped by the origin table; lower is preferred.
+  uint32_t admin_distance = 0;
+  std::string protocol;
+  ProtocolKind kind = ProtocolKind::kIgp;
+  uint32_t tag = 0;
+  // Outgoing interface name if the protocol knows it (connected routes do); may be empty.
+  std::string ifname;
+  // Set by ExtInt on an EGP route whose nexthop was resolved: the router to forward to and the
+  // internal route that supplied it.
+  std::optional<IpAddr> resolved_nexthop;
+  std::optional<IpPrefix> resolved_via;
+  uint32_t igp_metric = 0;
+
+  // The router packets are sent to: the resolved nexthop if any, else the protocol's nexthop.
+  const IpAddr& forwarding_nexthop() const {
+    return resolved_nexthop ? *resolved_nexthop : nexthop;
+  }
+  // "10.0.0.0/8 via 192.0.2.1 static ad 1 metric 5".
+  std::string ToString() const;
+  // Checks what untrusted input may get wrong (families agree).
+  Status Validate() const;
+
+  friend bool operator==(const RibRoute&, const RibRoute&) = default;
+};
+
+using RouteRef = std::shared_ptr<const RibRoute>;
+
+inline RouteRef MakeRoute(RibRoute r) { return std::make_shared<const RibRoute>(std::move(r)); }
+
+// True if `a` is preferred to `b` for the same prefix: lower admin distance, then lower metric,
+// then protocol name (a total order, so every stage makes the same choice).
+bool RouteBetter(const RibRoute& a, const RibRoute& b);
+
+// The preferred of two possibly-null routes for the same prefix.
+inline const RouteRef& PickBetter(const RouteRef& a, const RouteRef& b) {
+  if (!a) return b;
+  if (!b) return a;
+  return RouteBetter(*b, *a) ? b : a;
+}
+
+}  // namespace strata::rib

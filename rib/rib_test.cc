@@ -1,0 +1,122 @@
+#include "rib/rib.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "rib/rib_test_util.h"
+
+namespace strata::rib {
+namespace {
+
+using testing::A;
+using testing::FakeFea;
+using testing::P;
+using testing::Route;
+
+TEST(RibTest, PipelineAcrossProtocolsAndFamilies) {
+  TaskScheduler sched;
+  FakeFea fea;
+  Rib rib(sched, fea);
+  ASSERT_TRUE(rib.add_route("connected", Route("192.168.1.0/24", "192.168.1.1")).ok());
+  ASSERT_TRUE(rib.add_route("ebgp", Route("203.0.113.0/24", "192.168.1.7")).ok());
+  ASSERT_TRUE(rib.add_route("static", Route("2001:db8::/32", "fe80::1")).ok());
+  ASSERT_TRUE(rib.add_route("ibgp", Route("2001:db8:1::/48", "2001:db8::9")).ok());
+  rib.flush_fea();
+  EXPECT_EQ(fea.table.size(), 4u);
+  EXPECT_EQ(rib.lookup_best(A("2001:db8:1::5"))->forwarding_nexthop(), A("fe80::1"));
+  EXPECT_EQ(rib.lookup_best(A("203.0.113.5"))->forwarding_nexthop(), A("192.168.1.7"));
+  EXPECT_EQ(rib.add_route("nope", Route("10.0.0.0/8", "192.0.2.1")).code(), StatusCode::kNotFound);
+  EXPECT_EQ(rib.delete_route("static", P("10.0.0.0/8")).code(), StatusCode::kNotFound);
+}
+
+TEST(RibTest, ProtocolRegisteredAtRunTimeJoinsItsSide) {
+  TaskScheduler sched;
+  FakeFea fea;
+  Rib rib(sched, fea);
+  ASSERT_TRUE(rib.add_route("ebgp", Route("203.0.113.0/24", "10.9.9.9")).ok());
+  EXPECT_EQ(rib.lookup_route(P("203.0.113.0/24")), nullptr);  // unresolved
+  ASSERT_TRUE(rib.add_protocol("ospf", ProtocolKind::kIgp).ok());
+  EXPECT_EQ(rib.table("ospf")->admin_distance(), 110u);
+  EXPECT_EQ(rib.add_protocol("ospf", ProtocolKind::kIgp).code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(rib.add_protocol("babel", ProtocolKind::kIgp).code(),
+            StatusCode::kInvalidArgument);  // no default distance
+  EXPECT_EQ(rib.add_protocol("babel", ProtocolKind::kIgp, 300).code(),
+            StatusCode::kInvalidArgument);
+  ASSERT_TRUE(rib.add_protocol("babel", ProtocolKind::kIgp, 125).ok());
+  ASSERT_TRUE(rib.add_route("ospf", Route("10.0.0.0/8", "192.168.1.1")).ok());
+  ASSERT_TRUE(rib.add_route("babel", Route("10.9.0.0/16", "192.168.1.2")).ok());
+  EXPECT_EQ(rib.lookup_route(P("203.0.113.0/24"))->forwarding_nexthop(), A("192.168.1.2"));
+  ASSERT_TRUE(rib.add_route("static", Route("10.9.0.0/16", "192.168.1.3")).ok());
+  EXPECT_EQ(rib.lookup_route(P("10.9.0.0/16"))->protocol, "static");
+  ASSERT_TRUE(rib.set_admin_distance("babel", 0).ok());
+  sched.run_until_idle();
+  EXPECT_EQ(rib.lookup_route(P("10.9.0.0/16"))->protocol, "babel");
+}
+
+TEST(RibTest, LargeProtocolWithdrawalRunsInSlicesWhileOtherCallsAreAnswered) {
+  constexpr int kRoutes = 200000;
+  TaskScheduler sched;
+  FakeFea fea;
+  Rib::Options opts;
+  opts.slice_routes = 5000;
+  opts.fea.max_queue = kRoutes + 10;
+  opts.fea.max_batch = 4096;
+  Rib rib(sched, fea, nullptr, opts);
+  ASSERT_TRUE(rib.add_route("connected", Route("192.168.1.0/24", "192.168.1.1")).ok());
+  for (int i = 0; i < kRoutes; ++i) {
+    RibRoute r;
+    r.prefix = IpPrefix(IpAddr::V4(0x20000000u + (static_cast<uint32_t>(i) << 8)), 24);
+    r.nexthop = A("192.168.1.7");
+    ASSERT_TRUE(rib.add_route("ebgp", std::move(r)).ok());
+  }
+  rib.flush_fea();
+  ASSERT_EQ(fea.table.size(), kRoutes + 1u);
+  ASSERT_TRUE(rib.delete_all_routes("ebgp").ok());
+  EXPECT_EQ(rib.table("ebgp")->size(), 0u);
+  // The peer comes straight back with one of the prefixes; slices run in between other calls.
+  ASSERT_TRUE(rib.add_route("ebgp", Route("32.0.1.0/24", "192.168.1.9")).ok());
+  size_t slices = 0;
+  auto longest = std::chrono::steady_clock::duration::zero();
+  while (true) {
+    const auto start = std::chrono::steady_clock::now();
+    const bool more = sched.run_slice();
+    longest = std::max(longest, std::chrono::steady_clock::now() - start);
+    ++slices;
+    rib.flush_fea();
+    ASSERT_TRUE(rib.add_route("static", Route("10.0.0.0/8", "192.168.1.1")).ok());
+    ASSERT_NE(rib.lookup_best(A("10.1.1.1")), nullptr);
+    ASSERT_TRUE(rib.delete_route("static", P("10.0.0.0/8")).ok());
+    if (!more) break;
+  }
+  rib.flush_fea();
+  EXPECT_GE(slices, static_cast<size_t>(kRoutes / opts.slice_routes));
+  EXPECT_LT(longest, std::chrono::milliseconds(500));
+  EXPECT_EQ(fea.table.size(), 2u);
+  EXPECT_EQ(fea.table[P("32.0.1.0/24")]->nexthop, A("192.168.1.9"));
+  EXPECT_TRUE(fea.errors.empty());
+  EXPECT_EQ(rib.table("ebgp")->deletion_stages(), 0u);
+}
+
+TEST(RibTest, GracefulRestartKeepsForwardingUntilSweep) {
+  TaskScheduler sched;
+  FakeFea fea;
+  Rib rib(sched, fea);
+  ASSERT_TRUE(rib.add_route("static", Route("10.0.0.0/8", "192.0.2.1")).ok());
+  ASSERT_TRUE(rib.add_route("static", Route("11.0.0.0/8", "192.0.2.1")).ok());
+  ASSERT_TRUE(rib.mark_stale("static").ok());
+  ASSERT_TRUE(rib.add_route("static", Route("11.0.0.0/8", "192.0.2.1")).ok());
+  rib.flush_fea();
+  EXPECT_EQ(fea.table.size(), 2u);
+  auto swept = rib.sweep_stale("static");
+  ASSERT_TRUE(swept.ok());
+  EXPECT_EQ(*swept, 1u);
+  sched.run_until_idle();
+  rib.flush_fea();
+  EXPECT_EQ(fea.table.size(), 1u);
+  EXPECT_TRUE(fea.table.contains(P("11.0.0.0/8")));
+  EXPECT_EQ(rib.sweep_stale("nope").status().code(), StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace strata::rib

@@ -1,0 +1,134 @@
+#include "rib/route_trie.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <vector>
+
+#include "rib/rib_test_util.h"
+
+namespace strata::rib {
+namespace {
+
+using testing::A;
+using testing::P;
+
+std::vector<IpPrefix> Keys(RouteTrie<int>& t) {
+  std::vector<IpPrefix> out;
+  for (auto it = t.begin(); !it.at_end(); ++it) out.push_back(it.key());
+  return out;
+}
+
+TEST(RouteTrieTest, InsertFindEraseAcrossFamilies) {
+  RouteTrie<int> t;
+  EXPECT_TRUE(t.insert(P("10.0.0.0/8"), 1));
+  EXPECT_TRUE(t.insert(P("10.1.0.0/16"), 2));
+  EXPECT_TRUE(t.insert(P("2001:db8::/32"), 3));
+  EXPECT_FALSE(t.insert(P("10.0.0.0/8"), 4));  // overwrite
+  EXPECT_EQ(t.size(), 3u);
+  EXPECT_EQ(*t.find(P("10.0.0.0/8")), 4);
+  EXPECT_EQ(t.find(P("10.0.0.0/9")), nullptr);
+  EXPECT_EQ(*t.find(P("2001:db8::/32")), 3);
+  EXPECT_TRUE(t.erase(P("10.0.0.0/8")));
+  EXPECT_FALSE(t.erase(P("10.0.0.0/8")));
+  EXPECT_EQ(*t.find(P("10.1.0.0/16")), 2);
+  EXPECT_EQ(t.size(), 2u);
+}
+
+TEST(RouteTrieTest, IteratesCoveringFirstThenByAddressV4BeforeV6) {
+  RouteTrie<int> t;
+  for (auto s : {"2001:db8::/32", "10.2.0.0/16", "10.0.0.0/8", "0.0.0.0/0", "10.1.0.0/16"}) {
+    t.insert(P(s), 0);
+  }
+  EXPECT_EQ(Keys(t), (std::vector<IpPrefix>{P("0.0.0.0/0"), P("10.0.0.0/8"), P("10.1.0.0/16"),
+                                            P("10.2.0.0/16"), P("2001:db8::/32")}));
+}
+
+TEST(RouteTrieTest, LongestMatchAndRangeOfPaperExample) {
+  RouteTrie<int> t;
+  for (auto s : {"128.16.0.0/16", "128.16.0.0/18", "128.16.128.0/17", "128.16.192.0/18"}) {
+    t.insert(P(s), 0);
+  }
+  EXPECT_EQ(t.longest_match(A("128.16.32.1")).prefix, P("128.16.0.0/18"));
+  auto r = t.range(A("128.16.160.1"));
+  EXPECT_EQ(r.match.prefix, P("128.16.128.0/17"));
+  EXPECT_EQ(r.valid, P("128.16.128.0/18"));
+  auto none = t.range(A("10.0.0.1"));
+  EXPECT_EQ(none.match.value, nullptr);
+  EXPECT_EQ(none.valid, P("0.0.0.0/1"));
+}
+
+TEST(RouteTrieTest, IteratorSurvivesErasureOfItsNodeAndNeighbours) {
+  RouteTrie<int> t;
+  for (int i = 0; i < 8; ++i) t.insert(IpPrefix(IpAddr::V4(0x0a000000 + (i << 8)), 24), i);
+  auto it = t.begin();
+  ++it;
+  ++it;  // at 10.0.2.0/24
+  ASSERT_EQ(it.value(), 2);
+  EXPECT_TRUE(t.erase(P("10.0.2.0/24")));  // under the iterator
+  EXPECT_TRUE(t.erase(P("10.0.3.0/24")));  // the next one
+  EXPECT_FALSE(it.has_value());
+  EXPECT_EQ(it.key(), P("10.0.2.0/24"));
+  ++it;
+  ASSERT_FALSE(it.at_end());
+  EXPECT_EQ(it.value(), 4);
+  // Everything else goes while the iterator stands on 10.0.4.0/24.
+  for (int i = 0; i < 8; ++i) t.erase(IpPrefix(IpAddr::V4(0x0a000000 + (i << 8)), 24));
+  EXPECT_TRUE(t.empty());
+  ++it;
+  EXPECT_TRUE(it.at_end());
+  EXPECT_TRUE(Keys(t).empty());
+}
+
+TEST(RouteTrieTest, RandomOperationsMatchReferenceModel) {
+  std::mt19937 rng(7);
+  RouteTrie<int> t;
+  std::map<IpPrefix, int> ref;
+  auto random_prefix = [&] {
+    // A small address space so prefixes nest and collide often.
+    const uint32_t addr = 0x0a000000 | ((rng() & 0xff) << 16) | ((rng() & 0x3) << 8);
+    return IpPrefix(IpAddr::V4(addr), 8 + static_cast<int>(rng() % 17));
+  };
+  std::vector<RouteTrie<int>::Iterator> iters;
+  for (int step = 0; step < 20000; ++step) {
+    const IpPrefix p = random_prefix();
+    switch (rng() % 4) {
+      case 0:
+      case 1:
+        EXPECT_EQ(t.insert(p, step), !ref.contains(p));
+        ref[p] = step;
+        break;
+      case 2:
+        EXPECT_EQ(t.erase(p), ref.erase(p) == 1);
+        break;
+      case 3: {
+        // Park iterators around the trie to exercise deferred removal; advance old ones.
+        if (iters.size() < 16) iters.push_back(t.begin());
+        auto& it = iters[rng() % iters.size()];
+        if (!it.at_end()) ++it;
+        break;
+      }
+    }
+    if (step % 97 == 0) {
+      const IpAddr a = IpAddr::V4(0x0a000000 | ((rng() & 0xff) << 16) | (rng() & 0x3ff));
+      const IpPrefix* best = nullptr;
+      for (const auto& [k, v] : ref) {
+        if (k.Contains(a) && (!best || k.len() > best->len())) best = &k;
+      }
+      auto hit = t.longest_match(a);
+      ASSERT_EQ(hit.value != nullptr, best != nullptr);
+      if (best) {
+        EXPECT_EQ(hit.prefix, *best);
+      }
+    }
+  }
+  iters.clear();
+  std::vector<IpPrefix> want;
+  for (const auto& [k, v] : ref) want.push_back(k);
+  EXPECT_EQ(Keys(t), want);
+  EXPECT_EQ(t.size(), ref.size());
+}
+
+}  // namespace
+}  // namespace strata::rib
