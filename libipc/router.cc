@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "libipc/channel_reply_sink.h"
+#include "libipc/grpc_transport.h"
 #include "libipc/interfaces/finder.pb.h"
 #include "libipc/interfaces/finder_client.strata.h"
 #include "libipc/listener.h"
@@ -110,10 +112,33 @@ void Router::OpenListeners() {
     if (family == "sunix") {
       address = DefaultRunDir() + "/" + (targets_.empty() ? "proc" : targets_.begin()->first) +
                 "." + std::to_string(::getpid()) + ".sock";
-    } else if (family == "stcp") {
+    } else if (family == "stcp" || family == "grpc-tcp") {
       address = options_.tcp_listen_address;
+    } else if (family == "grpc-unix") {
+      address = DefaultRunDir() + "/" + (targets_.empty() ? "proc" : targets_.begin()->first) +
+                "." + std::to_string(::getpid()) + ".grpc.sock";
     } else {
       log_->warn("cannot listen on unknown family '{}'", family);
+      continue;
+    }
+    if (family == "grpc-unix" || family == "grpc-tcp") {
+      std::weak_ptr<bool> alive = alive_;
+      auto g =
+          GrpcServer::Open(io_, family, address,
+                           [this, alive](const std::string& instance, const std::string& method,
+                                         const std::string& key, std::string payload,
+                                         std::unique_ptr<ReplySink> sink) {
+                             if (alive.expired()) {
+                               sink->Reply(Unavailable("router stopped"), nullptr);
+                               return;
+                             }
+                             OnGrpcCall(instance, method, key, std::move(payload), std::move(sink));
+                           });
+      if (!g.ok()) {
+        log_->error("{}", g.status().ToString());
+        continue;
+      }
+      grpc_servers_.push_back(std::move(*g));
       continue;
     }
     auto l = Listener::Open(io_, family, address, [this](std::shared_ptr<Channel> ch) {
@@ -137,6 +162,7 @@ void Router::OpenListeners() {
 std::vector<std::pair<std::string, std::string>> Router::endpoints() const {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& l : listeners_) out.emplace_back(l->protocol(), l->address());
+  for (const auto& g : grpc_servers_) out.emplace_back(g->protocol(), g->address());
   return out;
 }
 
@@ -183,10 +209,10 @@ void Router::RegisterTarget(Target& target, std::function<void(const Status&)> d
   req.set_instance_name(target.instance_name());
   req.set_sole_instance(target.sole_instance());
   req.set_secret(options_.secret);
-  for (const auto& l : listeners_) {
+  for (const auto& [protocol, address] : endpoints()) {
     auto* ep = req.add_endpoints();
-    ep->set_protocol(l->protocol());
-    ep->set_address(l->address());
+    ep->set_protocol(protocol);
+    ep->set_address(address);
   }
   for (const auto& [path, m] : target.methods()) {
     auto* sig = req.add_methods();
@@ -220,6 +246,9 @@ void Router::Stop() {
   alive_ = std::make_shared<bool>(true);  // fresh token: old callbacks see theirs expired
   for (auto& l : listeners_) l->Close();
   listeners_.clear();
+  for (auto& g : grpc_servers_) g->Close();
+  grpc_servers_.clear();
+  grpc_conns_.clear();
   auto accepted = std::move(accepted_);
   accepted_.clear();
   for (auto& weak : accepted) {
@@ -295,6 +324,12 @@ void Router::SendOnResolution(const std::shared_ptr<Resolution>& r, const std::s
     });
     return;
   }
+  if (r->grpc) {
+    r->grpc->Call(r->instance, r->grpc_methods[path], k->second, payload,
+                  std::chrono::duration_cast<std::chrono::milliseconds>(TimeoutOf(opts)),
+                  std::move(cb));
+    return;
+  }
   r->channel->SendCall(
       r->instance + "/" + path, k->second, [&payload](std::string& out) { out.append(payload); },
       std::move(cb), TimeoutOf(opts));
@@ -331,27 +366,42 @@ void Router::Resolve(const std::string& target, Waiter w) {
       return;
     }
     r->instance = reply.instance_name();
-    for (const auto& m : reply.methods()) r->keys[m.path()] = m.key();
+    for (const auto& m : reply.methods()) {
+      r->keys[m.path()] = m.key();
+      r->grpc_methods[m.path()] = m.grpc_method();
+    }
     if (auto local = targets_.find(r->instance); local != targets_.end()) {
       r->local = local->second.get();
       FinishResolution(r, Status());
       return;
     }
+    // The preferred family if offered, else lean before gRPC, Unix before TCP.
+    auto rank = [this](const std::string& p) {
+      if (!options_.preferred_family.empty() && p == options_.preferred_family) return 0;
+      if (p == "sunix") return 1;
+      if (p == "stcp") return 2;
+      if (p == "grpc-unix") return 3;
+      if (p == "grpc-tcp") return 4;
+      return 99;
+    };
     const fpb::Endpoint* chosen = nullptr;
     for (const auto& ep : reply.endpoints()) {
-      const bool speaks = ep.protocol() == "sunix" || ep.protocol() == "stcp";
-      if (!speaks) continue;
-      if (!options_.preferred_family.empty() && ep.protocol() == options_.preferred_family) {
-        chosen = &ep;
-        break;
-      }
-      if (chosen == nullptr) chosen = &ep;
+      if (rank(ep.protocol()) == 99) continue;
+      if (chosen == nullptr || rank(ep.protocol()) < rank(chosen->protocol())) chosen = &ep;
     }
     if (chosen == nullptr) {
       FinishResolution(r, Unavailable(r->instance + " offers no transport this process speaks"));
       return;
     }
     r->channel_key = chosen->protocol() + "://" + chosen->address();
+    if (chosen->protocol() == "grpc-unix" || chosen->protocol() == "grpc-tcp") {
+      auto& conn = grpc_conns_[r->channel_key];
+      if (!conn)
+        conn = std::make_shared<GrpcConnection>(io_, chosen->protocol(), chosen->address());
+      r->grpc = conn;
+      FinishResolution(r, Status());
+      return;
+    }
     GetChannel(chosen->protocol(), chosen->address(),
                [this, alive, r](StatusOr<std::shared_ptr<Channel>> ch) {
                  if (alive.expired()) return;
@@ -436,6 +486,26 @@ void Router::OnIncomingCall(const std::shared_ptr<Channel>& ch, const CallFrame&
   }
   sink->context.target = it->first;
   it->second->DispatchSerialized(path, call.key, call.payload, std::move(sink));
+}
+
+void Router::OnGrpcCall(const std::string& instance, const std::string& method,
+                        const std::string& key, std::string payload,
+                        std::unique_ptr<ReplySink> sink) {
+  auto it = targets_.find(instance);
+  if (it == targets_.end()) {
+    sink->Reply(NotFound("no such target '" + instance + "' in this process"), nullptr);
+    return;
+  }
+  // "/strata.test.v1.Test/Echo" -> the method's XRL path.
+  std::string full = method.size() > 1 ? method.substr(1) : method;
+  std::replace(full.begin(), full.end(), '/', '.');
+  const auto* md = google::protobuf::DescriptorPool::generated_pool()->FindMethodByName(full);
+  if (md == nullptr) {
+    sink->Reply(Status(StatusCode::kUnimplemented, "no such method '" + method + "'"), nullptr);
+    return;
+  }
+  sink->context.target = instance;
+  it->second->DispatchSerialized(MethodPath(md), key, payload, std::move(sink));
 }
 
 void Router::OnChannelClosed(Channel& ch) {

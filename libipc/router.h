@@ -37,15 +37,18 @@
 namespace strata::ipc {
 
 class Listener;
+class GrpcServer;
+class GrpcConnection;
 
 struct RouterOptions {
   // The Finder's Unix socket; empty: DefaultFinderPath().
   std::string finder_path;
-  // Families this process serves on, offered to the Finder in this order of preference.
-  std::vector<std::string> listen_families = {"sunix", "stcp"};
+  // Families this process serves on, offered to the Finder in this order of preference:
+  // "sunix", "stcp" (lean frames), "grpc-unix", "grpc-tcp" (plain gRPC, for other languages).
+  std::vector<std::string> listen_families = {"sunix", "grpc-unix"};
   // Family used for outgoing calls; empty: the first the target offers that we speak.
   std::string preferred_family;
-  // Address for "stcp" listeners (port 0: any free port).
+  // Address for "stcp" and "grpc-tcp" listeners (port 0: any free port).
   std::string tcp_listen_address = "127.0.0.1:0";
   // The secret the rtrmgr gave this process (STRATA_SECRET by default).
   std::string secret;
@@ -112,12 +115,14 @@ class Router {
   // A call waiting for its target's resolution; runs with the resolution or an error.
   using Waiter = std::function<void(const Status&, const std::shared_ptr<Resolution>&)>;
   struct Resolution {
-    std::string name;         // what callers asked for
-    std::string instance;     // what the Finder resolved it to
-    Target* local = nullptr;  // set for a target in this process
-    std::shared_ptr<Channel> channel;
-    std::string channel_key;                            // "proto://address"
-    std::unordered_map<std::string, std::string> keys;  // method path -> key ("" = denied)
+    std::string name;                                           // what callers asked for
+    std::string instance;                                       // what the Finder resolved it to
+    Target* local = nullptr;                                    // set for a target in this process
+    std::shared_ptr<Channel> channel;                           // lean families
+    std::shared_ptr<GrpcConnection> grpc;                       // gRPC families
+    std::unordered_map<std::string, std::string> grpc_methods;  // path -> "/pkg.Svc/Method"
+    std::string channel_key;                                    // "proto://address"
+    std::unordered_map<std::string, std::string> keys;          // method path -> key ("" = denied)
     bool ready = false;
     std::deque<Waiter> waiting;
   };
@@ -127,6 +132,8 @@ class Router {
   void GetChannel(const std::string& protocol, const std::string& address,
                   std::function<void(StatusOr<std::shared_ptr<Channel>>)> done);
   void OnIncomingCall(const std::shared_ptr<Channel>& ch, const CallFrame& call);
+  void OnGrpcCall(const std::string& instance, const std::string& method, const std::string& key,
+                  std::string payload, std::unique_ptr<ReplySink> sink);
   void OnChannelClosed(Channel& ch);
   void DropResolutions(const std::string& target_or_instance);
   void SendFinder(const std::string& method, const google::protobuf::Message& req,
@@ -144,6 +151,8 @@ class Router {
   std::map<std::string, std::unique_ptr<Target>> targets_;
   std::vector<std::unique_ptr<Listener>> listeners_;
   std::vector<std::weak_ptr<Channel>> accepted_;  // connections callers opened to us
+  std::vector<std::unique_ptr<GrpcServer>> grpc_servers_;
+  std::unordered_map<std::string, std::shared_ptr<GrpcConnection>> grpc_conns_;
   std::shared_ptr<Channel> finder_;
   std::function<void(const Status&)> on_finder_lost_;
   std::unordered_map<std::string, std::shared_ptr<Resolution>> resolutions_;

@@ -123,6 +123,31 @@ TEST_F(RouterTest, TcpFamilyWorksToo) {
   EXPECT_EQ(rep.sum(), 2u);
 }
 
+TEST_F(RouterTest, GrpcFamiliesServeTheSameMethods) {
+  RouterOptions server_opts;
+  server_opts.listen_families = {"grpc-unix", "grpc-tcp"};
+  Server("t1", server_opts);
+  for (const std::string family : {"grpc-unix", "grpc-tcp"}) {
+    RouterOptions opts;
+    opts.preferred_family = family;
+    opts.listen_families = {};
+    Router& client = NewRouter(opts);
+    StartAndWait(client);
+    auto [s, rep] =
+        CallAndWait<tpb::AddRequest, tpb::AddReply>(client, "t1", "test/1.0/add", Add(40, 2));
+    ASSERT_TRUE(s.ok()) << family << ": " << s.ToString();
+    EXPECT_EQ(rep.sum(), 42u);
+    auto [s2, rep2] =
+        CallAndWait<tpb::FailRequest, tpb::FailReply>(client, "t1", "test/1.0/fail", [] {
+          tpb::FailRequest f;
+          f.set_code(static_cast<uint32_t>(StatusCode::kOutOfRange));
+          f.set_message("over");
+          return f;
+        }());
+    EXPECT_EQ(s2, Status(StatusCode::kOutOfRange, "over")) << family;
+  }
+}
+
 TEST_F(RouterTest, PipelinedCallsArriveInOrder) {
   Server("t1");
   Router& client = NewRouter();

@@ -6,6 +6,7 @@ find_package(OpenSSL REQUIRED)
 add_library(strata_ipc STATIC
   channel.cc
   frame.cc
+  grpc_transport.cc
   listener.cc
   method_naming.cc
   router.cc
@@ -15,7 +16,7 @@ add_library(strata_ipc STATIC
 )
 target_include_directories(strata_ipc PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(strata_ipc PUBLIC strata_common strata_xrl strata_interfaces
-  Boost::headers OpenSSL::Crypto Threads::Threads)
+  Boost::headers OpenSSL::Crypto Threads::Threads gRPC::grpc++)
 
 add_library(strata_xrl_caller STATIC call/xrl_caller.cc call/atoms_json.cc)
 target_link_libraries(strata_xrl_caller PUBLIC strata_ipc)

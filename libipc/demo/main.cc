@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   std::string name = "test";
   std::string cls = "test";
   std::string finder;
-  std::vector<std::string> families = {"sunix", "stcp"};
+  std::vector<std::string> families = {"sunix", "stcp", "grpc-unix", "grpc-tcp"};
   std::vector<std::string> watch;
   app.add_option("-n,--name", name, "instance name")->capture_default_str();
   app.add_option("-c,--class", cls, "class name")->capture_default_str();
