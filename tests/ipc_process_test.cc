@@ -1,0 +1,161 @@
+// strata-finder, two components and strata-call as separate processes.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "tests/process_harness.h"
+
+namespace strata::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+class IpcProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    finder_ = h_.StartFinder();
+    ASSERT_GT(finder_, 0);
+  }
+  // Starts a test target and waits until strata-call reaches it.
+  pid_t StartTarget(const std::string& name, const std::string& cls = "test",
+                    const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"strata-test-target", "-n", name, "-c", cls};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const pid_t pid = h_.Start(args, name);
+    EXPECT_TRUE(ProcessHarness::WaitFor([&] {
+      return h_.Run({"strata-call", "finder://" + name + "/test/1.0/ping"}).exit_code == 0;
+    }));
+    return pid;
+  }
+  RunResult Call(const std::vector<std::string>& args) {
+    std::vector<std::string> full = {"strata-call"};
+    full.insert(full.end(), args.begin(), args.end());
+    return h_.Run(full);
+  }
+
+  ProcessHarness h_;
+  pid_t finder_ = 0;
+};
+
+TEST_F(IpcProcessTest, CallsAcrossProcessesAndPrintsAtoms) {
+  StartTarget("t1");
+  auto r = Call({"finder://t1/test/1.0/add?a:u32=4000000000&b:u32=1000000000"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "sum:u64=5000000000\n");
+  r = Call({"--json",
+            "finder://test/test/1.0/echo?txt:txt=a%26b&addr:ipv6=2001:db8::1&"
+            "nets:list<ipv4net>=10.0.0.0/8,192.0.2.0/24&flag:bool=true"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"txt\":\"a&b\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"addr\":\"2001:db8::1\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"nets\":[\"10.0.0.0/8\",\"192.0.2.0/24\"]"), std::string::npos);
+  EXPECT_NE(r.out.find("\"flag\":true"), std::string::npos);
+}
+
+TEST_F(IpcProcessTest, ListsMethodsWithTypes) {
+  StartTarget("t1");
+  auto r = Call({"-l", "t1"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("test/1.0/add?a:u32&b:u32 -> sum:u64\n"), std::string::npos) << r.out;
+  r = Call({"-l", "finder"});
+  EXPECT_NE(r.out.find("finder/1.0/resolve_target?target:txt&secret:txt"), std::string::npos);
+  r = Call({"-l", "nobody"});
+  EXPECT_EQ(r.exit_code, 5);
+}
+
+TEST_F(IpcProcessTest, EveryErrorPathHasItsCode) {
+  StartTarget("t1");
+  struct Case {
+    std::string xrl;
+    int code;
+    std::string text;
+  } cases[] = {
+      {"finder://nobody/test/1.0/ping", 5, "NOT_FOUND: no such target 'nobody'"},
+      {"finder://t1/test/1.0/nope", 12, "UNIMPLEMENTED: no such method 'test/1.0/nope'"},
+      {"finder://t1/test/1.0/add?a:u64=1", 3, "argument 'a' is u32, not u64"},
+      {"finder://t1/test/1.0/add?zz:u32=1", 3, "no argument 'zz'"},
+      {"finder://t1/test/1.0/add?a:u32=4294967296", 3, "position 31: expected a decimal u32"},
+      {"finder://t1/test/1.0/fail?code:u32=9&message:txt=precondition", 9,
+       "FAILED_PRECONDITION: precondition"},
+      {"finder:/t1/test", 3, "position 6: expected '://'"},
+      {"sunix://%2Ftmp%2Fx/test/1.0/ping", 3, "only generic XRLs"},
+  };
+  for (const auto& c : cases) {
+    auto r = Call({c.xrl});
+    EXPECT_EQ(r.exit_code, c.code) << c.xrl << ": " << r.err;
+    EXPECT_NE(r.err.find(c.text), std::string::npos) << c.xrl << ": " << r.err;
+  }
+  auto r = Call({"-t", "200", "finder://t1/test/1.0/sleep?delay_ms:u32=3000"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("DEADLINE_EXCEEDED"), std::string::npos);
+  // Still alive after all that.
+  EXPECT_EQ(Call({"finder://t1/test/1.0/ping"}).exit_code, 0);
+}
+
+TEST_F(IpcProcessTest, RunsScriptsFromFileAndStdin) {
+  StartTarget("t1");
+  const std::string script =
+      "# a comment\n\nfinder://t1/test/1.0/add?a:u32=1&b:u32=2\n"
+      "  finder://t1/test/1.0/add?a:u32=3&b:u32=4  \n";
+  auto r = h_.Run({"strata-call", "-f", "-"}, script);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "sum:u64=3\nsum:u64=7\n");
+  const std::string file = h_.run_dir() + "/script.xrl";
+  std::ofstream(file) << "finder://t1/test/1.0/nope\nfinder://t1/test/1.0/add?a:u32=1\n";
+  r = Call({"-f", file});
+  EXPECT_EQ(r.exit_code, 12) << "stops at the first failure";
+  EXPECT_EQ(r.out, "");
+  r = Call({"-k", "-f", file});
+  EXPECT_EQ(r.exit_code, 12);
+  EXPECT_EQ(r.out, "sum:u64=1\n") << "-k goes on";
+  EXPECT_EQ(Call({"-f", "/nonexistent"}).exit_code, 5);
+}
+
+TEST_F(IpcProcessTest, SigkilledComponentIsDeclaredDeadWithinASecond) {
+  StartTarget("watcher", "watcher", {"--watch", "test"});
+  const pid_t victim = StartTarget("t1");
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] { return h_.ReadLog("watcher").find("EVENT birth test t1") != std::string::npos; }));
+  const auto killed_at = std::chrono::steady_clock::now();
+  h_.Kill(victim, SIGKILL);
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] { return h_.ReadLog("watcher").find("EVENT death test t1") != std::string::npos; },
+      1000ms));
+  EXPECT_LT(std::chrono::steady_clock::now() - killed_at, 1s);
+  auto r = Call({"finder://t1/test/1.0/ping"});
+  EXPECT_EQ(r.exit_code, 5) << r.err;
+  // A new instance takes the name back, and the watcher hears of it.
+  StartTarget("t1");
+  EXPECT_TRUE(ProcessHarness::WaitFor([&] {
+    const auto log = h_.ReadLog("watcher");
+    return log.find("EVENT birth test t1") != log.rfind("EVENT birth test t1");
+  }));
+}
+
+TEST_F(IpcProcessTest, SoleInstanceClassRefusesASecondProcess) {
+  StartTarget("one");
+  // strata-test-target registers non-sole; a second instance of the same name is refused.
+  const pid_t dup = h_.Start({"strata-test-target", "-n", "one"}, "dup");
+  int status = 0;
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return h_.Exited(dup, &status); }));
+  EXPECT_NE(WEXITSTATUS(status), 0);
+  EXPECT_NE(h_.ReadLog("dup").find("already registered"), std::string::npos);
+}
+
+TEST_F(IpcProcessTest, FinderSurvivesGarbageAndHostileRequests) {
+  StartTarget("t1");
+  // A huge list and garbage arguments: error replies, nothing dies.
+  std::string big = "finder://t1/test/1.0/echo?numbers:list<u32>=";
+  for (int i = 0; i < 200000; ++i) big += (i ? "," : "") + std::to_string(i);
+  auto r = h_.Run({"strata-call", "-f", "-"}, big + "\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = Call({"finder://finder/finder/1.0/register_target?class_name:txt=bad%20name"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(Call({"finder://t1/test/1.0/ping"}).exit_code, 0);
+  EXPECT_FALSE(h_.Exited(finder_));
+}
+
+}  // namespace
+}  // namespace strata::testing
