@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <thread>
 
 #include "tests/process_harness.h"
 
@@ -52,6 +53,31 @@ TEST_F(IpcProcessTest, CallsAcrossProcessesAndPrintsAtoms) {
   EXPECT_NE(r.out.find("\"addr\":\"2001:db8::1\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"nets\":[\"10.0.0.0/8\",\"192.0.2.0/24\"]"), std::string::npos);
   EXPECT_NE(r.out.find("\"flag\":true"), std::string::npos);
+}
+
+TEST_F(IpcProcessTest, ComponentsCallEachOtherAndSeeDeathsAsErrors) {
+  StartTarget("a");
+  const pid_t b = StartTarget("b");
+  auto r = Call({"finder://a/test/1.0/relay?target:txt=b&a:u32=20&b:u32=22"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "sum:u64=42&code:u32=0&message:txt=\n");
+  // b dies during a relayed call: a's call fails with UNAVAILABLE (14), "died".
+  const std::string slow = "finder://a/test/1.0/relay?target:txt=b&delay_ms:u32=3000";
+  const pid_t caller = h_.Start({"strata-call", slow}, "slow");
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] {
+    auto c = Call({"finder://b/test/1.0/get_count"});
+    return c.exit_code == 0;
+  }));
+  std::this_thread::sleep_for(300ms);
+  h_.Kill(b, SIGKILL);
+  int status = 0;
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return h_.Exited(caller, &status); }, 2000ms));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_NE(h_.ReadLog("slow").find("code:u32=14"), std::string::npos) << h_.ReadLog("slow");
+  EXPECT_NE(h_.ReadLog("slow").find("died"), std::string::npos);
+  // Afterwards b is unknown: NOT_FOUND (5).
+  r = Call({"finder://a/test/1.0/relay?target:txt=b&a:u32=1&b:u32=1"});
+  EXPECT_NE(r.out.find("code:u32=5"), std::string::npos) << r.out;
 }
 
 TEST_F(IpcProcessTest, ListsMethodsWithTypes) {

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   opts.finder_path = finder;
   opts.listen_families = families;
   strata::ipc::Router router(io, opts);
-  strata::ipc::TestService service(io);
+  strata::ipc::TestService service(io, &router);
   router.AddTarget(cls, name, false).Serve(service);
   router.set_on_finder_lost([&](const strata::Status& why) {
     log->warn("lost the Finder ({}); exiting", why.message());

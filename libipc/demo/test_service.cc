@@ -74,3 +74,34 @@ void TestService::GetCount(const GetCountRequest&, Responder<GetCountReply> repl
 }
 
 }  // namespace strata::ipc
+
+namespace strata::ipc {
+
+void TestService::Relay(const test::v1::RelayRequest& request,
+                        Responder<test::v1::RelayReply> reply) {
+  if (router_ == nullptr) {
+    reply.Fail(FailedPrecondition("this test service cannot make calls"));
+    return;
+  }
+  auto pending = std::make_shared<Responder<test::v1::RelayReply>>(std::move(reply));
+  auto answer = [pending](const Status& s, uint64_t sum) {
+    test::v1::RelayReply out;
+    out.set_sum(sum);
+    out.set_code(static_cast<uint32_t>(s.code()));
+    out.set_message(s.message());
+    (*pending)(out);
+  };
+  test::v1::TestClient client(*router_, request.target());
+  if (request.delay_ms() > 0) {
+    test::v1::SleepRequest sleep;
+    sleep.set_delay_ms(request.delay_ms());
+    client.Sleep(sleep, [answer](const Status& s, const test::v1::SleepReply&) { answer(s, 0); });
+    return;
+  }
+  test::v1::AddRequest add;
+  add.set_a(request.a());
+  add.set_b(request.b());
+  client.Add(add, [answer](const Status& s, const test::v1::AddReply& r) { answer(s, r.sum()); });
+}
+
+}  // namespace strata::ipc

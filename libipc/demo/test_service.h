@@ -12,7 +12,9 @@ namespace strata::ipc {
 
 class TestService : public strata::test::v1::TestHandler {
  public:
-  explicit TestService(boost::asio::io_context& io) : io_(io) {}
+  // `router` is needed for Relay (calls to other targets); without it Relay fails.
+  explicit TestService(boost::asio::io_context& io, Router* router = nullptr)
+      : io_(io), router_(router) {}
 
   void Ping(const test::v1::PingRequest&, Responder<test::v1::PingReply> reply) override;
   void Echo(const test::v1::EchoRequest& request, Responder<test::v1::EchoReply> reply) override;
@@ -27,11 +29,13 @@ class TestService : public strata::test::v1::TestHandler {
   void Fail(const test::v1::FailRequest& request, Responder<test::v1::FailReply> reply) override;
   void GetCount(const test::v1::GetCountRequest& request,
                 Responder<test::v1::GetCountReply> reply) override;
+  void Relay(const test::v1::RelayRequest& request, Responder<test::v1::RelayReply> reply) override;
 
  private:
   void Count(uint64_t seq);
 
   boost::asio::io_context& io_;
+  Router* router_;
   uint64_t calls_ = 0;
   uint64_t last_seq_ = 0;
   uint64_t out_of_order_ = 0;
