@@ -80,6 +80,15 @@ TEST_F(IpcProcessTest, ComponentsCallEachOtherAndSeeDeathsAsErrors) {
   EXPECT_NE(r.out.find("code:u32=5"), std::string::npos) << r.out;
 }
 
+TEST_F(IpcProcessTest, ResolvesGenericXrlsIntoTransportForms) {
+  StartTarget("t1");
+  auto r = Call({"-r", "finder://t1/test/1.0/add?a:u32=1"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("sunix://"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("/test/1.0/add?a:u32=1\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stcp://127.0.0.1:"), std::string::npos) << r.out;
+}
+
 TEST_F(IpcProcessTest, ListsMethodsWithTypes) {
   StartTarget("t1");
   auto r = Call({"-l", "t1"});

@@ -30,6 +30,7 @@ struct Options {
   std::string finder;
   bool json = false;
   bool keep_going = false;
+  bool resolve = false;
   uint32_t timeout_ms = 30000;
 };
 
@@ -48,6 +49,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("-j,--json", o.json, "print replies as JSON");
   app.add_flag("-k,--keep-going", o.keep_going, "with -f, go on after a failed call");
+  app.add_flag("-r,--resolve", o.resolve,
+               "print the resolved forms of each XRL (one per endpoint) instead of calling it");
   CLI11_PARSE(app, argc, argv);
 
   std::deque<std::string> lines(o.xrls.begin(), o.xrls.end());
@@ -102,6 +105,25 @@ int main(int argc, char** argv) {
     if (!xrl.ok()) {
       fail(xrl.status(), "'" + text + "'");
       boost::asio::post(io, next);
+      return;
+    }
+    if (o.resolve) {
+      strata::finder::v1::ResolveTargetRequest req;
+      req.set_target(xrl->target());
+      router.Call<strata::finder::v1::ResolveTargetRequest, strata::finder::v1::ResolveTargetReply>(
+          "finder", "finder/1.0/resolve_target", req,
+          [&, x = *xrl](const Status& s, const strata::finder::v1::ResolveTargetReply& rep) {
+            if (!s.ok()) {
+              fail(s, "");
+            } else {
+              for (const auto& ep : rep.endpoints()) {
+                strata::ipc::Xrl resolved(ep.protocol(), ep.address(), x.iface(), x.version(),
+                                          x.method(), x.args());
+                std::printf("%s\n", resolved.ToString().c_str());
+              }
+            }
+            next();
+          });
       return;
     }
     caller.Call(*xrl, {}, [&, text](strata::ipc::CallResult r) {
