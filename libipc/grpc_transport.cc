@@ -195,9 +195,11 @@ void GrpcConnection::Call(const std::string& instance, const std::string& grpc_m
   st->cb = std::move(cb);
   boost::asio::io_context* io = &io_;
   stub_->UnaryCall(&st->ctx, grpc_method, grpc::StubOptions(), &st->request, &st->response,
-                   [st, io](grpc::Status s) {
-                     // gRPC's thread: hand the result over to the io_context.
-                     boost::asio::post(*io, [st, s] {
+                   [st, io](grpc::Status s) mutable {
+                     // gRPC's thread: hand the result, and the last reference to the call's
+                     // context, over to the io_context. The context must not be destroyed
+                     // here, inside gRPC's own completion of the call.
+                     boost::asio::post(*io, [st = std::move(st), s] {
                        if (!s.ok()) {
                          auto code = static_cast<StatusCode>(s.error_code());
                          if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
