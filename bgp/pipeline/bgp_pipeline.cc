@@ -1,0 +1,177 @@
+#include "bgp/pipeline/bgp_pipeline.h"
+
+#include <utility>
+
+namespace strata::bgp {
+
+BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& rib,
+                         rib::TaskScheduler& scheduler)
+    : config_(std::move(config)),
+      scheduler_(scheduler),
+      cache_(std::make_unique<NexthopCache>(oracle)),
+      decision_(std::make_unique<DecisionStage>()),
+      fanout_(std::make_unique<FanoutStage>(scheduler, config_.fanout_slice)) {
+  decision_->set_next(fanout_.get());
+  // rib_out_ is destroyed after the reader is removed (~BgpPipeline), so the flush target lives.
+  rib_reader_ = fanout_->add_reader(
+      "rib", [this] { rib_out_->flush(); }, /*dump=*/false);
+  rib_out_ = std::make_unique<RibOutStage>(rib, rib_reader_);
+  rib_reader_->set_next(rib_out_.get());
+}
+
+BgpPipeline::~BgpPipeline() {
+  for (auto& [id, p] : peers_) tear_down_output(*p);
+  peers_.clear();
+  fanout_->remove_reader(rib_reader_);
+}
+
+BgpPipeline::Peer* BgpPipeline::find(PeerId id) const {
+  auto it = peers_.find(id);
+  return it == peers_.end() ? nullptr : it->second.get();
+}
+
+StatusOr<PeerId> BgpPipeline::add_peer(PeerConfig config) {
+  for (const auto& [id, p] : peers_) {
+    if (p->config.address == config.address && !p->removing) {
+      return AlreadyExists("peer " + config.address.ToString() + " already configured");
+    }
+  }
+  auto p = std::make_unique<Peer>();
+  p->id = next_id_++;
+  const std::string label = std::to_string(p->id);
+  p->in = std::make_unique<PeerIn>(p->id);
+  p->filter_in = std::make_unique<InputFilterStage>(p->id, config_.local_as, config_.router_id,
+                                                    p->in.get(), config.import_policy);
+  p->in->set_next(p->filter_in.get());
+  p->resolver = std::make_unique<NexthopResolverStage>(label, p->filter_in.get(), *cache_);
+  p->filter_in->set_next(p->resolver.get());
+  p->resolver->set_next(decision_.get());
+  decision_->add_parent(p->resolver.get());
+  p->config = std::move(config);
+  const PeerId id = p->id;
+  peers_.emplace(id, std::move(p));
+  return id;
+}
+
+Status BgpPipeline::remove_peer(PeerId id) {
+  Peer* p = find(id);
+  if (!p || p->removing) return NotFound("no peer " + std::to_string(id));
+  if (p->session) {
+    if (Status s = peer_down(id); !s.ok()) return s;
+  }
+  p->removing = true;
+  finish_remove_if_idle(id);
+  return Status::Ok();
+}
+
+void BgpPipeline::finish_remove_if_idle(PeerId id) {
+  Peer* p = find(id);
+  if (!p || !p->removing || !p->deletions.empty() || p->in->size() > 0) return;
+  decision_->remove_parent(p->resolver.get());
+  peers_.erase(id);
+}
+
+Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
+  Peer* p = find(id);
+  if (!p || p->removing) return NotFound("no peer " + std::to_string(id));
+  if (p->session) return FailedPrecondition("peer " + std::to_string(id) + " is already up");
+  auto info = std::make_shared<PeerInfo>();
+  info->id = id;
+  info->peer_as = p->config.peer_as;
+  info->router_id = router_id;
+  info->address = p->config.address;
+  info->ibgp = p->config.peer_as == config_.local_as;
+  p->session = std::move(info);
+
+  // The reader's flush and the PeerOut's flow callback point at this peer's stages; both are
+  // dropped in tear_down_output before the stages are destroyed.
+  p->reader = fanout_->add_reader(
+      "peer-" + std::to_string(id), [out = &p->out] { (*out)->flush(); }, /*dump=*/true);
+  p->filter_out = std::make_unique<OutputFilterStage>(id, config_.local_as, p->config, p->reader);
+  p->reader->set_next(p->filter_out.get());
+  FanoutStage* fanout = fanout_.get();
+  FanoutStage::Reader* reader = p->reader;
+  p->out = std::make_unique<PeerOut>(id, sink, p->filter_out.get(), config_.peer_out_batch,
+                                     [fanout, reader](bool busy) {
+                                       if (busy) {
+                                         fanout->pause(reader);
+                                       } else {
+                                         fanout->resume(reader);
+                                       }
+                                     });
+  p->filter_out->set_next(p->out.get());
+  return Status::Ok();
+}
+
+void BgpPipeline::tear_down_output(Peer& p) {
+  if (p.reader) fanout_->remove_reader(p.reader);
+  p.reader = nullptr;
+  p.out.reset();
+  p.filter_out.reset();
+}
+
+Status BgpPipeline::peer_down(PeerId id) {
+  Peer* p = find(id);
+  if (!p) return NotFound("no peer " + std::to_string(id));
+  if (!p->session) return FailedPrecondition("peer " + std::to_string(id) + " is not up");
+  tear_down_output(*p);
+  p->session.reset();
+  RouteTable routes = p->in->take_routes();
+  if (routes.empty()) return Status::Ok();
+  auto stage = std::make_unique<DeletionStage>(
+      std::to_string(id), std::move(routes), p->in.get(), scheduler_, config_.deletion_slice,
+      [this, id](DeletionStage* done) { on_deletion_done(id, done); });
+  PlumbAfter(p->in.get(), stage.get());
+  p->deletions.push_back(std::move(stage));
+  return Status::Ok();
+}
+
+void BgpPipeline::on_deletion_done(PeerId id, DeletionStage* stage) {
+  Peer* p = find(id);
+  if (!p) return;
+  Unplumb(stage->parent(), stage);
+  std::erase_if(p->deletions, [stage](const auto& d) { return d.get() == stage; });
+  finish_remove_if_idle(id);
+}
+
+Status BgpPipeline::receive_update(PeerId id, const AttributeSetPtr& attrs,
+                                   std::span<const IpPrefix> announced,
+                                   std::span<const IpPrefix> withdrawn) {
+  Peer* p = find(id);
+  if (!p || !p->session) return FailedPrecondition("peer " + std::to_string(id) + " is not up");
+  if (!announced.empty() && !attrs) return InvalidArgument("announcement without attributes");
+  ++p->updates_received;
+  for (const IpPrefix& prefix : withdrawn) {
+    if (!p->in->withdraw(prefix)) ++p->withdrawals_unknown;
+  }
+  for (const IpPrefix& prefix : announced) p->in->announce(MakeRoute(prefix, attrs, p->session));
+  return Status::Ok();
+}
+
+Status BgpPipeline::peer_output_ready(PeerId id) {
+  Peer* p = find(id);
+  if (!p || !p->out) return FailedPrecondition("peer " + std::to_string(id) + " is not up");
+  p->out->sink_ready();
+  return Status::Ok();
+}
+
+StatusOr<PeerCounters> BgpPipeline::counters(PeerId id) const {
+  const Peer* p = find(id);
+  if (!p) return NotFound("no peer " + std::to_string(id));
+  PeerCounters c;
+  c.up = p->session != nullptr;
+  c.updates_received = p->updates_received;
+  c.received = p->in->size();
+  c.accepted = p->filter_in->counters().accepted;
+  c.advertised = p->out ? p->out->counters().advertised : 0;
+  c.withdrawals_unknown = p->withdrawals_unknown;
+  c.as_loop = p->filter_in->counters().as_loop;
+  c.policy_rejected = p->filter_in->counters().policy_rejected;
+  const auto nh = p->resolver->counters();
+  c.nexthop_pending = nh.held;
+  c.nexthop_unresolvable = nh.unresolvable;
+  c.deletions_pending = p->deletions.size();
+  return c;
+}
+
+}  // namespace strata::bgp

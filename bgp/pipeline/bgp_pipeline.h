@@ -1,0 +1,136 @@
+// BgpPipeline: owns and links the stages of the BGP route pipeline (XORP paper 5.1).
+//
+//   per peer:  PeerIn -> [DeletionStage]* -> InputFilter -> NexthopResolver --+
+//                                                                             |
+//                                              DecisionStage <----------------+ (one per peer)
+//                                                    |
+//                                               FanoutStage (one queue, a reader per branch)
+//                                       +------------+------------+
+//              per up peer:  OutputFilter -> PeerOut -> SessionSink     RibOut -> RibSink
+//
+// The sessions (bgp/session) call peer_up / receive_update / peer_down / peer_output_ready; the
+// process implements NexthopOracle over the RIB's interest registration, RibSink over the RIB's
+// IPC interface, and wires the TaskScheduler's wakeup to its io_context. Background work
+// (deletion of a dead session's routes, fanout delivery and dumps) runs in scheduler slices.
+// Later stages plug in without reshaping this: policy re-filtering and route reflection as
+// stages in a branch, graceful restart as a peer option that keeps PeerIn's routes as stale.
+// REQUIRES: oracle, rib sink and scheduler outlive the pipeline; sinks never call back into it
+// synchronously. Threading: single-threaded (the process's io_context thread).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "bgp/pipeline/decision_stage.h"
+#include "bgp/pipeline/deletion_stage.h"
+#include "bgp/pipeline/fanout_stage.h"
+#include "bgp/pipeline/input_filter_stage.h"
+#include "bgp/pipeline/nexthop_cache.h"
+#include "bgp/pipeline/nexthop_resolver_stage.h"
+#include "bgp/pipeline/output_filter_stage.h"
+#include "bgp/pipeline/peer_config.h"
+#include "bgp/pipeline/peer_in.h"
+#include "bgp/pipeline/peer_out.h"
+#include "bgp/pipeline/rib_out_stage.h"
+#include "common/status.h"
+#include "rib/task_scheduler.h"
+
+namespace strata::bgp {
+
+struct PipelineConfig {
+  uint32_t local_as = 0;
+  IpAddr router_id;
+  size_t deletion_slice = 1000;  // routes withdrawn per deletion slice
+  size_t fanout_slice = 500;     // changes per reader per fanout slice
+  size_t peer_out_batch = 1000;  // pending prefixes that force a PeerOut flush
+};
+
+struct PeerCounters {
+  bool up = false;
+  uint64_t updates_received = 0;     // receive_update calls
+  uint64_t received = 0;             // routes in the Adj-RIB-In now
+  uint64_t accepted = 0;             // routes past the input filters now (old sessions' too)
+  uint64_t advertised = 0;           // routes advertised to the peer now
+  uint64_t withdrawals_unknown = 0;  // withdrawals of prefixes not held
+  uint64_t as_loop = 0;
+  uint64_t policy_rejected = 0;
+  uint64_t nexthop_pending = 0;       // routes waiting for a next hop answer
+  uint64_t nexthop_unresolvable = 0;  // routes unusable: next hop unreachable
+  size_t deletions_pending = 0;       // deletion stages still withdrawing old sessions
+};
+
+class BgpPipeline {
+ public:
+  BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& rib,
+              rib::TaskScheduler& scheduler);
+  ~BgpPipeline();
+  BgpPipeline(const BgpPipeline&) = delete;
+  BgpPipeline& operator=(const BgpPipeline&) = delete;
+
+  // A configured peer, down until peer_up. Error: address already configured.
+  StatusOr<PeerId> add_peer(PeerConfig config);
+  // Takes the peer down if up; its branch goes once its routes are withdrawn.
+  Status remove_peer(PeerId id);
+
+  // The session is established: routes may now be received, and the peer gets the current
+  // table, then changes. REQUIRES: sink outlives the session (until peer_down).
+  Status peer_up(PeerId id, IpAddr router_id, SessionSink& sink);
+  // The session is gone: its routes are withdrawn in the background; the peer may come back
+  // up at once.
+  Status peer_down(PeerId id);
+  // One UPDATE's worth: announced prefixes share `attrs`. Error if the peer is not up.
+  Status receive_update(PeerId id, const AttributeSetPtr& attrs,
+                        std::span<const IpPrefix> announced, std::span<const IpPrefix> withdrawn);
+  // The session's sink is no longer busy.
+  Status peer_output_ready(PeerId id);
+
+  StatusOr<PeerCounters> counters(PeerId id) const;
+  bool has_peer(PeerId id) const { return peers_.contains(id); }
+  std::optional<DecisionStage::Explanation> explain(const IpPrefix& prefix) const {
+    return decision_->Explain(prefix);
+  }
+  uint64_t rib_routes() const { return rib_out_->installed(); }
+
+  DecisionStage& decision() { return *decision_; }
+  FanoutStage& fanout() { return *fanout_; }
+  NexthopCache& nexthop_cache() { return *cache_; }
+
+ private:
+  struct Peer {
+    PeerId id = 0;
+    PeerConfig config;
+    PeerRef session;  // null while down
+    bool removing = false;
+    uint64_t updates_received = 0;
+    uint64_t withdrawals_unknown = 0;
+    std::unique_ptr<PeerIn> in;
+    std::vector<std::unique_ptr<DeletionStage>> deletions;
+    std::unique_ptr<InputFilterStage> filter_in;
+    std::unique_ptr<NexthopResolverStage> resolver;
+    // Output branch while up; reader is owned by the fanout.
+    FanoutStage::Reader* reader = nullptr;
+    std::unique_ptr<OutputFilterStage> filter_out;
+    std::unique_ptr<PeerOut> out;
+  };
+  Peer* find(PeerId id) const;
+  void on_deletion_done(PeerId id, DeletionStage* stage);
+  void tear_down_output(Peer& p);
+  void finish_remove_if_idle(PeerId id);
+
+  PipelineConfig config_;
+  rib::TaskScheduler& scheduler_;
+  std::unique_ptr<NexthopCache> cache_;
+  std::unique_ptr<DecisionStage> decision_;
+  std::unique_ptr<FanoutStage> fanout_;
+  FanoutStage::Reader* rib_reader_ = nullptr;
+  std::unique_ptr<RibOutStage> rib_out_;
+  std::map<PeerId, std::unique_ptr<Peer>> peers_;  // last: destroyed first
+  PeerId next_id_ = 1;
+};
+
+}  // namespace strata::bgp

@@ -1,0 +1,59 @@
+// BgpRoute and PeerInfo: the route value that flows through the BGP pipeline.
+//
+// A route is a prefix, a shared immutable AttributeSet (interned by the session), the peer it
+// came from, and data derived on the way (IGP metric and resolvability of its next hop, set by the
+// nexthop resolver). Routes are immutable and shared (`BgpRouteRef`); a stage that changes
+// something makes a new route pointing at the same attribute set where it can.
+// PeerInfo describes one session of a peer: a new one is made each time the peer comes up (the
+// router id comes from its OPEN), so routes of an old session still in a deletion stage keep
+// theirs. `id` is the pipeline's handle for the peer and stays the same across sessions.
+// Threading: immutable values, safe to share.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "bgp/wire/attribute_set.h"
+#include "common/ip_addr.h"
+#include "common/ip_prefix.h"
+
+namespace strata::bgp {
+
+using PeerId = uint32_t;
+
+// Degree of preference of a route without LOCAL_PREF (RFC 4271 5.1.5, common default).
+inline constexpr uint32_t kDefaultLocalPref = 100;
+
+struct PeerInfo {
+  PeerId id = 0;
+  uint32_t peer_as = 0;
+  IpAddr router_id;  // BGP Identifier from the peer's OPEN
+  IpAddr address;    // the peer's address (tie-break of last resort)
+  bool ibgp = false;
+};
+using PeerRef = std::shared_ptr<const PeerInfo>;
+
+struct BgpRoute {
+  IpPrefix prefix;
+  AttributeSetPtr attrs;
+  PeerRef peer;
+  // Derived by the nexthop resolver; meaningless above it.
+  uint32_t igp_metric = 0;
+  bool resolvable = false;
+
+  const PathAttributes& path() const { return attrs->attrs(); }
+  // "10.0.0.0/8 from 192.0.2.1 [origin igp as-path ...]".
+  std::string ToString() const;
+};
+using BgpRouteRef = std::shared_ptr<const BgpRoute>;
+
+BgpRouteRef MakeRoute(const IpPrefix& prefix, AttributeSetPtr attrs, PeerRef peer);
+// A copy of `r` with other attributes (derived data kept).
+BgpRouteRef WithAttrs(const BgpRoute& r, AttributeSetPtr attrs);
+
+// True if two routes carry the same prefix, peer session and equal attributes (derived data not
+// compared): what a deterministic stage sends again when it recomputes a route for a delete.
+bool SameRoute(const BgpRoute& a, const BgpRoute& b);
+
+}  // namespace strata::bgp

@@ -1,0 +1,63 @@
+// DecisionStage: picks the best route per prefix across every peer's input branch.
+//
+// Its parents are the branches' last stages (the nexthop resolvers), one per peer; routes live
+// only in the PeerIn tables, so on every change for a prefix the stage looks up the alternatives
+// in the other branches (the changed branch's route is taken from the message, per rule 2 of
+// bgp_stage.h) and runs SelectBest (decision_steps.h). It keeps, per prefix, the winner it sent
+// downstream and why it won, for lookups and for `show bgp routes` (Explain). Only usable routes
+// reach it: the resolver holds unresolvable ones. Downstream (the fanout) it sends add when a
+// prefix gains a winner, replace when the winner changes, delete when none is left.
+// Threading: single-threaded.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bgp/pipeline/bgp_stage.h"
+#include "bgp/pipeline/decision_steps.h"
+#include "rib/route_trie.h"
+
+namespace strata::bgp {
+
+class DecisionStage : public BgpStage {
+ public:
+  struct Decided {
+    BgpRouteRef route;
+    DecisionReason reason = DecisionReason::kOnlyRoute;
+  };
+  struct Explanation {
+    Decided winner;
+    std::vector<BgpRouteRef> candidates;  // every usable route for the prefix, winner included
+  };
+
+  DecisionStage() = default;
+
+  std::string name() const override { return "decision"; }
+  void add_route(const BgpRouteRef& route, BgpStage* caller) override;
+  void replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
+                     BgpStage* caller) override;
+  void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
+  BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
+  void replace_parent(BgpStage* old_parent, BgpStage* new_parent) override;
+
+  // A new branch. REQUIRES: it has sent nothing yet.
+  void add_parent(BgpStage* parent);
+  // REQUIRES: the branch has withdrawn all its routes.
+  void remove_parent(BgpStage* parent);
+
+  // The winner and why, or nullopt if the prefix has none.
+  std::optional<Explanation> Explain(const IpPrefix& prefix) const;
+  size_t size() const { return winners_.size(); }
+
+ private:
+  // Re-decides `prefix` given the changed branch's route (null after a delete).
+  void decide(const IpPrefix& prefix, BgpStage* caller, const BgpRouteRef& caller_route);
+  std::vector<BgpRouteRef> candidates(const IpPrefix& prefix, BgpStage* caller,
+                                      const BgpRouteRef& caller_route) const;
+
+  std::vector<BgpStage*> parents_;
+  rib::RouteTrie<Decided> winners_;
+};
+
+}  // namespace strata::bgp

@@ -1,0 +1,133 @@
+#include "bgp/pipeline/decision_steps.h"
+
+#include <array>
+
+namespace strata::bgp {
+namespace {
+
+template <typename T>
+int Lower(const T& a, const T& b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+const IpAddr& EffectiveRouterId(const BgpRoute& r) {
+  const auto& originator = r.path().originator_id;
+  return originator ? *originator : r.peer->router_id;
+}
+
+constexpr std::array<DecisionStep, 9> kSteps = {{
+    {DecisionReason::kLocalPref, &CompareLocalPref},
+    {DecisionReason::kAsPathLength, &CompareAsPathLength},
+    {DecisionReason::kOrigin, &CompareOrigin},
+    {DecisionReason::kMed, &CompareMed},
+    {DecisionReason::kEbgpOverIbgp, &CompareEbgpOverIbgp},
+    {DecisionReason::kIgpMetric, &CompareIgpMetric},
+    {DecisionReason::kRouterId, &CompareRouterId},
+    {DecisionReason::kClusterListLength, &CompareClusterListLength},
+    {DecisionReason::kPeerAddress, &ComparePeerAddress},
+}};
+
+}  // namespace
+
+std::string_view DecisionReasonName(DecisionReason r) {
+  switch (r) {
+    case DecisionReason::kOnlyRoute:
+      return "only-route";
+    case DecisionReason::kLocalPref:
+      return "local-pref";
+    case DecisionReason::kAsPathLength:
+      return "as-path-length";
+    case DecisionReason::kOrigin:
+      return "origin";
+    case DecisionReason::kMed:
+      return "med";
+    case DecisionReason::kEbgpOverIbgp:
+      return "ebgp-over-ibgp";
+    case DecisionReason::kIgpMetric:
+      return "igp-metric";
+    case DecisionReason::kRouterId:
+      return "router-id";
+    case DecisionReason::kClusterListLength:
+      return "cluster-list-length";
+    case DecisionReason::kPeerAddress:
+      return "peer-address";
+  }
+  return "unknown";
+}
+
+int CompareLocalPref(const BgpRoute& a, const BgpRoute& b) {
+  // Higher is better.
+  return Lower(b.path().local_pref.value_or(kDefaultLocalPref),
+               a.path().local_pref.value_or(kDefaultLocalPref));
+}
+
+int CompareAsPathLength(const BgpRoute& a, const BgpRoute& b) {
+  const size_t la = a.path().as_path ? a.path().as_path->PathLength() : 0;
+  const size_t lb = b.path().as_path ? b.path().as_path->PathLength() : 0;
+  return Lower(la, lb);
+}
+
+int CompareOrigin(const BgpRoute& a, const BgpRoute& b) {
+  return Lower(a.path().origin.value_or(Origin::kIncomplete),
+               b.path().origin.value_or(Origin::kIncomplete));
+}
+
+uint32_t NeighborAs(const BgpRoute& r) {
+  const auto& path = r.path().as_path;
+  return path ? path->FirstAs().value_or(0) : 0;
+}
+
+int CompareMed(const BgpRoute& a, const BgpRoute& b) {
+  if (NeighborAs(a) != NeighborAs(b)) return 0;
+  return Lower(a.path().med.value_or(0), b.path().med.value_or(0));
+}
+
+int CompareEbgpOverIbgp(const BgpRoute& a, const BgpRoute& b) {
+  return Lower(a.peer->ibgp, b.peer->ibgp);  // false (eBGP) sorts first
+}
+
+int CompareIgpMetric(const BgpRoute& a, const BgpRoute& b) {
+  return Lower(a.igp_metric, b.igp_metric);
+}
+
+int CompareRouterId(const BgpRoute& a, const BgpRoute& b) {
+  return Lower(EffectiveRouterId(a), EffectiveRouterId(b));
+}
+
+int CompareClusterListLength(const BgpRoute& a, const BgpRoute& b) {
+  return Lower(a.path().cluster_list.size(), b.path().cluster_list.size());
+}
+
+int ComparePeerAddress(const BgpRoute& a, const BgpRoute& b) {
+  return Lower(a.peer->address, b.peer->address);
+}
+
+std::span<const DecisionStep> DecisionSteps() { return kSteps; }
+
+Selection SelectBest(std::span<const BgpRouteRef> candidates) {
+  Selection sel;
+  if (candidates.empty()) return sel;
+  std::vector<BgpRouteRef> left(candidates.begin(), candidates.end());
+  for (const DecisionStep& step : kSteps) {
+    if (left.size() == 1) break;
+    std::vector<BgpRouteRef> kept;
+    for (const BgpRouteRef& r : left) {
+      bool beaten = false;
+      for (const BgpRouteRef& other : left) {
+        if (other != r && step.compare(*other, *r) < 0) {
+          beaten = true;
+          break;
+        }
+      }
+      if (!beaten) kept.push_back(r);
+    }
+    if (kept.size() < left.size()) {
+      sel.reason = step.reason;
+      left = std::move(kept);
+    }
+  }
+  sel.best = left.front();
+  return sel;
+}
+
+}  // namespace strata::bgp

@@ -1,0 +1,159 @@
+#include "bgp/pipeline/fanout_stage.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace strata::bgp {
+
+BgpRouteRef FanoutStage::Reader::lookup_route(const IpPrefix& prefix) const {
+  return fanout_->lookup_for(*this, prefix);
+}
+
+FanoutStage::FanoutStage(rib::TaskScheduler& scheduler, size_t slice_entries)
+    : scheduler_(scheduler), slice_entries_(slice_entries) {
+  assert(slice_entries_ > 0);
+}
+
+FanoutStage::~FanoutStage() {
+  task_.reset();
+  readers_.clear();  // release the dump cursors before the table goes
+}
+
+void FanoutStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
+  table_.insert(route->prefix, route);
+  append(route->prefix, nullptr, route);
+}
+
+void FanoutStage::replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
+                                BgpStage* /*caller*/) {
+  table_.insert(new_route->prefix, new_route);
+  append(new_route->prefix, old_route, new_route);
+}
+
+void FanoutStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
+  table_.erase(route->prefix);
+  append(route->prefix, route, nullptr);
+}
+
+BgpRouteRef FanoutStage::lookup_route(const IpPrefix& prefix) const {
+  const BgpRouteRef* r = table_.find(prefix);
+  return r ? *r : nullptr;
+}
+
+void FanoutStage::append(const IpPrefix& prefix, BgpRouteRef old_route, BgpRouteRef new_route) {
+  if (readers_.empty()) {
+    first_seq_ = end_seq();
+    return;
+  }
+  const uint64_t seq = end_seq();
+  queue_.push_back(Entry{seq, prefix, std::move(old_route), std::move(new_route)});
+  queued_by_prefix_[prefix].push_back(seq);
+  schedule();
+}
+
+BgpRouteRef FanoutStage::lookup_for(const Reader& r, const IpPrefix& prefix) const {
+  if (!r.past_dump(prefix)) return nullptr;
+  // The oldest change the reader has not passed yet tells what it currently has.
+  if (auto it = queued_by_prefix_.find(prefix); it != queued_by_prefix_.end()) {
+    for (uint64_t seq : it->second) {
+      if (seq >= r.next_seq_) return queue_[seq - first_seq_].old_route;
+    }
+  }
+  return lookup_route(prefix);
+}
+
+FanoutStage::Reader* FanoutStage::add_reader(std::string name, std::function<void()> flush,
+                                             bool dump) {
+  readers_.push_back(std::unique_ptr<Reader>(
+      new Reader(this, std::move(name), std::move(flush), end_seq(), dump)));
+  Reader* r = readers_.back().get();
+  if (dump) schedule();
+  return r;
+}
+
+void FanoutStage::remove_reader(Reader* reader) {
+  std::erase_if(readers_, [reader](const auto& r) { return r.get() == reader; });
+  trim();
+}
+
+void FanoutStage::pause(Reader* reader) { reader->paused_ = true; }
+
+void FanoutStage::resume(Reader* reader) {
+  reader->paused_ = false;
+  if (has_work(*reader)) schedule();
+}
+
+bool FanoutStage::has_work(const Reader& r) const {
+  return !r.paused_ && (r.next_seq_ < end_seq() || r.dumping_);
+}
+
+bool FanoutStage::deliver(Reader& r, size_t budget) {
+  size_t n = 0;
+  bool sent = false;
+  while (n < budget && !r.paused_) {
+    if (r.next_seq_ < end_seq()) {
+      const Entry& e = queue_[r.next_seq_ - first_seq_];
+      ++r.next_seq_;
+      ++n;
+      if (!r.past_dump(e.prefix)) {
+        ++r.skipped_;  // the dump will send the prefix's route as it is then
+        continue;
+      }
+      const BgpRouteRef old_route = e.old_route;
+      const BgpRouteRef new_route = e.new_route;
+      ++r.delivered_;
+      sent = true;
+      r.send_change(old_route, new_route);
+    } else if (r.dumping_) {
+      // Only when caught up: the table then matches everything the reader has passed.
+      if (!r.dump_started_) {
+        r.dump_started_ = true;
+        r.cursor_ = table_.begin();
+      } else {
+        ++r.cursor_;
+      }
+      ++n;
+      if (r.cursor_.at_end()) {
+        r.dumping_ = false;
+        r.cursor_ = RouteTable::Iterator();
+        r.last_dumped_.reset();
+        continue;
+      }
+      r.last_dumped_ = r.cursor_.key();
+      ++r.delivered_;
+      sent = true;
+      r.send_add(r.cursor_.value());
+    } else {
+      break;
+    }
+  }
+  if (sent && r.flush_) r.flush_();
+  return has_work(r);
+}
+
+void FanoutStage::schedule() {
+  if (task_.active()) return;
+  task_ = scheduler_.add("fanout", [this] { return run_slice(); });
+}
+
+bool FanoutStage::run_slice() {
+  bool more = false;
+  for (auto& r : readers_) more |= deliver(*r, slice_entries_);
+  trim();
+  return more;
+}
+
+void FanoutStage::trim() {
+  uint64_t min_seq = end_seq();
+  for (const auto& r : readers_) min_seq = std::min(min_seq, r->next_seq_);
+  while (first_seq_ < min_seq && !queue_.empty()) {
+    const Entry& e = queue_.front();
+    auto it = queued_by_prefix_.find(e.prefix);
+    it->second.pop_front();
+    if (it->second.empty()) queued_by_prefix_.erase(it);
+    queue_.pop_front();
+    ++first_seq_;
+  }
+}
+
+}  // namespace strata::bgp

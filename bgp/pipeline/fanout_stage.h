@@ -1,0 +1,127 @@
+// FanoutStage: passes the decision's winners to every output branch (each peer, and the RIB).
+//
+// Why a queue (XORP paper 5.1.1): routes may arrive faster than a slow peer can take them.
+// Queueing in each PeerOut would copy every change n times; instead the fanout keeps one change
+// queue (old and new route per entry, shared references, never copies) with one Reader per
+// output branch standing at its own position. A reader that is paused (its session's sink is
+// busy) simply stays behind and holds nobody else back; an entry is freed once every reader has
+// passed it. Delivery runs in TaskScheduler slices, so changes are batched per event; after each
+// run of deliveries the reader's flush function is called (PeerOut sends its batch).
+// A reader added later (a peer coming up) first gets the current table by a dump that runs in
+// slices alongside new changes: the dump walks the fanout's table with a safe iterator, and only
+// when the reader has caught up with the queue; queue entries for prefixes the dump has not yet
+// reached are skipped (the dump will send their current route), so the reader always sees a
+// consistent sequence. Each Reader is a BgpStage, the parent of its branch: its lookups answer
+// what that reader has been sent, not the newest winner.
+// REQUIRES: flush functions and branch stages do not call back into the pipeline synchronously.
+// Threading: single-threaded.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "bgp/pipeline/bgp_stage.h"
+#include "bgp/pipeline/peer_in.h"
+#include "rib/task_scheduler.h"
+
+namespace strata::bgp {
+
+class FanoutStage : public BgpStage {
+ public:
+  class Reader : public PassThroughStage {
+   public:
+    std::string name() const override { return "fanout-reader:" + name_; }
+    BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
+
+    bool paused() const { return paused_; }
+    bool dumping() const { return dumping_; }
+    uint64_t delivered() const { return delivered_; }
+    uint64_t skipped() const { return skipped_; }
+
+   private:
+    friend class FanoutStage;
+    Reader(FanoutStage* fanout, std::string name, std::function<void()> flush, uint64_t seq,
+           bool dump)
+        : fanout_(fanout),
+          name_(std::move(name)),
+          flush_(std::move(flush)),
+          next_seq_(seq),
+          dumping_(dump) {}
+    // True if the reader has been sent (or will not see through the queue) this prefix's state.
+    bool past_dump(const IpPrefix& p) const {
+      return !dumping_ || (last_dumped_ && p <= *last_dumped_);
+    }
+
+    FanoutStage* fanout_;
+    std::string name_;
+    std::function<void()> flush_;
+    uint64_t next_seq_;
+    bool paused_ = false;
+    bool dumping_;
+    bool dump_started_ = false;
+    RouteTable::Iterator cursor_;  // stands on the last dumped prefix
+    std::optional<IpPrefix> last_dumped_;
+    uint64_t delivered_ = 0;
+    uint64_t skipped_ = 0;
+  };
+
+  // REQUIRES: slice_entries > 0 (entries per reader per slice).
+  FanoutStage(rib::TaskScheduler& scheduler, size_t slice_entries);
+  ~FanoutStage() override;
+
+  std::string name() const override { return "fanout"; }
+  void add_route(const BgpRouteRef& route, BgpStage* caller) override;
+  void replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
+                     BgpStage* caller) override;
+  void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
+  // The newest winner (what the decision sent).
+  BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
+  void replace_parent(BgpStage* /*old_parent*/, BgpStage* /*new_parent*/) override {}
+
+  // A new output branch: plumb its first stage with reader->set_next(). With `dump`, it first
+  // receives the current table. `flush` runs after each run of deliveries (may be null).
+  Reader* add_reader(std::string name, std::function<void()> flush, bool dump);
+  // Forgets the reader (its branch is being destroyed; nothing more is sent to it).
+  void remove_reader(Reader* reader);
+  void pause(Reader* reader);
+  void resume(Reader* reader);
+
+  size_t queue_size() const { return queue_.size(); }
+  size_t table_size() const { return table_.size(); }
+  size_t readers() const { return readers_.size(); }
+
+ private:
+  struct Entry {
+    uint64_t seq;
+    IpPrefix prefix;
+    BgpRouteRef old_route;
+    BgpRouteRef new_route;
+  };
+  uint64_t end_seq() const { return first_seq_ + queue_.size(); }
+  void append(const IpPrefix& prefix, BgpRouteRef old_route, BgpRouteRef new_route);
+  BgpRouteRef lookup_for(const Reader& r, const IpPrefix& prefix) const;
+  // Delivers up to `budget` changes to r; returns true if it has more it could take now.
+  bool deliver(Reader& r, size_t budget);
+  bool has_work(const Reader& r) const;
+  void schedule();
+  bool run_slice();
+  void trim();
+
+  rib::TaskScheduler& scheduler_;
+  size_t slice_entries_;
+  RouteTable table_;
+  std::deque<Entry> queue_;
+  uint64_t first_seq_ = 0;
+  std::unordered_map<IpPrefix, std::deque<uint64_t>> queued_by_prefix_;
+  std::list<std::unique_ptr<Reader>> readers_;  // after table_: cursors go first
+  rib::TaskHandle task_;
+};
+
+}  // namespace strata::bgp

@@ -1,0 +1,121 @@
+// FanoutStage: one queue, a reader per branch, slow and fast readers, late-joiner dumps.
+#include "bgp/pipeline/fanout_stage.h"
+
+#include <gtest/gtest.h>
+
+#include "bgp/pipeline/peer_in.h"
+#include "bgp/pipeline/recording_stage.h"
+#include "bgp/pipeline/test_util.h"
+
+namespace strata::bgp {
+namespace {
+
+using testing::P;
+using testing::Peer;
+using testing::Route;
+
+std::string Pfx(int i) { return "10.0." + std::to_string(i) + ".0/24"; }
+
+class FanoutStageTest : public ::testing::Test {
+ protected:
+  FanoutStageTest() : fanout(scheduler, 4) { in.set_next(&fanout); }
+
+  struct Branch {
+    FanoutStage::Reader* reader = nullptr;
+    std::unique_ptr<RecordingStage> rec;
+    int flushes = 0;
+  };
+  std::unique_ptr<Branch> AddBranch(const std::string& name, bool dump) {
+    auto b = std::make_unique<Branch>();
+    Branch* raw = b.get();
+    b->reader = fanout.add_reader(
+        name, [raw] { ++raw->flushes; }, dump);
+    b->rec = std::make_unique<RecordingStage>(b->reader);
+    b->reader->set_next(b->rec.get());
+    return b;
+  }
+  void Announce(int i, uint32_t tag) { in.announce(Route(Pfx(i), {.path = {65001, tag}}, peer)); }
+  void Check(const Branch& b) {
+    EXPECT_TRUE(b.rec->violations().empty()) << b.rec->violations().front();
+    EXPECT_TRUE(b.rec->CheckLookups().ok()) << b.rec->CheckLookups().ToString();
+  }
+  // The reader saw exactly the fanout's current table.
+  void ExpectSynced(const Branch& b) {
+    EXPECT_EQ(b.rec->current().size(), fanout.table_size());
+    for (const auto& [p, r] : b.rec->current()) EXPECT_EQ(fanout.lookup_route(p), r);
+  }
+
+  rib::TaskScheduler scheduler;
+  FanoutStage fanout;
+  PeerRef peer = Peer(1, 65001, false, "10.0.0.1");
+  PeerIn in{1};
+};
+
+TEST_F(FanoutStageTest, SlowReaderHoldsNobodyBack) {
+  auto fast = AddBranch("fast", false);
+  auto slow = AddBranch("slow", false);
+  fanout.pause(slow->reader);
+  for (int i = 0; i < 10; ++i) Announce(i, 1);
+  scheduler.run_until_idle();
+  EXPECT_EQ(fast->rec->current().size(), 10u);
+  EXPECT_TRUE(slow->rec->events().empty());
+  EXPECT_EQ(fanout.queue_size(), 10u);  // kept for the slow reader only, no copies
+  Check(*fast);
+  Check(*slow);  // its lookups answer what it was sent: nothing yet
+  for (int i = 0; i < 5; ++i) Announce(i, 2);
+  in.withdraw(P(Pfx(9)));
+  scheduler.run_until_idle();
+  ExpectSynced(*fast);
+  Check(*slow);
+  fanout.resume(slow->reader);
+  EXPECT_TRUE(scheduler.run_slice());  // slices of 4 entries
+  EXPECT_EQ(slow->rec->events().size(), 4u);
+  Check(*slow);
+  scheduler.run_until_idle();
+  ExpectSynced(*slow);
+  EXPECT_EQ(fanout.queue_size(), 0u);  // freed once every reader passed
+  EXPECT_GT(slow->flushes, 1);
+  Check(*slow);
+}
+
+TEST_F(FanoutStageTest, LateJoinerGetsDumpAlongsideChanges) {
+  auto first = AddBranch("first", false);
+  for (int i = 0; i < 20; ++i) Announce(i, 1);
+  scheduler.run_until_idle();
+  auto late = AddBranch("late", true);
+  EXPECT_TRUE(late->reader->dumping());
+  EXPECT_EQ(late->rec->CheckLookups().ok(), true);
+  scheduler.run_slice();  // dumps the first 4 prefixes
+  EXPECT_EQ(late->rec->current().size(), 4u);
+  // Changes on both sides of the dump's position.
+  Announce(1, 2);           // already dumped: delivered as a replace
+  Announce(15, 2);          // not yet dumped: skipped, the dump sends the new route
+  in.withdraw(P(Pfx(16)));  // not yet dumped: never sent
+  Announce(30, 2);          // new, beyond the dump
+  Check(*late);
+  while (scheduler.run_slice()) Check(*late);
+  EXPECT_FALSE(late->reader->dumping());
+  ExpectSynced(*late);
+  ExpectSynced(*first);
+  EXPECT_GT(late->reader->skipped(), 0u);
+  for (const auto& e : late->rec->events()) {
+    EXPECT_NE(e.route->prefix, P(Pfx(16))) << "withdrawn prefix was dumped";
+  }
+  Check(*late);
+}
+
+TEST_F(FanoutStageTest, RemovedReaderFreesQueue) {
+  auto a = AddBranch("a", false);
+  auto b = AddBranch("b", false);
+  fanout.pause(b->reader);
+  for (int i = 0; i < 6; ++i) Announce(i, 1);
+  scheduler.run_until_idle();
+  EXPECT_EQ(fanout.queue_size(), 6u);
+  fanout.remove_reader(b->reader);
+  EXPECT_EQ(fanout.queue_size(), 0u);
+  EXPECT_EQ(fanout.readers(), 1u);
+  ExpectSynced(*a);
+}
+
+}  // namespace
+}  // namespace strata::bgp

@@ -1,0 +1,82 @@
+#include "bgp/pipeline/input_filter_stage.h"
+
+namespace strata::bgp {
+
+InputFilterStage::InputFilterStage(PeerId peer, uint32_t local_as, IpAddr router_id,
+                                   BgpStage* parent, RoutePolicy import_policy)
+    : PassThroughStage(parent),
+      peer_(peer),
+      local_as_(local_as),
+      router_id_(router_id),
+      import_policy_(std::move(import_policy)) {}
+
+BgpRouteRef InputFilterStage::filter(const BgpRouteRef& route, Verdict* verdict) const {
+  const PathAttributes& a = route->path();
+  if (a.as_path && a.as_path->Contains(local_as_)) {
+    *verdict = Verdict::kAsLoop;
+    return nullptr;
+  }
+  if (a.originator_id && *a.originator_id == router_id_) {
+    *verdict = Verdict::kOriginatorId;
+    return nullptr;
+  }
+  BgpRouteRef out = import_policy_ ? import_policy_(route) : route;
+  *verdict = out ? Verdict::kPass : Verdict::kPolicy;
+  return out;
+}
+
+void InputFilterStage::count_drop(Verdict v) {
+  switch (v) {
+    case Verdict::kAsLoop:
+      ++counters_.as_loop;
+      break;
+    case Verdict::kOriginatorId:
+      ++counters_.originator_id;
+      break;
+    case Verdict::kPolicy:
+      ++counters_.policy_rejected;
+      break;
+    case Verdict::kPass:
+      break;
+  }
+}
+
+void InputFilterStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
+  Verdict v;
+  BgpRouteRef out = filter(route, &v);
+  if (!out) {
+    count_drop(v);
+    return;
+  }
+  ++counters_.accepted;
+  send_add(out);
+}
+
+void InputFilterStage::replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
+                                     BgpStage* /*caller*/) {
+  Verdict v_old;
+  Verdict v_new;
+  BgpRouteRef old_out = filter(old_route, &v_old);
+  BgpRouteRef new_out = filter(new_route, &v_new);
+  if (!new_out) count_drop(v_new);
+  counters_.accepted += (new_out != nullptr);
+  counters_.accepted -= (old_out != nullptr);
+  send_change(old_out, new_out);
+}
+
+void InputFilterStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
+  Verdict v;
+  BgpRouteRef out = filter(route, &v);
+  if (!out) return;
+  --counters_.accepted;
+  send_delete(out);
+}
+
+BgpRouteRef InputFilterStage::lookup_route(const IpPrefix& prefix) const {
+  BgpRouteRef r = PassThroughStage::lookup_route(prefix);
+  if (!r) return nullptr;
+  Verdict v;
+  return filter(r, &v);
+}
+
+}  // namespace strata::bgp

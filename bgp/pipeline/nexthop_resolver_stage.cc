@@ -1,0 +1,133 @@
+#include "bgp/pipeline/nexthop_resolver_stage.h"
+
+#include <vector>
+
+namespace strata::bgp {
+
+NexthopResolverStage::NexthopResolverStage(std::string label, BgpStage* parent, NexthopCache& cache)
+    : label_(std::move(label)), parent_(parent), cache_(cache) {
+  cache_.add_client(this);
+}
+
+NexthopResolverStage::~NexthopResolverStage() {
+  cache_.remove_client(this);
+  for (const auto& [nh, prefixes] : by_nexthop_) {
+    for (size_t i = 0; i < prefixes.size(); ++i) cache_.remove_user(nh);
+  }
+}
+
+std::optional<IpAddr> NexthopResolverStage::NexthopOf(const BgpRoute& r) {
+  const auto& nh = r.path().next_hop;
+  if (!nh || nh->family() != r.prefix.family() || nh->is_zero()) return std::nullopt;
+  return nh;
+}
+
+void NexthopResolverStage::index(const BgpRouteRef& r) {
+  if (auto nh = NexthopOf(*r)) {
+    by_nexthop_[*nh].insert(r->prefix);
+    cache_.add_user(*nh);  // may answer synchronously and call nexthops_changed
+  } else {
+    no_nexthop_.insert(r->prefix);
+  }
+}
+
+void NexthopResolverStage::unindex(const BgpRouteRef& r) {
+  if (auto nh = NexthopOf(*r)) {
+    auto it = by_nexthop_.find(*nh);
+    if (it != by_nexthop_.end()) {
+      it->second.erase(r->prefix);
+      if (it->second.empty()) by_nexthop_.erase(it);
+    }
+    cache_.remove_user(*nh);
+  } else {
+    no_nexthop_.erase(r->prefix);
+  }
+}
+
+void NexthopResolverStage::reevaluate(Entry& e) {
+  const bool same_input = e.sent && e.sent_from == e.in;
+  BgpRouteRef annotated;
+  if (auto nh = NexthopOf(*e.in)) {
+    if (auto answer = cache_.lookup(*nh); answer && answer->resolvable) {
+      if (same_input && e.sent->igp_metric == answer->metric) return;
+      auto copy = std::make_shared<BgpRoute>(*e.in);
+      copy->igp_metric = answer->metric;
+      copy->resolvable = true;
+      annotated = std::move(copy);
+    }
+  }
+  if (same_input && annotated) ++reevaluated_;
+  BgpRouteRef old = std::exchange(e.sent, annotated);
+  e.sent_from = annotated ? e.in : nullptr;
+  send_change(old, annotated);
+}
+
+void NexthopResolverStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
+  entries_[route->prefix] = Entry{route, nullptr, nullptr};
+  index(route);  // a synchronous answer may already send the route
+  reevaluate(entries_.at(route->prefix));
+}
+
+void NexthopResolverStage::replace_route(const BgpRouteRef& /*old_route*/,
+                                         const BgpRouteRef& new_route, BgpStage* /*caller*/) {
+  auto it = entries_.find(new_route->prefix);
+  if (it == entries_.end()) {  // contract broken upstream; treat as add
+    add_route(new_route, nullptr);
+    return;
+  }
+  BgpRouteRef previous = it->second.in;
+  it->second.in = new_route;
+  if (NexthopOf(*previous) != NexthopOf(*new_route)) {
+    // Index the new next hop before unindexing the old so a shared answer is not deregistered.
+    index(new_route);
+    unindex(previous);
+  }
+  reevaluate(entries_.at(new_route->prefix));
+}
+
+void NexthopResolverStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
+  auto it = entries_.find(route->prefix);
+  if (it == entries_.end()) return;
+  Entry e = std::move(it->second);
+  entries_.erase(it);
+  unindex(e.in);
+  if (e.sent) send_delete(e.sent);
+}
+
+BgpRouteRef NexthopResolverStage::lookup_route(const IpPrefix& prefix) const {
+  auto it = entries_.find(prefix);
+  return it == entries_.end() ? nullptr : it->second.sent;
+}
+
+void NexthopResolverStage::replace_parent(BgpStage* old_parent, BgpStage* new_parent) {
+  if (parent_ == old_parent) parent_ = new_parent;
+}
+
+void NexthopResolverStage::nexthops_changed(const IpPrefix& region) {
+  std::vector<IpPrefix> affected;
+  for (auto it = by_nexthop_.lower_bound(region.addr());
+       it != by_nexthop_.end() && region.Contains(it->first); ++it) {
+    affected.insert(affected.end(), it->second.begin(), it->second.end());
+  }
+  for (const IpPrefix& p : affected) {
+    auto it = entries_.find(p);
+    if (it != entries_.end()) reevaluate(it->second);
+  }
+}
+
+NexthopResolverStage::Counters NexthopResolverStage::counters() const {
+  Counters c;
+  c.reevaluated = reevaluated_;
+  for (const auto& [prefix, e] : entries_) {
+    if (e.sent) continue;
+    auto nh = NexthopOf(*e.in);
+    if (nh && !cache_.lookup(*nh)) {
+      ++c.held;
+    } else {
+      ++c.unresolvable;
+    }
+  }
+  return c;
+}
+
+}  // namespace strata::bgp

@@ -1,0 +1,72 @@
+// NexthopResolverStage: annotates one branch's routes with the IGP metric of their next hop.
+//
+// Why a stage of its own (XORP paper 5.1.1): the answers come asynchronously from the RIB, and
+// the decision process must not wait. Routes whose next hop is not answered yet are held here
+// (not sent, looked up as null) and sent once the NexthopCache reports an answer. A route whose
+// next hop is unreachable (or that has none) is unusable: it is held, not passed to decision,
+// and sent as soon as an answer makes it reachable. When the cache reports a change in a subnet,
+// every route with a next hop inside is re-evaluated and replaced (or withdrawn) downstream if
+// its annotation changed.
+// State: per prefix the route from upstream and the annotated copy sent downstream (derived
+// data: the annotated copy shares its attribute set), and an index next hop -> prefixes.
+// Threading: single-threaded.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "bgp/pipeline/bgp_stage.h"
+#include "bgp/pipeline/nexthop_cache.h"
+
+namespace strata::bgp {
+
+class NexthopResolverStage : public BgpStage, public NexthopClient {
+ public:
+  struct Counters {
+    uint64_t held = 0;          // routes waiting for a first answer
+    uint64_t unresolvable = 0;  // routes held because their next hop is unreachable
+    uint64_t reevaluated = 0;   // annotations changed by later answers
+  };
+
+  NexthopResolverStage(std::string label, BgpStage* parent, NexthopCache& cache);
+  ~NexthopResolverStage() override;
+
+  std::string name() const override { return "nexthop:" + label_; }
+  void add_route(const BgpRouteRef& route, BgpStage* caller) override;
+  void replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
+                     BgpStage* caller) override;
+  void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
+  BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
+  void replace_parent(BgpStage* old_parent, BgpStage* new_parent) override;
+
+  void nexthops_changed(const IpPrefix& region) override;
+
+  // Recomputed on demand (held and unresolvable are current counts).
+  Counters counters() const;
+  size_t size() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    BgpRouteRef in;         // as received from upstream
+    BgpRouteRef sent;       // annotated copy sent downstream, or null while held
+    BgpRouteRef sent_from;  // the input `sent` was made from
+  };
+  static std::optional<IpAddr> NexthopOf(const BgpRoute& r);
+  void index(const BgpRouteRef& r);
+  void unindex(const BgpRouteRef& r);
+  // Recomputes the annotation of the prefix and sends the difference downstream.
+  void reevaluate(Entry& e);
+
+  std::string label_;
+  BgpStage* parent_;
+  NexthopCache& cache_;
+  std::unordered_map<IpPrefix, Entry> entries_;
+  std::map<IpAddr, std::set<IpPrefix>> by_nexthop_;
+  std::set<IpPrefix> no_nexthop_;
+  uint64_t reevaluated_ = 0;
+};
+
+}  // namespace strata::bgp

@@ -1,0 +1,122 @@
+// NexthopResolverStage and NexthopCache against FakeNexthopOracle.
+#include <gtest/gtest.h>
+
+#include "bgp/pipeline/fake_nexthop_oracle.h"
+#include "bgp/pipeline/nexthop_resolver_stage.h"
+#include "bgp/pipeline/peer_in.h"
+#include "bgp/pipeline/recording_stage.h"
+#include "bgp/pipeline/test_util.h"
+
+namespace strata::bgp {
+namespace {
+
+using testing::A;
+using testing::P;
+using testing::Peer;
+using testing::Route;
+using V = std::vector<std::string>;
+
+class NexthopResolverTest : public ::testing::Test {
+ protected:
+  NexthopResolverTest() : resolver("1", &in, cache), rec(&resolver) {
+    in.set_next(&resolver);
+    resolver.set_next(&rec);
+    oracle.set_route(P("192.0.2.0/24"), 10);
+  }
+  void Announce(const std::string& prefix, const std::string& nh) {
+    in.announce(Route(prefix, {.path = {65001}, .next_hop = nh}, peer));
+  }
+  void Check() {
+    EXPECT_TRUE(rec.violations().empty()) << rec.violations().front();
+    EXPECT_TRUE(rec.CheckLookups().ok()) << rec.CheckLookups().ToString();
+  }
+
+  FakeNexthopOracle oracle;
+  NexthopCache cache{oracle};
+  PeerRef peer = Peer(1, 65001, false, "10.0.0.1");
+  PeerIn in{1};
+  NexthopResolverStage resolver;
+  RecordingStage rec;
+};
+
+TEST_F(NexthopResolverTest, HoldsRoutesUntilAnswered) {
+  Announce("1.0.0.0/8", "192.0.2.1");
+  Announce("2.0.0.0/8", "192.0.2.1");
+  EXPECT_TRUE(rec.events().empty());
+  EXPECT_EQ(resolver.lookup_route(P("1.0.0.0/8")), nullptr);
+  EXPECT_EQ(resolver.counters().held, 2u);
+  Check();
+  EXPECT_EQ(oracle.questions(), 1u);  // one question per next hop
+  oracle.answer_all();
+  EXPECT_EQ(rec.EventStrings(), (V{"+1.0.0.0/8 p1", "+2.0.0.0/8 p1"}));
+  EXPECT_EQ(rec.events()[0].route->igp_metric, 10u);
+  EXPECT_TRUE(rec.events()[0].route->resolvable);
+  // The answer covers 192.0.2.0/24, so it serves another next hop there at once.
+  Announce("3.0.0.0/8", "192.0.2.3");
+  EXPECT_EQ(rec.events().size(), 3u);
+  EXPECT_EQ(oracle.questions(), 1u);
+  Check();
+}
+
+TEST_F(NexthopResolverTest, UnresolvableRoutesAreNotPassed) {
+  Announce("1.0.0.0/8", "198.51.100.1");
+  oracle.answer_all();
+  EXPECT_TRUE(rec.events().empty());
+  EXPECT_EQ(resolver.counters().unresolvable, 1u);
+  // The IGP learns a route: the answer is invalidated, asked again, and the route goes through.
+  oracle.set_route(P("198.51.100.0/24"), 7);
+  oracle.answer_all();
+  EXPECT_EQ(rec.EventStrings(), (V{"+1.0.0.0/8 p1"}));
+  EXPECT_EQ(rec.events()[0].route->igp_metric, 7u);
+  oracle.remove_route(P("198.51.100.0/24"));
+  oracle.answer_all();
+  EXPECT_EQ(rec.EventStrings().back(), "-1.0.0.0/8 p1");
+  Check();
+}
+
+TEST_F(NexthopResolverTest, InvalidationReevaluatesAffectedRoutesOnly) {
+  oracle.set_route(P("203.0.113.0/24"), 20);
+  Announce("1.0.0.0/8", "192.0.2.1");
+  Announce("2.0.0.0/8", "203.0.113.1");
+  oracle.answer_all();
+  rec.clear_events();
+  // A more specific route for 192.0.2.0/25: the old answer stays usable until the new one comes.
+  oracle.set_route(P("192.0.2.0/25"), 3);
+  EXPECT_TRUE(rec.events().empty());
+  EXPECT_EQ(resolver.lookup_route(P("1.0.0.0/8"))->igp_metric, 10u);
+  oracle.answer_all();
+  ASSERT_EQ(rec.EventStrings(), (V{"=1.0.0.0/8 p1"}));
+  EXPECT_EQ(rec.events()[0].route->igp_metric, 3u);
+  EXPECT_EQ(resolver.counters().reevaluated, 1u);
+  // Withdrawing releases the registration.
+  in.withdraw(P("2.0.0.0/8"));
+  EXPECT_FALSE(oracle.registered().contains(P("203.0.113.0/24")));
+  Check();
+}
+
+TEST_F(NexthopResolverTest, ReplaceWithNewNexthopIsReResolved) {
+  oracle.set_auto_answer(true);
+  oracle.set_route(P("203.0.113.0/24"), 20);
+  Announce("1.0.0.0/8", "192.0.2.1");
+  Announce("1.0.0.0/8", "203.0.113.9");
+  Announce("1.0.0.0/8", "198.51.100.1");  // unreachable: becomes a delete
+  EXPECT_EQ(rec.EventStrings(), (V{"+1.0.0.0/8 p1", "=1.0.0.0/8 p1", "-1.0.0.0/8 p1"}));
+  EXPECT_EQ(rec.events()[1].route->igp_metric, 20u);
+  Check();
+}
+
+// Regression: a replace keeping its next hop must stay indexed under it, so that a later answer
+// still re-evaluates the route.
+TEST_F(NexthopResolverTest, ReplaceWithSameNexthopStaysIndexed) {
+  Announce("1.0.0.0/8", "198.51.100.1");
+  oracle.answer_all();
+  in.announce(Route("1.0.0.0/8", {.path = {65001, 5}, .next_hop = "198.51.100.1"}, peer));
+  EXPECT_TRUE(rec.events().empty());
+  oracle.set_route(P("198.51.100.0/24"), 4);
+  oracle.answer_all();
+  EXPECT_EQ(rec.EventStrings(), (V{"+1.0.0.0/8 p1"}));
+  Check();
+}
+
+}  // namespace
+}  // namespace strata::bgp

@@ -1,0 +1,85 @@
+#include "bgp/pipeline/output_filter_stage.h"
+
+namespace strata::bgp {
+
+OutputFilterStage::OutputFilterStage(PeerId peer, uint32_t local_as, PeerConfig config,
+                                     BgpStage* parent)
+    : PassThroughStage(parent), peer_(peer), local_as_(local_as), config_(std::move(config)) {}
+
+std::optional<IpAddr> OutputFilterStage::local_nexthop(Family f) const {
+  if (config_.local_address.family() == f && !config_.local_address.is_zero()) {
+    return config_.local_address;
+  }
+  if (config_.other_family_local_address && config_.other_family_local_address->family() == f) {
+    return config_.other_family_local_address;
+  }
+  return std::nullopt;
+}
+
+AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAddr* self) const {
+  const std::optional<IpAddr> self_value = self ? std::optional<IpAddr>(*self) : std::nullopt;
+  if (memo_in_ == in && memo_self_ == self_value) return memo_out_;
+  PathAttributes a = in->attrs();
+  if (self) {
+    a.next_hop = *self;
+    a.link_local_next_hop.reset();
+  }
+  if (ibgp()) {
+    a.local_pref = a.local_pref.value_or(kDefaultLocalPref);
+  } else {
+    a.as_path = a.as_path.value_or(AsPath()).WithoutConfed().Prepend(local_as_);
+    a.local_pref.reset();
+    a.med.reset();
+    a.originator_id.reset();
+    a.cluster_list.clear();
+  }
+  memo_in_ = in;
+  memo_self_ = self_value;
+  memo_out_ = AttributeSet::Make(std::move(a));
+  return memo_out_;
+}
+
+BgpRouteRef OutputFilterStage::Transform(const BgpRouteRef& route, bool count) const {
+  if (route->peer->id == peer_) {
+    counters_.to_source += count;
+    return nullptr;
+  }
+  if (ibgp() && route->peer->ibgp) {
+    counters_.ibgp_to_ibgp += count;
+    return nullptr;
+  }
+  std::optional<IpAddr> self;
+  if (!ibgp() || config_.next_hop_self) {
+    self = local_nexthop(route->prefix.family());
+    if (!self) {
+      counters_.no_nexthop += count;
+      return nullptr;
+    }
+  }
+  BgpRouteRef out = WithAttrs(*route, rewrite(route->attrs, self ? &*self : nullptr));
+  if (config_.export_policy) {
+    out = config_.export_policy(out);
+    if (!out) counters_.policy_rejected += count;
+  }
+  return out;
+}
+
+void OutputFilterStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
+  if (BgpRouteRef out = Transform(route, true)) send_add(out);
+}
+
+void OutputFilterStage::replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
+                                      BgpStage* /*caller*/) {
+  send_change(Transform(old_route, false), Transform(new_route, true));
+}
+
+void OutputFilterStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
+  if (BgpRouteRef out = Transform(route, false)) send_delete(out);
+}
+
+BgpRouteRef OutputFilterStage::lookup_route(const IpPrefix& prefix) const {
+  BgpRouteRef r = PassThroughStage::lookup_route(prefix);
+  return r ? Transform(r, false) : nullptr;
+}
+
+}  // namespace strata::bgp

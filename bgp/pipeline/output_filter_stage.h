@@ -1,0 +1,60 @@
+// OutputFilterStage: the output filter bank of one peer's branch, below its fanout reader.
+//
+// RFC 4271 rules, in order: never send a route back to the peer it came from; iBGP-learned
+// routes are not sent to iBGP peers (full mesh; route reflection will be a stage before this
+// one); to an eBGP peer prepend the local AS, set the next hop to our local address, strip
+// LOCAL_PREF (5.1.5), MED (5.1.4, not propagated to other ASes) and the route reflection
+// attributes (RFC 4456); to an iBGP peer always send LOCAL_PREF (default 100) and, with
+// next_hop_self, our address as next hop. A route whose family has no local next hop for an eBGP
+// peer is not sent. Then the export policy hook. It holds nothing: deletes and lookups recompute
+// the same (deterministic) result, so a delete is dropped iff its add was.
+// Threading: single-threaded.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "bgp/pipeline/bgp_stage.h"
+#include "bgp/pipeline/peer_config.h"
+
+namespace strata::bgp {
+
+class OutputFilterStage : public PassThroughStage {
+ public:
+  struct Counters {
+    uint64_t to_source = 0;     // not sent back to the peer it came from
+    uint64_t ibgp_to_ibgp = 0;  // iBGP-learned, not sent to an iBGP peer
+    uint64_t no_nexthop = 0;    // no local address of the route's family
+    uint64_t policy_rejected = 0;
+  };
+
+  OutputFilterStage(PeerId peer, uint32_t local_as, PeerConfig config, BgpStage* parent);
+
+  std::string name() const override { return "filter-out:" + std::to_string(peer_); }
+  void add_route(const BgpRouteRef& route, BgpStage* caller) override;
+  void replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
+                     BgpStage* caller) override;
+  void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
+  BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
+
+  // The route as this peer gets it, or null if it is not sent (counted when `count`).
+  BgpRouteRef Transform(const BgpRouteRef& route, bool count) const;
+  const Counters& counters() const { return counters_; }
+
+ private:
+  bool ibgp() const { return config_.peer_as == local_as_; }
+  std::optional<IpAddr> local_nexthop(Family f) const;
+  AttributeSetPtr rewrite(const AttributeSetPtr& in, const IpAddr* self) const;
+
+  PeerId peer_;
+  uint32_t local_as_;
+  PeerConfig config_;
+  mutable Counters counters_;
+  // One-entry memo: consecutive routes usually share their attribute set.
+  mutable AttributeSetPtr memo_in_;
+  mutable AttributeSetPtr memo_out_;
+  mutable std::optional<IpAddr> memo_self_;
+};
+
+}  // namespace strata::bgp

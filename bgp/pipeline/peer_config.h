@@ -1,0 +1,29 @@
+// PeerConfig: what the pipeline needs to know about one configured peer.
+//
+// Set when the peer is added; the session-dependent part (the peer's router id) comes with
+// peer_up. Later features plug in here as options read by their stages (route reflection client,
+// graceful restart, per-peer policies) without changing the pipeline's shape.
+// Thread-compatible value type.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "bgp/pipeline/route_policy.h"
+#include "common/ip_addr.h"
+
+namespace strata::bgp {
+
+struct PeerConfig {
+  IpAddr address;  // the peer's address
+  uint32_t peer_as = 0;
+  // Our address on the session: the next hop we advertise to eBGP peers (and with next_hop_self).
+  IpAddr local_address;
+  // Our next hop for the other family (IPv6 routes over an IPv4 session, or the reverse).
+  std::optional<IpAddr> other_family_local_address;
+  bool next_hop_self = false;  // iBGP: advertise ourselves as next hop
+  RoutePolicy import_policy;   // null: accept all
+  RoutePolicy export_policy;   // null: advertise all that the BGP rules allow
+};
+
+}  // namespace strata::bgp

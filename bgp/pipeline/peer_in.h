@@ -1,0 +1,50 @@
+// PeerIn: a peer's Adj-RIB-In, the head of its input branch and the only place its routes live.
+//
+// The session's received routes enter here (announce / withdraw, or add_route / delete_route
+// with no caller); PeerIn keeps one route per prefix and sends add, replace (a new announcement
+// of a held prefix) or delete downstream. When the peering goes down, take_routes() hands the
+// whole table to a DeletionStage plumbed directly below and PeerIn starts empty, so the peer can
+// come back at once (XORP paper 5.1.2). Lookups answer from the table.
+// Threading: single-threaded.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "bgp/pipeline/bgp_stage.h"
+#include "rib/route_trie.h"
+
+namespace strata::bgp {
+
+using RouteTable = rib::RouteTrie<BgpRouteRef>;
+
+class PeerIn : public BgpStage {
+ public:
+  explicit PeerIn(PeerId id) : id_(id) {}
+
+  std::string name() const override { return "peer-in:" + std::to_string(id_); }
+
+  // Stores and sends the route (replace if the prefix is held). REQUIRES: route->peer->id == id.
+  void announce(const BgpRouteRef& route);
+  // Withdraws the held route of the prefix; false if none was held (a harmless peer quirk).
+  bool withdraw(const IpPrefix& prefix);
+
+  // Entry points for the stage interface (caller is null): same as announce / withdraw.
+  void add_route(const BgpRouteRef& route, BgpStage* caller) override;
+  void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
+  BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
+  void replace_parent(BgpStage* /*old_parent*/, BgpStage* /*new_parent*/) override {}
+
+  // Hands over every route without sending anything; PeerIn is empty afterwards.
+  RouteTable take_routes();
+
+  PeerId id() const { return id_; }
+  size_t size() const { return table_.size(); }
+  RouteTable& table() { return table_; }
+
+ private:
+  PeerId id_;
+  RouteTable table_;
+};
+
+}  // namespace strata::bgp

@@ -1,0 +1,164 @@
+// BgpPipeline end to end: peers up and down, the RIB output, per-peer output and counters.
+#include <gtest/gtest.h>
+
+#include "bgp/pipeline/bgp_pipeline.h"
+#include "bgp/pipeline/fake_nexthop_oracle.h"
+#include "bgp/pipeline/test_util.h"
+
+namespace strata::bgp {
+namespace {
+
+using testing::A;
+using testing::Attrs;
+using testing::P;
+
+class PipelineTest : public ::testing::Test {
+ protected:
+  PipelineTest() {
+    oracle.set_auto_answer(true);
+    oracle.set_route(P("192.0.2.0/24"), 10);
+    config.local_as = 65000;
+    config.router_id = A("9.9.9.9");
+    config.deletion_slice = 5;
+    pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
+  }
+  PeerId AddPeer(uint32_t as, const std::string& addr) {
+    PeerConfig c;
+    c.address = A(addr);
+    c.peer_as = as;
+    c.local_address = A("10.255.0.1");
+    return pipeline->add_peer(c).value();
+  }
+  void Send(PeerId id, std::vector<uint32_t> path, const std::vector<std::string>& prefixes,
+            std::optional<uint32_t> local_pref = std::nullopt) {
+    std::vector<IpPrefix> ps;
+    for (const auto& s : prefixes) ps.push_back(P(s));
+    ASSERT_TRUE(
+        pipeline->receive_update(id, Attrs({.path = path, .local_pref = local_pref}), ps, {}).ok());
+  }
+
+  FakeNexthopOracle oracle;
+  testing::FakeRibSink rib;
+  rib::TaskScheduler scheduler;
+  PipelineConfig config;
+  std::unique_ptr<BgpPipeline> pipeline;
+};
+
+TEST_F(PipelineTest, RoutesReachRibAndPeers) {
+  PeerId e1 = AddPeer(65001, "10.0.0.1");
+  PeerId e2 = AddPeer(65002, "10.0.0.2");
+  PeerId i3 = AddPeer(65000, "10.0.0.3");
+  testing::FakeSessionSink s1, s2, s3;
+  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
+  ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
+  ASSERT_TRUE(pipeline->peer_up(i3, A("3.3.3.3"), s3).ok());
+  Send(e1, {65001}, {"1.0.0.0/8", "2.0.0.0/8"});
+  Send(e2, {65002, 7}, {"1.0.0.0/8"});
+  Send(i3, {7}, {"3.0.0.0/8"}, 200);
+  Send(e2, {65002, 65000}, {"4.0.0.0/8"});  // AS loop
+  scheduler.run_until_idle();
+
+  EXPECT_EQ(rib.tables[0].size(), 2u);  // ebgp: 1/8 and 2/8 from e1
+  EXPECT_EQ(rib.tables[1].size(), 1u);  // ibgp: 3/8
+  EXPECT_EQ(rib.tables[0].at(P("1.0.0.0/8"))->peer->id, e1);
+  EXPECT_TRUE(rib.errors.empty());
+  auto why = pipeline->explain(P("1.0.0.0/8"));
+  ASSERT_TRUE(why);
+  EXPECT_EQ(why->winner.reason, DecisionReason::kAsPathLength);
+
+  // e1 gets nothing of its own, 3/8 from iBGP with our AS prepended and our next hop.
+  EXPECT_EQ(s1.table.size(), 1u);
+  EXPECT_EQ(s1.table.at(P("3.0.0.0/8"))->attrs().as_path->ToString(), "65000 7");
+  EXPECT_EQ(*s1.table.at(P("3.0.0.0/8"))->attrs().next_hop, A("10.255.0.1"));
+  EXPECT_EQ(s2.table.size(), 3u);
+  EXPECT_EQ(s3.table.size(), 2u);  // not its own, and eBGP routes only
+
+  PeerCounters c = pipeline->counters(e2).value();
+  EXPECT_EQ(c.received, 2u);
+  EXPECT_EQ(c.accepted, 1u);
+  EXPECT_EQ(c.as_loop, 1u);
+  EXPECT_EQ(c.advertised, 3u);
+  EXPECT_EQ(pipeline->counters(e1).value().advertised, 1u);
+}
+
+TEST_F(PipelineTest, LateJoinerDumpAndPeerDownInBackground) {
+  PeerId e1 = AddPeer(65001, "10.0.0.1");
+  PeerId e2 = AddPeer(65002, "10.0.0.2");
+  testing::FakeSessionSink s1;
+  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
+  std::vector<std::string> many;
+  for (int i = 0; i < 40; ++i) many.push_back("20.0." + std::to_string(i) + ".0/24");
+  Send(e1, {65001}, many);
+  scheduler.run_until_idle();
+  EXPECT_EQ(rib.all().size(), 40u);
+
+  testing::FakeSessionSink s2;
+  ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
+  scheduler.run_until_idle();
+  EXPECT_EQ(s2.table.size(), 40u);  // the dump
+
+  // e1 flaps twice while its deletions are pending, and comes back with part of the table.
+  ASSERT_TRUE(pipeline->peer_down(e1).ok());
+  scheduler.run_slice();
+  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
+  Send(e1, {65001, 5}, {"20.0.1.0/24", "20.0.39.0/24"});
+  ASSERT_TRUE(pipeline->peer_down(e1).ok());
+  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
+  Send(e1, {65001, 6}, {"20.0.2.0/24"});
+  EXPECT_EQ(pipeline->counters(e1).value().deletions_pending, 2u);
+  scheduler.run_until_idle();
+  EXPECT_EQ(pipeline->counters(e1).value().deletions_pending, 0u);
+  EXPECT_EQ(rib.all().size(), 1u);
+  EXPECT_EQ(s2.table.size(), 1u);
+  EXPECT_EQ(s2.table.at(P("20.0.2.0/24"))->attrs().as_path->ToString(), "65000 65001 6");
+  EXPECT_TRUE(rib.errors.empty());
+
+  ASSERT_TRUE(pipeline->remove_peer(e1).ok());
+  scheduler.run_until_idle();
+  EXPECT_FALSE(pipeline->has_peer(e1));
+  EXPECT_TRUE(rib.all().empty());
+  EXPECT_TRUE(s2.table.empty());
+}
+
+TEST_F(PipelineTest, BusySessionStopsItsReaderOnly) {
+  PeerId e1 = AddPeer(65001, "10.0.0.1");
+  PeerId e2 = AddPeer(65002, "10.0.0.2");
+  PeerId e3 = AddPeer(65003, "10.0.0.3");
+  testing::FakeSessionSink s1, s2, s3;
+  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
+  ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
+  ASSERT_TRUE(pipeline->peer_up(e3, A("3.3.3.3"), s3).ok());
+  scheduler.run_until_idle();
+  s2.is_busy = true;
+  Send(e1, {65001}, {"1.0.0.0/8"});
+  scheduler.run_until_idle();
+  Send(e1, {65001}, {"2.0.0.0/8"});
+  scheduler.run_until_idle();
+  EXPECT_EQ(s3.table.size(), 2u);
+  EXPECT_TRUE(s2.table.empty());
+  EXPECT_GT(pipeline->fanout().queue_size(), 0u);
+  EXPECT_FALSE(pipeline->peer_output_ready(99).ok());
+  s2.is_busy = false;
+  ASSERT_TRUE(pipeline->peer_output_ready(e2).ok());
+  scheduler.run_until_idle();
+  EXPECT_EQ(s2.table.size(), 2u);
+  EXPECT_EQ(pipeline->fanout().queue_size(), 0u);
+}
+
+TEST_F(PipelineTest, RejectsBadCalls) {
+  PeerId e1 = AddPeer(65001, "10.0.0.1");
+  PeerConfig dup;
+  dup.address = A("10.0.0.1");
+  EXPECT_FALSE(pipeline->add_peer(dup).ok());
+  EXPECT_FALSE(pipeline->receive_update(e1, Attrs({}), {}, {}).ok());  // not up
+  EXPECT_FALSE(pipeline->peer_down(e1).ok());
+  testing::FakeSessionSink s;
+  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s).ok());
+  EXPECT_FALSE(pipeline->peer_up(e1, A("1.1.1.1"), s).ok());
+  std::vector<IpPrefix> ps{P("1.0.0.0/8")};
+  EXPECT_FALSE(pipeline->receive_update(e1, nullptr, ps, {}).ok());
+  EXPECT_FALSE(pipeline->counters(42).ok());
+}
+
+}  // namespace
+}  // namespace strata::bgp

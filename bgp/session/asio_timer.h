@@ -1,0 +1,33 @@
+// AsioTimer: an FsmTimer on a boost::asio::steady_timer, for PeerSession.
+//
+// The callback runs on the io_context thread, never after Stop() or destruction, and may
+// destroy the timer itself (the callback is copied before it runs). Threading: the io_context
+// thread only.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "bgp/session/session_env.h"
+#include "libipc/asio.h"
+
+namespace strata::bgp {
+
+class AsioTimer : public FsmTimer {
+ public:
+  AsioTimer(boost::asio::io_context& io, std::function<void()> on_expiry);
+  ~AsioTimer() override;
+
+  void Start(std::chrono::milliseconds duration) override;
+  void Stop() override;
+  bool running() const override { return running_; }
+
+ private:
+  boost::asio::steady_timer timer_;
+  std::function<void()> on_expiry_;
+  uint64_t generation_ = 0;  // a completion of an older Start is stale
+  bool running_ = false;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::bgp

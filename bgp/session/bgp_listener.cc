@@ -1,0 +1,76 @@
+#include "bgp/session/bgp_listener.h"
+
+#include "bgp/session/asio_address.h"
+#include "common/log.h"
+
+namespace strata::bgp {
+
+StatusOr<std::unique_ptr<BgpListener>> BgpListener::Open(
+    boost::asio::io_context& io, const std::vector<tcp::endpoint>& endpoints) {
+  std::unique_ptr<BgpListener> l(new BgpListener(io));
+  for (const tcp::endpoint& ep : endpoints) {
+    auto acceptor = std::make_unique<tcp::acceptor>(io);
+    boost::system::error_code ec;
+    acceptor->open(ep.protocol(), ec);
+    if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec && ep.address().is_v6()) acceptor->set_option(boost::asio::ip::v6_only(true), ec);
+    if (!ec) acceptor->bind(ep, ec);
+    if (!ec) acceptor->listen(boost::asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return Unavailable("listen on " + ep.address().to_string() + " port " +
+                         std::to_string(ep.port()) + ": " + ec.message());
+    }
+    l->acceptors_.push_back(std::move(acceptor));
+  }
+  for (size_t i = 0; i < l->acceptors_.size(); ++i) l->Accept(i);
+  return l;
+}
+
+BgpListener::~BgpListener() {
+  *alive_ = false;
+  for (auto& a : acceptors_) {
+    boost::system::error_code ec;
+    a->close(ec);
+  }
+}
+
+std::vector<BgpListener::tcp::endpoint> BgpListener::endpoints() const {
+  std::vector<tcp::endpoint> out;
+  for (const auto& a : acceptors_) {
+    boost::system::error_code ec;
+    out.push_back(a->local_endpoint(ec));
+  }
+  return out;
+}
+
+void BgpListener::AddPeer(const IpAddr& remote, AcceptFn accept) {
+  peers_[remote] = std::move(accept);
+}
+
+void BgpListener::RemovePeer(const IpAddr& remote) { peers_.erase(remote); }
+
+void BgpListener::Accept(size_t index) {
+  acceptors_[index]->async_accept([this, index, alive = std::weak_ptr<bool>(alive_)](
+                                      const boost::system::error_code& ec, tcp::socket socket) {
+    auto token = alive.lock();
+    if (!token || !*token) return;  // `this` is gone
+    if (ec == boost::asio::error::operation_aborted) return;
+    if (!ec) {
+      boost::system::error_code e;
+      const auto remote = socket.remote_endpoint(e);
+      auto it = e ? peers_.end() : peers_.find(FromAsio(remote.address()));
+      if (it == peers_.end()) {
+        ++rejected_;
+        MakeLogger("bgp.session")
+            ->info("rejecting connection from unknown {}",
+                   e ? std::string("address") : remote.address().to_string());
+        socket.close(e);
+      } else {
+        it->second(std::move(socket));
+      }
+    }
+    Accept(index);
+  });
+}
+
+}  // namespace strata::bgp

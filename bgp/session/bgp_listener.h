@@ -1,0 +1,50 @@
+// BgpListener: the passive side shared by every peer of a BGP instance: accepts on one or more
+// local endpoints (normally port 179 on IPv4 and IPv6) and hands each connection to the peer
+// registered for its remote address; a connection from an unknown address is closed at once.
+//
+// Threading: the io_context thread only. A registered accept function must stay valid until it
+// is removed or the listener is destroyed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "common/ip_addr.h"
+#include "common/status.h"
+#include "libipc/asio.h"
+
+namespace strata::bgp {
+
+class BgpListener {
+ public:
+  using tcp = boost::asio::ip::tcp;
+  using AcceptFn = std::function<void(tcp::socket)>;
+
+  // Listens on every endpoint (port 0 picks a free port; see endpoints()).
+  static StatusOr<std::unique_ptr<BgpListener>> Open(boost::asio::io_context& io,
+                                                     const std::vector<tcp::endpoint>& endpoints);
+  ~BgpListener();
+
+  // The bound endpoints, in the order given to Open.
+  std::vector<tcp::endpoint> endpoints() const;
+  // Replaces any function registered for `remote`.
+  void AddPeer(const IpAddr& remote, AcceptFn accept);
+  void RemovePeer(const IpAddr& remote);
+  // Connections closed because no peer was registered for their address.
+  uint64_t rejected() const { return rejected_; }
+
+ private:
+  explicit BgpListener(boost::asio::io_context& io) : io_(io) {}
+  void Accept(size_t index);
+
+  boost::asio::io_context& io_;
+  std::vector<std::unique_ptr<tcp::acceptor>> acceptors_;
+  std::unordered_map<IpAddr, AcceptFn> peers_;
+  uint64_t rejected_ = 0;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::bgp

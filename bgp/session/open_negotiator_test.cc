@@ -1,0 +1,129 @@
+#include "bgp/session/open_negotiator.h"
+
+#include <gtest/gtest.h>
+
+#include "bgp/session/session_fsm_test_util.h"
+
+namespace strata::bgp::testing {
+namespace {
+
+TEST(OpenNegotiatorTest, LocalOpenAdvertisesConfiguredCapabilities) {
+  PeerConfig c = TestConfig();
+  c.graceful_restart = GracefulRestartCapability{};
+  c.graceful_restart->restart_time = 120;
+  OpenNegotiator n(c);
+  const OpenMessage& open = n.local_open();
+  EXPECT_EQ(open.my_as, 65001);
+  EXPECT_EQ(open.hold_time, 90);
+  EXPECT_EQ(open.bgp_id, Addr("10.0.0.1"));
+  EXPECT_EQ(open.caps.multiprotocol, (std::vector<AfiSafi>{kIpv4Unicast, kIpv6Unicast}));
+  EXPECT_TRUE(open.caps.route_refresh);
+  EXPECT_TRUE(open.caps.enhanced_route_refresh);
+  EXPECT_TRUE(open.caps.extended_message);
+  EXPECT_EQ(open.caps.four_octet_as, 65001u);
+  ASSERT_TRUE(open.caps.graceful_restart);
+  EXPECT_EQ(open.caps.graceful_restart->restart_time, 120);
+}
+
+TEST(OpenNegotiatorTest, FourOctetAsBothWays) {
+  PeerConfig c = TestConfig();
+  c.local_as = 4200000001;
+  c.peer_as = 4200000002;
+  OpenNegotiator n(c);
+  EXPECT_EQ(n.local_open().my_as, kAsTrans);
+  auto remote = OpenMessage::Make(4200000002, 90, Addr("10.0.0.2"), PeerCaps());
+  EXPECT_EQ(remote.my_as, kAsTrans);
+  auto s = n.Accept(remote);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->codec.four_octet_as);
+  EXPECT_EQ(s->codec.peer_type, PeerType::kExternal);
+
+  // A peer without the capability can only show AS_TRANS: not the AS we expect.
+  OpenMessage old = remote;
+  old.caps.four_octet_as.reset();
+  EXPECT_EQ(n.Accept(old).error().subcode, static_cast<uint8_t>(OpenError::kBadPeerAs));
+}
+
+TEST(OpenNegotiatorTest, TwoOctetPeerNegotiatesTwoOctetCodec) {
+  OpenNegotiator n(TestConfig());
+  OpenMessage old = OpenMessage::Make(65002, 90, Addr("10.0.0.2"), PeerCaps());
+  old.caps.four_octet_as.reset();
+  auto s = n.Accept(old);
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->codec.four_octet_as);
+}
+
+TEST(OpenNegotiatorTest, UnknownCapabilitiesAreIgnored) {
+  Capabilities caps = PeerCaps();
+  caps.unknown.push_back(RawCapability{73, {1, 2, 3}});
+  auto s =
+      OpenNegotiator(TestConfig()).Accept(OpenMessage::Make(65002, 90, Addr("10.0.0.2"), caps));
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->families.size(), 2u);
+}
+
+TEST(OpenNegotiatorTest, MissingRequiredCapabilityListsOurs) {
+  PeerConfig c = TestConfig();
+  c.required_capabilities = {CapabilityCode::kMultiprotocol, CapabilityCode::kRouteRefresh};
+  Capabilities caps;
+  caps.multiprotocol = {kIpv4Unicast};  // no IPv6, no route refresh
+  auto r = OpenNegotiator(c).Accept(OpenMessage::Make(65002, 90, Addr("10.0.0.2"), caps));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, 2);
+  EXPECT_EQ(r.error().subcode, 7);
+  // MP IPv4 unicast, MP IPv6 unicast, route refresh.
+  EXPECT_EQ(r.error().data, (std::vector<uint8_t>{1, 4, 0, 1, 0, 1, 1, 4, 0, 2, 0, 1, 2, 0}));
+}
+
+TEST(OpenNegotiatorTest, NoCommonFamilyIsUnsupportedCapability) {
+  PeerConfig c = TestConfig();
+  c.families = {kIpv6Unicast};
+  Capabilities caps;  // no MP: IPv4 unicast only
+  auto r = OpenNegotiator(c).Accept(OpenMessage::Make(65002, 90, Addr("10.0.0.2"), caps));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().subcode, 7);
+}
+
+TEST(OpenNegotiatorTest, HoldTimeIsTheSmallerAndKeepaliveAThird) {
+  PeerConfig c = TestConfig();
+  c.keepalive_time = 5;
+  OpenNegotiator n(c);
+  auto s = n.Accept(OpenMessage::Make(65002, 9, Addr("10.0.0.2"), PeerCaps()));
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->hold_time, 9);
+  EXPECT_EQ(n.KeepaliveInterval(9), std::chrono::seconds(3));
+  EXPECT_EQ(n.KeepaliveInterval(90), std::chrono::seconds(5));
+  EXPECT_EQ(n.KeepaliveInterval(0), std::chrono::seconds(0));
+}
+
+TEST(PeerConfigTest, ValidateRejectsBadValues) {
+  EXPECT_TRUE(TestConfig().Validate().ok());
+  PeerConfig c = TestConfig();
+  c.hold_time = 2;
+  EXPECT_FALSE(c.Validate().ok());
+  c = TestConfig();
+  c.router_id = Addr("::1");
+  EXPECT_FALSE(c.Validate().ok());
+  c = TestConfig();
+  c.families = {AfiSafi{1, 128}};
+  EXPECT_FALSE(c.Validate().ok());
+  c = TestConfig();
+  c.local_address = Addr("::1");
+  EXPECT_FALSE(c.Validate().ok());
+  c = TestConfig();
+  c.peer_as = 0;
+  EXPECT_FALSE(c.Validate().ok());
+}
+
+TEST(PeerConfigTest, TtlIsOneForSingleHopEbgp) {
+  PeerConfig c = TestConfig();
+  EXPECT_EQ(c.ttl(), 1);
+  c.multihop_ttl = 5;
+  EXPECT_EQ(c.ttl(), 5);
+  c = TestConfig();
+  c.peer_as = c.local_as;
+  EXPECT_EQ(c.ttl(), 64);
+}
+
+}  // namespace
+}  // namespace strata::bgp::testing

@@ -1,0 +1,72 @@
+// PeerConfig: everything the session layer needs to know about one BGP neighbor, with the
+// defaults of RFC 4271 10 where the RFC suggests one (hold time 90 s, keepalive a third of it).
+//
+// The process fills one per configured neighbor and hands it to a PeerSession; Validate() is the
+// single place where a bad value (from the config file or an IPC call) becomes an error value.
+// Thread-compatible value type.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bgp/wire/bgp_types.h"
+#include "bgp/wire/capabilities.h"
+#include "common/ip_addr.h"
+#include "common/status.h"
+
+namespace strata::bgp {
+
+using Millis = std::chrono::milliseconds;
+
+struct PeerConfig {
+  IpAddr peer_address;
+  uint16_t peer_port = 179;  // where we connect to; tests use other ports
+  uint32_t peer_as = 0;
+  uint32_t local_as = 0;
+  IpAddr router_id;                     // our BGP identifier, IPv4
+  std::optional<IpAddr> local_address;  // bound before connecting; any when unset
+  bool passive = false;                 // never connect, only accept
+  std::string description;
+
+  uint16_t hold_time = 90;              // seconds; 0 disables hold and keepalive timers, else >= 3
+  uint16_t keepalive_time = 0;          // seconds; 0 means hold_time / 3
+  Millis connect_retry{5000};           // ConnectRetryTimer
+  Millis open_hold{240000};             // hold timer while waiting for the peer's OPEN (RFC 4271 8)
+  std::optional<Millis> delay_open;     // DelayOpenTimer (RFC 4271 8.1.1, optional attribute)
+  Millis idle_hold{1000};               // first IdleHoldTimer after an error; doubles on each error
+  Millis idle_hold_max{120000};         // ceiling of the exponential backoff
+  Millis stable_time{300000};           // an Established period this long resets the backoff
+  std::optional<uint8_t> multihop_ttl;  // eBGP multihop; single-hop eBGP sends with TTL 1
+
+  bool next_hop_self = false;  // for the pipeline's export side
+  uint32_t mrai_ms = 0;        // MinRouteAdvertisementInterval for the pipeline; 0 = none
+
+  // Capabilities we advertise.
+  std::vector<AfiSafi> families{kIpv4Unicast};
+  bool route_refresh = true;
+  bool enhanced_route_refresh = true;
+  bool extended_message = true;
+  std::optional<GracefulRestartCapability> graceful_restart;  // advertised as given
+  // Capabilities the peer must advertise, or we refuse the OPEN with Unsupported Capability.
+  // kMultiprotocol means every family above.
+  std::vector<CapabilityCode> required_capabilities;
+
+  // Write queue accounting for flow control: blocked at high, writable again at low.
+  size_t write_high_water = 1 << 20;
+  size_t write_low_water = 256 << 10;
+
+  // Checks ranges and consistency; the message names the field.
+  Status Validate() const;
+  PeerType peer_type() const {
+    return peer_as == local_as ? PeerType::kInternal : PeerType::kExternal;
+  }
+  // TTL of our packets: 1 for single-hop eBGP, the multihop value if set, else 64 (iBGP).
+  uint8_t ttl() const;
+  // "192.0.2.1 AS 65001 (upstream)".
+  std::string Name() const;
+};
+
+}  // namespace strata::bgp

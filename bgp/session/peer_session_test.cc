@@ -1,0 +1,243 @@
+// End-to-end: two PeerSessions in one process over real loopback TCP (IPv4 and IPv6), each with
+// its own BgpListener on its own port; and a raw socket that sends garbage.
+#include "bgp/session/peer_session.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+
+#include "bgp/session/asio_address.h"
+#include "bgp/session/bgp_listener.h"
+#include "bgp/session/fake_session_env.h"
+#include "bgp/session/message_framer.h"
+
+namespace strata::bgp::testing {
+namespace {
+
+using tcp = boost::asio::ip::tcp;
+
+struct Speaker {
+  RecordingConsumer consumer;
+  std::unique_ptr<BgpListener> listener;
+  std::unique_ptr<PeerSession> session;
+  uint16_t port() const { return listener->endpoints()[0].port(); }
+};
+
+class PeerSessionTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  IpAddr Loopback() const { return *IpAddr::Parse(GetParam()); }
+
+  void Listen(Speaker& s) {
+    auto l = BgpListener::Open(io_, {tcp::endpoint(ToAsio(Loopback()), 0)});
+    ASSERT_TRUE(l.ok()) << l.status().ToString();
+    s.listener = std::move(l).value();
+  }
+  PeerConfig Config(uint32_t local_as, uint32_t peer_as, std::string_view id, uint16_t port) {
+    PeerConfig c;
+    c.peer_address = Loopback();
+    c.peer_port = port;
+    c.local_as = local_as;
+    c.peer_as = peer_as;
+    c.router_id = *IpAddr::Parse(id);
+    c.families = {kIpv4Unicast, kIpv6Unicast};
+    c.hold_time = 3;
+    c.connect_retry = 200ms;
+    c.idle_hold = 100ms;
+    c.idle_hold_max = 400ms;
+    return c;
+  }
+  void Attach(Speaker& s, const PeerConfig& c) {
+    auto session = PeerSession::Create(io_, c, &s.consumer);
+    ASSERT_TRUE(session.ok()) << session.status().ToString();
+    s.session = std::move(session).value();
+    PeerSession* p = s.session.get();
+    s.listener->AddPeer(Loopback(), [p](tcp::socket sock) { p->AcceptIncoming(std::move(sock)); });
+  }
+  // A (AS 65001, id 10.0.0.1) and B (AS 65002, id 10.0.0.2), each told the other's port.
+  void MakePair(bool a_passive, bool b_passive) {
+    Listen(a_);
+    Listen(b_);
+    PeerConfig ca = Config(65001, 65002, "10.0.0.1", b_.port());
+    PeerConfig cb = Config(65002, 65001, "10.0.0.2", a_.port());
+    ca.passive = a_passive;
+    cb.passive = b_passive;
+    Attach(a_, ca);
+    Attach(b_, cb);
+  }
+  bool RunUntil(const std::function<bool()>& done, std::chrono::milliseconds limit = 5000ms) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > end) return false;
+      io_.run_one_for(10ms);
+    }
+    return true;
+  }
+  void RunFor(std::chrono::milliseconds d) {
+    RunUntil([] { return false; }, d);
+  }
+  bool BothEstablished() {
+    return a_.session->state() == SessionState::kEstablished &&
+           b_.session->state() == SessionState::kEstablished;
+  }
+
+  boost::asio::io_context io_;
+  Speaker a_;
+  Speaker b_;
+};
+
+PathAttributes Attrs(std::string_view next_hop) {
+  PathAttributes attrs;
+  attrs.origin = Origin::kIgp;
+  attrs.as_path = AsPath{};
+  attrs.next_hop = *IpAddr::Parse(next_hop);
+  return attrs;
+}
+
+TEST_P(PeerSessionTest, EstablishesAndExchangesUpdatesBothWays) {
+  MakePair(false, true);
+  a_.session->Start();
+  b_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
+  ASSERT_EQ(a_.consumer.established.size(), 1u);
+  EXPECT_EQ(a_.consumer.established[0].families.size(), 2u);
+  EXPECT_TRUE(a_.consumer.established[0].codec.extended_message);
+
+  const std::vector<IpPrefix> v4 = {*IpPrefix::Parse("198.51.100.0/24")};
+  const std::vector<IpPrefix> v6 = {*IpPrefix::Parse("2001:db8::/32")};
+  ASSERT_TRUE(a_.session->Announce(Attrs("192.0.2.1"), kIpv4Unicast, v4).ok());
+  ASSERT_TRUE(a_.session->SendEndOfRib(kIpv4Unicast).ok());
+  ASSERT_TRUE(b_.session->Announce(Attrs("2001:db8::1"), kIpv6Unicast, v6).ok());
+  ASSERT_TRUE(b_.session->SendEndOfRib(kIpv6Unicast).ok());
+  ASSERT_TRUE(
+      RunUntil([&] { return a_.consumer.updates.size() == 2 && b_.consumer.updates.size() == 2; }));
+  EXPECT_EQ(b_.consumer.updates[0].Announcements(), v4);
+  EXPECT_EQ(b_.consumer.updates[1].end_of_rib, kIpv4Unicast);
+  EXPECT_EQ(a_.consumer.updates[0].Announcements(), v6);
+  EXPECT_EQ(a_.consumer.updates[1].end_of_rib, kIpv6Unicast);
+  EXPECT_EQ(b_.session->fsm().counters().end_of_rib_in, 1u);
+
+  ASSERT_TRUE(a_.session->SendRouteRefresh(kIpv6Unicast).ok());
+  ASSERT_TRUE(RunUntil([&] { return b_.consumer.refreshes.size() == 1; }));
+  // Keepalives (1 s) keep the 3 s hold timer from expiring.
+  RunFor(3500ms);
+  EXPECT_TRUE(BothEstablished());
+  EXPECT_GE(a_.session->fsm().counters().in(MessageType::kKeepalive), 3u);
+}
+
+TEST_P(PeerSessionTest, NotificationClosesBothAndResetReconnects) {
+  MakePair(false, false);
+  a_.session->Start();
+  b_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
+  RunFor(300ms);  // let any collision settle
+  ASSERT_TRUE(BothEstablished());
+
+  a_.session->Stop(CeaseSubcode::kAdministrativeShutdown, "planned maintenance");
+  ASSERT_TRUE(RunUntil([&] { return b_.consumer.downs.size() == 1; }));
+  const auto& received = b_.session->fsm().counters().last_notification_received;
+  ASSERT_TRUE(received);
+  EXPECT_EQ(ShutdownCommunication(*received), "planned maintenance");
+  EXPECT_EQ(a_.session->state(), SessionState::kIdle);
+  RunFor(500ms);  // B retries, A refuses while stopped
+  EXPECT_NE(b_.session->state(), SessionState::kEstablished);
+
+  a_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
+  EXPECT_EQ(b_.session->fsm().counters().flaps, 1u);
+  EXPECT_EQ(b_.session->fsm().counters().established_count, 2u);
+  EXPECT_EQ(b_.consumer.established.size(), 2u);
+}
+
+TEST_P(PeerSessionTest, CollisionWithBothSidesActiveLeavesOneSession) {
+  MakePair(false, false);
+  a_.session->Start();
+  b_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
+  RunFor(1500ms);
+  EXPECT_TRUE(BothEstablished());
+  EXPECT_EQ(a_.session->fsm().connection_count(), 1u);
+  EXPECT_EQ(b_.session->fsm().connection_count(), 1u);
+  EXPECT_EQ(a_.session->fsm().counters().flaps + b_.session->fsm().counters().flaps, 0u);
+  EXPECT_GE(a_.session->fsm().counters().collisions_resolved +
+                b_.session->fsm().counters().collisions_resolved,
+            1u);
+}
+
+TEST_P(PeerSessionTest, SlowPeerWriteQueueReportsBlockedThenWritable) {
+  MakePair(false, true);
+  PeerConfig ca = a_.session->config();
+  ca.write_high_water = 1;
+  ca.write_low_water = 0;
+  a_.listener->RemovePeer(Loopback());
+  a_.session.reset();
+  Attach(a_, ca);
+  a_.session->Start();
+  b_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
+  ASSERT_TRUE(a_.session->SendEndOfRib(kIpv4Unicast).ok());
+  EXPECT_EQ(a_.consumer.blocked, 1);
+  EXPECT_FALSE(a_.session->writable());
+  ASSERT_TRUE(RunUntil([&] { return a_.consumer.writable == 1; }));
+  EXPECT_TRUE(a_.session->writable());
+  EXPECT_EQ(a_.session->write_queue_bytes(), 0u);
+}
+
+TEST_P(PeerSessionTest, GarbageFromRawSocketGetsNotificationAndSessionSurvives) {
+  Listen(a_);
+  Listen(b_);
+  PeerConfig ca = Config(65001, 65002, "10.0.0.1", b_.port());
+  ca.passive = true;
+  Attach(a_, ca);
+  a_.session->Start();
+
+  tcp::socket raw(io_);
+  raw.connect(tcp::endpoint(ToAsio(Loopback()), a_.port()));
+  std::vector<uint8_t> garbage(64);
+  for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<uint8_t>(i * 37);
+  boost::asio::write(raw, boost::asio::buffer(garbage));
+  ASSERT_TRUE(RunUntil([&] {
+    return a_.session->fsm().counters().out(MessageType::kNotification) == 1 &&
+           a_.session->fsm().connection_count() == 0;
+  }));
+  RunFor(100ms);
+  std::vector<uint8_t> got;
+  boost::system::error_code ec;
+  std::array<uint8_t, 4096> buf;
+  while (!ec) {
+    const size_t n = raw.read_some(boost::asio::buffer(buf), ec);
+    got.insert(got.end(), buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
+  }
+  EXPECT_EQ(ec, boost::asio::error::eof);
+  MessageFramer f;
+  f.Append(got);
+  std::span<const uint8_t> m;
+  ASSERT_EQ(f.Next(kMaxMessageSize, m), MessageFramer::Result::kMessage);
+  EXPECT_EQ(m[kHeaderSize - 1], static_cast<uint8_t>(MessageType::kOpen));
+  ASSERT_EQ(f.Next(kMaxMessageSize, m), MessageFramer::Result::kMessage);
+  EXPECT_EQ(m[kHeaderSize - 1], static_cast<uint8_t>(MessageType::kNotification));
+  auto n = DecodeNotificationBody(m.subspan(kHeaderSize));
+  ASSERT_TRUE(n);
+  EXPECT_EQ(n->code, 1);
+  EXPECT_EQ(n->subcode, 1);
+
+  // The session recovers and accepts a real peer.
+  Attach(b_, Config(65002, 65001, "10.0.0.2", a_.port()));
+  b_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
+}
+
+TEST_P(PeerSessionTest, ListenerRejectsUnknownAddresses) {
+  Listen(a_);
+  tcp::socket raw(io_);
+  raw.connect(tcp::endpoint(ToAsio(Loopback()), a_.port()));
+  ASSERT_TRUE(RunUntil([&] { return a_.listener->rejected() == 1; }));
+}
+
+INSTANTIATE_TEST_SUITE_P(Loopback, PeerSessionTest, ::testing::Values("127.0.0.1", "::1"),
+                         [](const auto& info) {
+                           return std::string(info.index == 0 ? "Ipv4" : "Ipv6");
+                         });
+
+}  // namespace
+}  // namespace strata::bgp::testing

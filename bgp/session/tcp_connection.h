@@ -1,0 +1,72 @@
+// TcpConnection: one TCP connection to a BGP peer: connect (with an optional local address),
+// socket options (TTL for eBGP single-hop or multihop, TCP_NODELAY), a read loop that hands raw
+// bytes up, and a write queue whose size is accounted for flow control.
+//
+// Lifetime: held by shared_ptr; pending operations keep it alive. The owner's callbacks are
+// called until Detach(), Abort() or CloseAfterFlush(), never after, so the owner may go away
+// once it has called one of them. Threading: the io_context thread only.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "libipc/asio.h"
+
+namespace strata::bgp {
+
+class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
+ public:
+  using tcp = boost::asio::ip::tcp;
+  struct Handlers {
+    std::function<void(std::span<const uint8_t>)> on_bytes;
+    std::function<void(std::string_view reason)> on_closed;  // peer closed or error
+    std::function<void()> on_written;                        // the queue shrank
+  };
+
+  explicit TcpConnection(boost::asio::io_context& io);
+  explicit TcpConnection(tcp::socket socket);
+  ~TcpConnection();
+
+  // Opens, binds `local` if set, applies the options and connects; `done` gets the outcome.
+  void AsyncConnect(const tcp::endpoint& remote,
+                    const std::optional<boost::asio::ip::address>& local, uint8_t ttl,
+                    std::function<void(const boost::system::error_code&)> done);
+  // Applies TTL and TCP_NODELAY (accepted sockets).
+  Status SetOptions(uint8_t ttl);
+  void StartReading(Handlers handlers);
+
+  void Send(std::vector<uint8_t> bytes);
+  // Bytes queued and not yet written.
+  size_t queued_bytes() const { return queued_bytes_; }
+
+  // Stops callbacks; writes what is queued (for at most `linger`), then closes.
+  void CloseAfterFlush(std::chrono::milliseconds linger = std::chrono::milliseconds(2000));
+  // Stops callbacks and closes now.
+  void Abort();
+
+ private:
+  void ReadMore();
+  void WriteMore();
+  void CloseSocket();
+
+  tcp::socket socket_;
+  boost::asio::steady_timer linger_timer_;
+  Handlers handlers_;
+  std::function<void(const boost::system::error_code&)> connect_done_;
+  std::array<uint8_t, 65536> read_buffer_;
+  std::deque<std::vector<uint8_t>> queue_;
+  std::vector<uint8_t> writing_;  // the batch being written
+  size_t queued_bytes_ = 0;
+  bool detached_ = false;
+  bool closing_ = false;
+};
+
+}  // namespace strata::bgp
