@@ -60,7 +60,11 @@ ProcessHarness::ProcessHarness() {
   char tmpl[] = "/tmp/strata-it-XXXXXX";
   dir_ = ::mkdtemp(tmpl);
   const char* b = std::getenv("STRATA_BIN_DIR");
+#ifdef STRATA_BIN_DIR_DEFAULT
+  bin_dir_ = b != nullptr ? b : STRATA_BIN_DIR_DEFAULT;
+#else
   bin_dir_ = b != nullptr ? b : ".";
+#endif
 }
 
 ProcessHarness::~ProcessHarness() {
