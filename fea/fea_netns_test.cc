@@ -1,0 +1,265 @@
+// strata-fea against a real kernel, in a private network namespace: interfaces, per-VR kernel
+// tables, foreign routes left alone, restart with reconciliation, interface events.
+// Needs root and `ip netns`; skipped otherwise. The namespace is deleted in TearDown.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "libipc/interfaces/fea.strata.h"
+#include "libipc/interfaces/fea_client.strata.h"
+#include "libipc/router.h"
+
+extern char** environ;
+
+namespace strata::fea {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fcpb = strata::fea_client::v1;
+
+struct Result {
+  int rc = -1;
+  std::string out;
+};
+
+Result Sh(const std::string& cmd) {
+  Result r;
+  FILE* f = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (f == nullptr) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
+  const int status = ::pclose(f);
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// Records interface events sent to it.
+class Recorder : public fcpb::FeaClientHandler {
+ public:
+  void InterfaceEvent(const fcpb::InterfaceEventRequest& req,
+                      ipc::Responder<fcpb::InterfaceEventReply> reply) override {
+    events.push_back(req);
+    reply(fcpb::InterfaceEventReply());
+  }
+  std::vector<fcpb::InterfaceEventRequest> events;
+};
+
+class FeaNetnsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root";
+    ns_ = "strata-fea-test-" + std::to_string(::getpid());
+    if (Sh("ip netns add " + ns_).rc != 0) GTEST_SKIP() << "ip netns unavailable";
+    created_ = true;
+    const char* bin = std::getenv("STRATA_BIN_DIR");
+    ASSERT_NE(bin, nullptr);
+    bin_ = bin;
+    char tmpl[] = "/tmp/strata-fea-netns-XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+    for (const char* c :
+         {"link set lo up", "link add va0 type veth peer name vb0",
+          "link add va1 type veth peer name vb1", "addr add 10.0.0.1/24 dev va0",
+          "addr add 10.0.1.1/24 dev va1", "addr add 2001:db8:a::1/64 dev va0 nodad",
+          "link set va0 up", "link set vb0 up", "link set va1 up", "link set vb1 up"}) {
+      ASSERT_EQ(Sh("ip -n " + ns_ + " " + std::string(c)).rc, 0) << c;
+      // The peers (vb*) carry no addresses: the gateways must not be local addresses.
+    }
+    finder_ = Spawn({bin_ + "/strata-finder"});
+    ASSERT_TRUE(WaitFor([&] { return std::filesystem::exists(dir_ + "/finder.sock"); }));
+    StartFea();
+  }
+
+  void TearDown() override {
+    router_.reset();
+    for (pid_t p : {fea_, finder_}) {
+      if (p > 0) {
+        ::kill(p, SIGKILL);
+        ::waitpid(p, nullptr, 0);
+      }
+    }
+    if (created_) (void)Sh("ip netns del " + ns_);
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+
+  pid_t Spawn(std::vector<std::string> argv) {
+    std::vector<std::string> full = {
+        "/usr/sbin/ip",         "netns", "exec", ns_, "env", "STRATA_RUN_DIR=" + dir_,
+        "STRATA_LOG_LEVEL=warn"};
+    full.insert(full.end(), argv.begin(), argv.end());
+    std::vector<char*> args;
+    for (auto& a : full) args.push_back(a.data());
+    args.push_back(nullptr);
+    pid_t pid = -1;
+    EXPECT_EQ(::posix_spawn(&pid, args[0], nullptr, nullptr, args.data(), environ), 0);
+    return pid;
+  }
+
+  void StartFea() {
+    fea_ = Spawn({bin_ + "/strata-fea", "--grace-ms", "60000"});
+    ASSERT_TRUE(WaitFor([&] { return Call("finder://fea/fea/1.0/list_vrs").rc == 0; }));
+  }
+
+  template <typename Pred>
+  bool WaitFor(Pred p, std::chrono::milliseconds limit = 5000ms) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (!p()) {
+      if (std::chrono::steady_clock::now() > end) return false;
+      if (io_)
+        io_->run_for(20ms);
+      else
+        std::this_thread::sleep_for(20ms);
+    }
+    return true;
+  }
+
+  Result Call(const std::string& xrl) {
+    return Sh("ip netns exec " + ns_ + " env STRATA_RUN_DIR=" + dir_ + " " + bin_ +
+              "/strata-call '" + xrl + "'");
+  }
+  Result Ip(const std::string& args) { return Sh("ip -n " + ns_ + " " + args); }
+  std::string Table(int t) { return Ip("route show table " + std::to_string(t)).out; }
+
+  void SetUpVrs() {
+    for (const char* x : {"finder://fea/fea/1.0/add_vr?vr:txt=red&table_id:u32=100",
+                          "finder://fea/fea/1.0/add_vr?vr:txt=blue&table_id:u32=101",
+                          "finder://fea/fea/1.0/bind_interface?interface:txt=va0&vr:txt=red",
+                          "finder://fea/fea/1.0/bind_interface?interface:txt=va1&vr:txt=blue"}) {
+      Result r = Call(x);
+      ASSERT_EQ(r.rc, 0) << x << ": " << r.out;
+    }
+  }
+
+  std::string ns_;
+  bool created_ = false;
+  std::string bin_;
+  std::string dir_;
+  pid_t finder_ = -1;
+  pid_t fea_ = -1;
+  std::unique_ptr<boost::asio::io_context> io_;
+  std::unique_ptr<ipc::Router> router_;
+};
+
+constexpr const char* kRed1 =
+    "finder://fea/fea/1.0/apply_routes?vr:txt=red"
+    "&changes.0.op:txt=OP_ADD&changes.0.prefix:ipv4net=192.0.2.0/24"
+    "&changes.0.nexthops.0.address:ipv4=10.0.0.2";
+constexpr const char* kRed2 =
+    "finder://fea/fea/1.0/apply_routes?vr:txt=red"
+    "&changes.0.op:txt=OP_ADD&changes.0.prefix:ipv4net=198.51.100.0/24"
+    "&changes.0.nexthops.0.address:ipv4=10.0.0.2"
+    "&changes.1.op:txt=OP_ADD&changes.1.prefix:ipv6net=2001:db8:100::/48"
+    "&changes.1.nexthops.0.address:ipv6=2001:db8:a::2"
+    "&changes.2.op:txt=OP_ADD&changes.2.prefix:ipv4net=100.64.0.0/10"
+    "&changes.2.nexthops.0.address:ipv4=10.0.0.2&changes.2.nexthops.1.address:ipv4=10.0.0.3"
+    "&changes.2.nexthops.1.weight:u32=2";
+
+TEST_F(FeaNetnsTest, ProgramsTablesReconcilesAfterRestartAndReportsLinks) {
+  SetUpVrs();
+  Result r = Call(kRed1);
+  ASSERT_EQ(r.rc, 0) << r.out;
+  ASSERT_EQ(Call(kRed2).rc, 0);
+  r = Call(
+      "finder://fea/fea/1.0/apply_routes?vr:txt=blue&changes.0.op:txt=OP_ADD"
+      "&changes.0.prefix:ipv4net=203.0.113.0/24&changes.0.nexthops.0.address:ipv4=10.0.1.2");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(Table(100).find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 196 metric 20"),
+            std::string::npos)
+      << Table(100);
+  EXPECT_NE(Table(100).find("198.51.100.0/24 via 10.0.0.2 dev va0 proto 196"), std::string::npos);
+  EXPECT_NE(Ip("-6 route show table 100").out.find("2001:db8:100::/48 via 2001:db8:a::2"),
+            std::string::npos);
+  EXPECT_NE(Table(101).find("203.0.113.0/24 via 10.0.1.2 dev va1 proto 196"), std::string::npos);
+  EXPECT_NE(Table(100).find("nexthop via 10.0.0.3 dev va0 weight 2"), std::string::npos)
+      << Table(100);
+  EXPECT_EQ(Table(101).find("192.0.2.0"), std::string::npos);
+
+  // Bad input: an error, nothing applied.
+  EXPECT_EQ(
+      Call("finder://fea/fea/1.0/apply_routes?vr:txt=green&changes.0.op:txt=OP_ADD"
+           "&changes.0.prefix:ipv4net=192.0.2.0/24&changes.0.nexthops.0.address:ipv4=10.0.0.2")
+          .rc,
+      5);
+  EXPECT_EQ(
+      Call("finder://fea/fea/1.0/apply_routes?vr:txt=red&changes.0.op:txt=OP_ADD"
+           "&changes.0.prefix:ipv4net=10.50.0.0/16&changes.0.nexthops.0.address:ipv4=10.0.1.2")
+          .rc,
+      3);
+  EXPECT_EQ(Table(100).find("10.50.0.0"), std::string::npos);
+
+  // Foreign routes in the same table, one on the same prefix.
+  ASSERT_EQ(Ip("route add 192.0.2.0/24 via 10.0.0.2 proto static table 100").rc, 0);
+  ASSERT_EQ(Ip("route add 10.99.0.0/16 via 10.0.0.2 proto static table 100").rc, 0);
+
+  // Crash and restart: the RIB re-sends only 192.0.2.0/24.
+  ::kill(fea_, SIGKILL);
+  ::waitpid(fea_, nullptr, 0);
+  fea_ = -1;
+  StartFea();
+  SetUpVrs();
+  EXPECT_NE(Table(100).find("198.51.100.0/24"), std::string::npos) << "kept during grace";
+  ASSERT_EQ(Call("finder://fea/fea/1.0/begin_resync?vr:txt=red").rc, 0);
+  ASSERT_EQ(Call(kRed1).rc, 0);
+  r = Call("finder://fea/fea/1.0/end_resync?vr:txt=red");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("removed:u32=3"), std::string::npos) << r.out;
+  const std::string t100 = Table(100);
+  EXPECT_NE(t100.find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 196 metric 20"), std::string::npos)
+      << t100;
+  EXPECT_NE(t100.find("192.0.2.0/24 via 10.0.0.2 dev va0 proto static"), std::string::npos) << t100;
+  EXPECT_NE(t100.find("10.99.0.0/16 via 10.0.0.2 dev va0 proto static"), std::string::npos);
+  EXPECT_EQ(t100.find("198.51.100.0"), std::string::npos) << t100;
+  EXPECT_EQ(t100.find("100.64.0.0"), std::string::npos) << t100;
+  EXPECT_EQ(Ip("-6 route show table 100").out.find("2001:db8:100::"), std::string::npos);
+  EXPECT_NE(Table(101).find("203.0.113.0/24"), std::string::npos) << "blue still in grace";
+  r = Call("finder://fea/fea/1.0/list_routes?vr:txt=red");
+  EXPECT_NE(r.out.find("in_kernel:bool=true"), std::string::npos) << r.out;
+
+  // An interface watcher in this process hears va0 go down and up.
+  io_ = std::make_unique<boost::asio::io_context>(1);
+  ipc::RouterOptions opts;
+  opts.finder_path = dir_ + "/finder.sock";
+  router_ = std::make_unique<ipc::Router>(*io_, opts);
+  Recorder recorder;
+  const std::string me = "fea-watch-" + std::to_string(::getpid());
+  router_->AddTarget("fea_watch_test", me, false).Serve(recorder);
+  std::optional<Status> started;
+  router_->Start([&](const Status& s) { started = s; });
+  ASSERT_TRUE(WaitFor([&] { return started.has_value(); }));
+  ASSERT_TRUE(started->ok()) << started->ToString();
+  v1::WatchInterfacesRequest wreq;
+  wreq.set_watcher(me);
+  wreq.set_vr("red");
+  std::optional<Status> watched;
+  v1::FeaClient(*router_, "fea")
+      .WatchInterfaces(wreq,
+                       [&](const Status& s, const v1::WatchInterfacesReply&) { watched = s; });
+  ASSERT_TRUE(WaitFor([&] { return watched.has_value() && !recorder.events.empty(); }));
+  ASSERT_TRUE(watched->ok()) << watched->ToString();
+  EXPECT_EQ(recorder.events[0].interface().name(), "va0");
+  EXPECT_TRUE(recorder.events[0].interface().up());
+  EXPECT_EQ(recorder.events[0].interface().vr(), "red");
+  auto last_up = [&](bool up) {
+    return !recorder.events.empty() && recorder.events.back().interface().name() == "va0" &&
+           recorder.events.back().interface().up() == up;
+  };
+  ASSERT_EQ(Ip("link set va0 down").rc, 0);
+  EXPECT_TRUE(WaitFor([&] { return last_up(false); }));
+  ASSERT_EQ(Ip("link set va0 up").rc, 0);
+  EXPECT_TRUE(WaitFor([&] { return last_up(true); }));
+  // The kernel flushed red's routes through va0 when it went down; the FEA puts them back.
+  EXPECT_TRUE(WaitFor([&] {
+    return Table(100).find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 196") != std::string::npos;
+  })) << Table(100);
+}
+
+}  // namespace
+}  // namespace strata::fea

@@ -1,0 +1,321 @@
+#include "fea/fea_service.h"
+
+namespace strata::fea {
+namespace {
+
+namespace cpb = strata::common::v1;
+namespace fcpb = strata::fea_client::v1;
+
+StatusOr<IpAddr> AddrFrom(const cpb::IpAddress& a, const std::string& what) {
+  const auto& b = a.addr();
+  auto r = IpAddr::FromBytes({reinterpret_cast<const uint8_t*>(b.data()), b.size()});
+  if (!r.ok()) return InvalidArgument(what + ": " + r.status().message());
+  return r;
+}
+
+void ToProto(const IpAddr& a, cpb::IpAddress* out) {
+  auto b = a.bytes();
+  out->set_addr(std::string(reinterpret_cast<const char*>(b.data()), b.size()));
+}
+
+void ToProto(const IpPrefix& p, cpb::IpPrefix* out) {
+  auto b = p.addr().bytes();
+  out->set_addr(std::string(reinterpret_cast<const char*>(b.data()), b.size()));
+  out->set_len(static_cast<uint32_t>(p.len()));
+}
+
+void ToProto(const Interface& i, v1::Interface* out) {
+  out->set_name(i.link.name);
+  out->set_ifindex(i.link.ifindex);
+  out->set_up(i.up());
+  out->set_mtu(i.link.mtu);
+  if (i.link.mac) {
+    auto b = i.link.mac->bytes();
+    out->mutable_mac()->set_addr(std::string(reinterpret_cast<const char*>(b.data()), b.size()));
+  }
+  out->set_vr(i.vr);
+  for (const auto& a : i.addresses) {
+    auto* pa = out->add_addresses();
+    auto* pp = pa->mutable_prefix();
+    auto b = a.address.bytes();
+    pp->set_addr(std::string(reinterpret_cast<const char*>(b.data()), b.size()));
+    pp->set_len(static_cast<uint32_t>(a.prefix_len));
+    ToProto(a.address, pa->mutable_address());
+  }
+}
+
+void ToProto(const ResolvedNextHop& nh, v1::NextHop* out) {
+  if (nh.address) ToProto(*nh.address, out->mutable_address());
+  out->set_interface(nh.interface);
+  out->set_weight(nh.weight);
+}
+
+StatusOr<RouteChange> FromProto(const v1::RouteChange& c, size_t index) {
+  const std::string where = "changes[" + std::to_string(index) + "]";
+  RouteChange r;
+  switch (c.op()) {
+    case v1::OP_ADD:
+      r.op = RouteOp::kAdd;
+      break;
+    case v1::OP_REPLACE:
+      r.op = RouteOp::kReplace;
+      break;
+    case v1::OP_DELETE:
+      r.op = RouteOp::kDelete;
+      break;
+    default:
+      return InvalidArgument(where + ": unknown op");
+  }
+  if (c.has_prefix()) {
+    cpb::IpAddress a;
+    a.set_addr(c.prefix().addr());
+    auto addr = AddrFrom(a, where + ".prefix");
+    if (!addr.ok()) return addr.status();
+    if (c.prefix().len() > 128) return InvalidArgument(where + ".prefix: bad length");
+    r.prefix_addr = *addr;
+    r.prefix_len = static_cast<int>(c.prefix().len());
+  }
+  for (int i = 0; i < c.nexthops_size(); ++i) {
+    const auto& n = c.nexthops(i);
+    NextHopSpec spec;
+    if (n.has_address()) {
+      auto addr = AddrFrom(n.address(), where + ".nexthops." + std::to_string(i));
+      if (!addr.ok()) return addr.status();
+      spec.address = *addr;
+    }
+    spec.interface = n.interface();
+    spec.weight = n.weight();
+    r.nexthops.push_back(std::move(spec));
+  }
+  r.metric = c.metric();
+  r.protocol = c.protocol();
+  r.admin_distance = c.admin_distance();
+  return r;
+}
+
+}  // namespace
+
+FeaService::FeaService(boost::asio::io_context& io, ipc::Router& router, InterfaceTable& interfaces,
+                       VrTable& vrs, KernelRoutes& kernel)
+    : io_(io),
+      router_(router),
+      interfaces_(interfaces),
+      vrs_(vrs),
+      kernel_(kernel),
+      log_(MakeLogger("fea")) {
+  interfaces_.set_on_change([this](const InterfaceChange& c) { OnInterfaceChange(c); });
+}
+
+FeaService::~FeaService() {
+  *alive_ = false;
+  interfaces_.set_on_change(nullptr);
+}
+
+void FeaService::AddVr(const v1::AddVrRequest& req, ipc::Responder<v1::AddVrReply> reply) {
+  if (Status s = vrs_.AddVr(req.vr(), req.table_id()); !s.ok()) return reply.Fail(s);
+  kernel_.AddVr(req.vr());
+  log_->info("VR {} added (table {})", req.vr(), req.table_id());
+  reply(v1::AddVrReply());
+}
+
+void FeaService::DeleteVr(const v1::DeleteVrRequest& req, ipc::Responder<v1::DeleteVrReply> reply) {
+  if (vrs_.Find(req.vr()) == nullptr) return reply.Fail(NotFound("no VR '" + req.vr() + "'"));
+  kernel_.RemoveVr(req.vr());
+  interfaces_.UnbindAll(req.vr());
+  reply.Finish(vrs_.DeleteVr(req.vr()), v1::DeleteVrReply());
+}
+
+void FeaService::ListVrs(const v1::ListVrsRequest&, ipc::Responder<v1::ListVrsReply> reply) {
+  v1::ListVrsReply out;
+  for (const Vr* vr : vrs_.List()) {
+    auto* info = out.add_vrs();
+    info->set_vr(vr->name);
+    info->set_table_id(vr->table_id);
+    for (const Interface* i : interfaces_.List(vr->name)) info->add_interfaces(i->link.name);
+    info->set_routes(vr->routes.size());
+  }
+  reply(out);
+}
+
+void FeaService::ListInterfaces(const v1::ListInterfacesRequest& req,
+                                ipc::Responder<v1::ListInterfacesReply> reply) {
+  v1::ListInterfacesReply out;
+  for (const Interface* i : interfaces_.List(req.vr())) ToProto(*i, out.add_interfaces());
+  reply(out);
+}
+
+void FeaService::BindInterface(const v1::BindInterfaceRequest& req,
+                               ipc::Responder<v1::BindInterfaceReply> reply) {
+  if (vrs_.Find(req.vr()) == nullptr) return reply.Fail(NotFound("no VR '" + req.vr() + "'"));
+  reply.Finish(interfaces_.Bind(req.interface(), req.vr()), v1::BindInterfaceReply());
+}
+
+void FeaService::UnbindInterface(const v1::UnbindInterfaceRequest& req,
+                                 ipc::Responder<v1::UnbindInterfaceReply> reply) {
+  reply.Finish(interfaces_.Unbind(req.interface()), v1::UnbindInterfaceReply());
+}
+
+void FeaService::WatchInterfaces(const v1::WatchInterfacesRequest& req,
+                                 ipc::Responder<v1::WatchInterfacesReply> reply) {
+  if (req.watcher().empty()) return reply.Fail(InvalidArgument("no watcher target"));
+  watchers_[req.watcher()] = req.vr();
+  if (lifetime_watched_.insert(req.watcher()).second) {
+    router_.WatchInstance(
+        req.watcher(),
+        [this, alive = alive_](const std::string&, const std::string& instance, bool is_alive) {
+          if (*alive && !is_alive) DropWatcher(instance, "the Finder reports its death");
+        });
+  }
+  reply(v1::WatchInterfacesReply());
+  for (const Interface* i : interfaces_.List(req.vr())) SendEvent(req.watcher(), *i, false);
+}
+
+void FeaService::UnwatchInterfaces(const v1::WatchInterfacesRequest& req,
+                                   ipc::Responder<v1::WatchInterfacesReply> reply) {
+  watchers_.erase(req.watcher());
+  reply(v1::WatchInterfacesReply());
+}
+
+void FeaService::DropWatcher(const std::string& watcher, const std::string& why) {
+  if (watchers_.erase(watcher) == 0) return;
+  ++watchers_dropped_;
+  log_->info("interface watcher {} dropped: {}", watcher, why);
+}
+
+void FeaService::SendEvent(const std::string& watcher, const Interface& iface, bool removed) {
+  fcpb::InterfaceEventRequest ev;
+  ev.set_change(removed ? fcpb::INTERFACE_CHANGE_REMOVED : fcpb::INTERFACE_CHANGE_UPDATED);
+  ToProto(iface, ev.mutable_interface());
+  fcpb::FeaClientClient client(router_, watcher);
+  client.InterfaceEvent(
+      ev, [this, watcher, alive = alive_](const Status& s, const fcpb::InterfaceEventReply&) {
+        if (!*alive || s.ok()) return;
+        if (s.code() == StatusCode::kUnavailable || s.code() == StatusCode::kNotFound) {
+          DropWatcher(watcher, s.ToString());
+        } else {
+          log_->warn("interface event to {} failed: {}", watcher, s.ToString());
+        }
+      });
+}
+
+void FeaService::OnInterfaceChange(const InterfaceChange& c) {
+  const Interface& iface = *c.iface;
+  for (const auto& [watcher, vr] : watchers_) {
+    if (vr.empty() || vr == iface.vr || vr == c.old_vr) SendEvent(watcher, iface, c.removed);
+  }
+  if (!c.removed && !iface.vr.empty() && iface.link.admin_up && !c.was_admin_up) {
+    // Later: the kernel restores the link's connected routes (which our gateways need) around
+    // the time it reports the link up.
+    auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(200));
+    timer->async_wait(
+        [this, timer, alive = alive_, vr = iface.vr](const boost::system::error_code& ec) {
+          if (!ec && *alive && vrs_.Find(vr) != nullptr) kernel_.Reconcile(vr);
+        });
+  }
+}
+
+void FeaService::ApplyRoutes(const v1::ApplyRoutesRequest& req,
+                             ipc::Responder<v1::ApplyRoutesReply> reply) {
+  std::vector<RouteChange> changes;
+  changes.reserve(static_cast<size_t>(req.changes_size()));
+  for (int i = 0; i < req.changes_size(); ++i) {
+    auto c = FromProto(req.changes(i), static_cast<size_t>(i));
+    if (!c.ok()) {
+      ++batches_rejected_;
+      return reply.Fail(c.status());
+    }
+    changes.push_back(std::move(*c));
+  }
+  auto changed = vrs_.Apply(req.vr(), changes);
+  if (!changed.ok()) {
+    ++batches_rejected_;
+    return reply.Fail(changed.status());
+  }
+  ++batches_applied_;
+  kernel_.Sync(req.vr(), *changed);
+  v1::ApplyRoutesReply out;
+  out.set_applied(static_cast<uint32_t>(changes.size()));
+  reply(out);
+}
+
+void FeaService::BeginResync(const v1::BeginResyncRequest& req,
+                             ipc::Responder<v1::BeginResyncReply> reply) {
+  reply.Finish(vrs_.BeginResync(req.vr()), v1::BeginResyncReply());
+}
+
+void FeaService::EndResync(const v1::EndResyncRequest& req,
+                           ipc::Responder<v1::EndResyncReply> reply) {
+  auto removed = vrs_.EndResync(req.vr());
+  if (!removed.ok()) return reply.Fail(removed.status());
+  kernel_.Sync(req.vr(), *removed);
+  const size_t stale = kernel_.EndGrace(req.vr());
+  v1::EndResyncReply out;
+  out.set_removed(static_cast<uint32_t>(removed->size() + stale));
+  reply(out);
+}
+
+void FeaService::Lookup(const v1::LookupRequest& req, ipc::Responder<v1::LookupReply> reply) {
+  auto addr = AddrFrom(req.address(), "address");
+  if (!addr.ok()) return reply.Fail(addr.status());
+  auto r = vrs_.Lookup(req.vr(), *addr);
+  if (!r.ok()) return reply.Fail(r.status());
+  v1::LookupReply out;
+  if (r->has_value()) {
+    const FeaRoute& route = **r;
+    out.set_found(true);
+    ToProto(route.prefix, out.mutable_prefix());
+    for (const auto& nh : route.nexthops) ToProto(nh, out.add_nexthops());
+    out.set_protocol(route.protocol);
+  }
+  reply(out);
+}
+
+void FeaService::ListRoutes(const v1::ListRoutesRequest& req,
+                            ipc::Responder<v1::ListRoutesReply> reply) {
+  std::optional<IpPrefix> within;
+  if (req.has_within()) {
+    cpb::IpAddress a;
+    a.set_addr(req.within().addr());
+    auto addr = AddrFrom(a, "within");
+    if (!addr.ok()) return reply.Fail(addr.status());
+    auto p = IpPrefix::Make(*addr, static_cast<int>(std::min<uint32_t>(req.within().len(), 255)));
+    if (!p.ok()) return reply.Fail(InvalidArgument("within: " + p.status().message()));
+    within = *p;
+  }
+  auto routes = vrs_.ListRoutes(req.vr(), within, req.limit());
+  if (!routes.ok()) return reply.Fail(routes.status());
+  v1::ListRoutesReply out;
+  for (const FeaRoute* r : *routes) {
+    auto* pr = out.add_routes();
+    ToProto(r->prefix, pr->mutable_prefix());
+    for (const auto& nh : r->nexthops) ToProto(nh, pr->add_nexthops());
+    pr->set_metric(r->metric);
+    pr->set_protocol(r->protocol);
+    pr->set_in_kernel(kernel_.InKernel(req.vr(), r->prefix));
+  }
+  reply(out);
+}
+
+void FeaService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStatsReply> reply) {
+  v1::GetStatsReply out;
+  std::vector<uint64_t> depth;
+  for (const fib::FibStats& s : {vrs_.Stats4(), vrs_.Stats6()}) {
+    out.set_trie_nodes(out.trie_nodes() + s.trie_nodes);
+    out.set_shared_nexthop_entries(out.shared_nexthop_entries() + s.shared_rows);
+    out.set_trie_bytes(out.trie_bytes() + s.trie_bytes);
+    out.set_nexthop_bytes(out.nexthop_bytes() + s.row_bytes + s.next_hop_bytes);
+    out.set_route_bytes(out.route_bytes() + s.master_bytes);
+    out.set_rebuilds(out.rebuilds() + s.rebuilds);
+    if (depth.size() < s.depth_histogram.size()) depth.resize(s.depth_histogram.size());
+    for (size_t i = 0; i < s.depth_histogram.size(); ++i) depth[i] += s.depth_histogram[i];
+  }
+  for (uint64_t d : depth) out.add_depth_histogram(d);
+  const KernelStats k = kernel_.stats();
+  out.set_kernel_routes_installed(k.installed);
+  out.set_kernel_errors(k.errors);
+  out.set_batches_applied(batches_applied_);
+  out.set_batches_rejected(batches_rejected_);
+  reply(out);
+}
+
+}  // namespace strata::fea

@@ -1,0 +1,83 @@
+// FeaService: the `fea/1.0` interface (libipc/interfaces/fea.proto) over the FEA core. The only
+// code that sees protobuf types: each handler converts the request to core values, calls the
+// InterfaceTable / VrTable / KernelRoutes, and converts the answer back.
+//
+// Interface watchers: WatchInterfaces records the caller's target and VR filter, sends it the
+// current interfaces as INTERFACE_CHANGE_UPDATED events, then one event per change (a binding
+// change goes to watchers of the old and of the new VR). A watcher is dropped on Unwatch, when
+// the Finder reports its death, or when an event fails with UNAVAILABLE or NOT_FOUND. Events to
+// one watcher arrive in order (the Router keeps calls to one target in order).
+// When a bound interface comes administratively up, its VR's kernel table is reconciled (the
+// kernel flushed the routes through it when it went down).
+// Threading: the io_context thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "common/log.h"
+#include "fea/interface_table.h"
+#include "fea/kernel_routes.h"
+#include "fea/vr_table.h"
+#include "libipc/interfaces/fea.strata.h"
+#include "libipc/interfaces/fea_client.strata.h"
+#include "libipc/router.h"
+
+namespace strata::fea {
+
+class FeaService : public strata::fea::v1::FeaHandler {
+ public:
+  // `router` sends interface events; all references must outlive this object.
+  FeaService(boost::asio::io_context& io, ipc::Router& router, InterfaceTable& interfaces,
+             VrTable& vrs, KernelRoutes& kernel);
+  ~FeaService() override;
+
+  void AddVr(const v1::AddVrRequest& req, ipc::Responder<v1::AddVrReply> reply) override;
+  void DeleteVr(const v1::DeleteVrRequest& req, ipc::Responder<v1::DeleteVrReply> reply) override;
+  void ListVrs(const v1::ListVrsRequest& req, ipc::Responder<v1::ListVrsReply> reply) override;
+  void ListInterfaces(const v1::ListInterfacesRequest& req,
+                      ipc::Responder<v1::ListInterfacesReply> reply) override;
+  void BindInterface(const v1::BindInterfaceRequest& req,
+                     ipc::Responder<v1::BindInterfaceReply> reply) override;
+  void UnbindInterface(const v1::UnbindInterfaceRequest& req,
+                       ipc::Responder<v1::UnbindInterfaceReply> reply) override;
+  void WatchInterfaces(const v1::WatchInterfacesRequest& req,
+                       ipc::Responder<v1::WatchInterfacesReply> reply) override;
+  void UnwatchInterfaces(const v1::WatchInterfacesRequest& req,
+                         ipc::Responder<v1::WatchInterfacesReply> reply) override;
+  void ApplyRoutes(const v1::ApplyRoutesRequest& req,
+                   ipc::Responder<v1::ApplyRoutesReply> reply) override;
+  void BeginResync(const v1::BeginResyncRequest& req,
+                   ipc::Responder<v1::BeginResyncReply> reply) override;
+  void EndResync(const v1::EndResyncRequest& req,
+                 ipc::Responder<v1::EndResyncReply> reply) override;
+  void Lookup(const v1::LookupRequest& req, ipc::Responder<v1::LookupReply> reply) override;
+  void ListRoutes(const v1::ListRoutesRequest& req,
+                  ipc::Responder<v1::ListRoutesReply> reply) override;
+  void GetStats(const v1::GetStatsRequest& req, ipc::Responder<v1::GetStatsReply> reply) override;
+
+  size_t watchers() const { return watchers_.size(); }
+  uint64_t watchers_dropped() const { return watchers_dropped_; }
+
+ private:
+  void OnInterfaceChange(const InterfaceChange& change);
+  void SendEvent(const std::string& watcher, const Interface& iface, bool removed);
+  void DropWatcher(const std::string& watcher, const std::string& why);
+
+  boost::asio::io_context& io_;
+  ipc::Router& router_;
+  InterfaceTable& interfaces_;
+  VrTable& vrs_;
+  KernelRoutes& kernel_;
+  std::shared_ptr<spdlog::logger> log_;
+  std::map<std::string, std::string> watchers_;  // target -> VR filter ("" = all)
+  std::set<std::string> lifetime_watched_;       // targets whose death the Router reports
+  uint64_t batches_applied_ = 0;
+  uint64_t batches_rejected_ = 0;
+  uint64_t watchers_dropped_ = 0;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::fea

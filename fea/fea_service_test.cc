@@ -1,0 +1,205 @@
+// FeaService over IPC, in one process: a Finder, the FEA's Router serving fea/1.0 with a fake
+// kernel, and a client Router that also serves fea_client/1.0 to watch interfaces.
+#include "fea/fea_service.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "fea/fake_route_kernel.h"
+#include "finder/finder_server.h"
+
+namespace strata::fea {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fcpb = strata::fea_client::v1;
+
+IpAddr A(const char* s) { return IpAddr::Parse(s).value(); }
+
+void SetAddr(const char* s, common::v1::IpAddress* out) {
+  const IpAddr a = A(s);
+  auto b = a.bytes();
+  out->set_addr(std::string(reinterpret_cast<const char*>(b.data()), b.size()));
+}
+
+v1::RouteChange Change(v1::Op op, const char* prefix, int len, const char* via) {
+  v1::RouteChange c;
+  c.set_op(op);
+  const IpAddr a = A(prefix);
+  auto b = a.bytes();
+  c.mutable_prefix()->set_addr(std::string(reinterpret_cast<const char*>(b.data()), b.size()));
+  c.mutable_prefix()->set_len(static_cast<uint32_t>(len));
+  if (via != nullptr) SetAddr(via, c.add_nexthops()->mutable_address());
+  c.set_protocol("static");
+  return c;
+}
+
+class Recorder : public fcpb::FeaClientHandler {
+ public:
+  void InterfaceEvent(const fcpb::InterfaceEventRequest& req,
+                      ipc::Responder<fcpb::InterfaceEventReply> reply) override {
+    events.push_back(req);
+    reply(fcpb::InterfaceEventReply());
+  }
+  std::vector<fcpb::InterfaceEventRequest> events;
+};
+
+class FeaServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/strata-fea-service-test-XXXXXX";
+    dir_ = ::mkdtemp(tmpl);
+    ::setenv("STRATA_RUN_DIR", dir_.c_str(), 1);
+    ::unsetenv("STRATA_FINDER");
+    finder::FinderOptions fo;
+    fo.socket_path = dir_ + "/finder.sock";
+    finder_ = std::make_unique<finder::FinderServer>(io_, fo);
+    ASSERT_TRUE(finder_->Start().ok());
+    ifs_.UpdateLink({3, "r0", true, true, 1500, std::nullopt});
+    ifs_.AddAddress({3, A("10.0.0.1"), 24});
+    fea_router_ = std::make_unique<ipc::Router>(io_);
+    service_ = std::make_unique<FeaService>(io_, *fea_router_, ifs_, vrs_, kr_);
+    fea_router_->AddTarget("fea", "fea", true).Serve(*service_);
+    Start(*fea_router_);
+    client_ = std::make_unique<ipc::Router>(io_);
+    client_->AddTarget("rib", "rib.red", false).Serve(recorder_);
+    Start(*client_);
+    fea_ = std::make_unique<v1::FeaClient>(*client_, "fea");
+  }
+  void TearDown() override {
+    fea_.reset();
+    client_.reset();
+    fea_router_.reset();
+    service_.reset();
+    finder_.reset();
+    io_.poll();
+    std::filesystem::remove_all(dir_);
+  }
+  template <typename Pred>
+  bool RunUntil(Pred done) {
+    const auto end = std::chrono::steady_clock::now() + 5s;
+    while (!done() && std::chrono::steady_clock::now() < end) io_.run_one_for(10ms);
+    return done();
+  }
+  void Start(ipc::Router& r) {
+    std::optional<Status> s;
+    r.Start([&](const Status& st) { s = st; });
+    ASSERT_TRUE(RunUntil([&] { return s.has_value(); }));
+    ASSERT_TRUE(s->ok()) << s->ToString();
+  }
+  // Calls a FeaClient method and waits for its answer.
+  template <typename Rep, typename Fn>
+  std::pair<Status, Rep> Wait(Fn call) {
+    std::optional<std::pair<Status, Rep>> out;
+    call([&](const Status& s, const Rep& r) { out.emplace(s, r); });
+    EXPECT_TRUE(RunUntil([&] { return out.has_value(); }));
+    return out.value_or(std::make_pair(Internal("no answer"), Rep()));
+  }
+  Status AddVr(const std::string& vr, uint32_t table) {
+    v1::AddVrRequest req;
+    req.set_vr(vr);
+    req.set_table_id(table);
+    return Wait<v1::AddVrReply>([&](auto cb) { fea_->AddVr(req, cb); }).first;
+  }
+  Status Bind(const std::string& ifname, const std::string& vr) {
+    v1::BindInterfaceRequest req;
+    req.set_interface(ifname);
+    req.set_vr(vr);
+    return Wait<v1::BindInterfaceReply>([&](auto cb) { fea_->BindInterface(req, cb); }).first;
+  }
+  std::pair<Status, v1::ApplyRoutesReply> Apply(const std::string& vr,
+                                                std::vector<v1::RouteChange> changes) {
+    v1::ApplyRoutesRequest req;
+    req.set_vr(vr);
+    for (auto& c : changes) *req.add_changes() = c;
+    return Wait<v1::ApplyRoutesReply>([&](auto cb) { fea_->ApplyRoutes(req, cb); });
+  }
+
+  boost::asio::io_context io_{1};
+  std::string dir_;
+  std::unique_ptr<finder::FinderServer> finder_;
+  FakeRouteKernel kernel_;
+  InterfaceTable ifs_;
+  VrTable vrs_{ifs_};
+  KernelRoutes kr_{io_, &kernel_, vrs_, KernelRoutesOptions{}};
+  std::unique_ptr<ipc::Router> fea_router_;
+  std::unique_ptr<FeaService> service_;
+  Recorder recorder_;
+  std::unique_ptr<ipc::Router> client_;
+  std::unique_ptr<v1::FeaClient> fea_;
+};
+
+TEST_F(FeaServiceTest, AppliesRoutesIntoFibAndKernelAndRejectsBadBatchesWhole) {
+  ASSERT_TRUE(AddVr("red", 100).ok());
+  ASSERT_TRUE(Bind("r0", "red").ok());
+  EXPECT_EQ(Bind("r0", "green").code(), StatusCode::kNotFound);
+  auto [s, rep] = Apply("red", {Change(v1::OP_ADD, "192.0.2.0", 24, "10.0.0.2"),
+                                Change(v1::OP_ADD, "198.51.100.0", 24, "10.0.0.3")});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(rep.applied(), 2u);
+  EXPECT_EQ(kernel_.routes.size(), 2u);
+  auto [bad, unused] = Apply("red", {Change(v1::OP_DELETE, "192.0.2.0", 24, nullptr),
+                                     Change(v1::OP_ADD, "203.0.113.0", 24, "2001:db8::1")});
+  EXPECT_EQ(bad.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.message().find("changes[1]"), std::string::npos) << bad.message();
+  EXPECT_EQ(kernel_.routes.size(), 2u);
+  auto [nf, unused2] = Apply("green", {Change(v1::OP_ADD, "192.0.2.0", 24, "10.0.0.2")});
+  EXPECT_EQ(nf.code(), StatusCode::kNotFound);
+
+  v1::LookupRequest lreq;
+  lreq.set_vr("red");
+  SetAddr("192.0.2.77", lreq.mutable_address());
+  auto [ls, lrep] = Wait<v1::LookupReply>([&](auto cb) { fea_->Lookup(lreq, cb); });
+  ASSERT_TRUE(ls.ok());
+  EXPECT_TRUE(lrep.found());
+  EXPECT_EQ(lrep.prefix().len(), 24u);
+  ASSERT_EQ(lrep.nexthops_size(), 1);
+  EXPECT_EQ(lrep.nexthops(0).interface(), "r0");
+
+  v1::ListRoutesRequest rreq;
+  rreq.set_vr("red");
+  auto [rs, rrep] = Wait<v1::ListRoutesReply>([&](auto cb) { fea_->ListRoutes(rreq, cb); });
+  ASSERT_TRUE(rs.ok());
+  ASSERT_EQ(rrep.routes_size(), 2);
+  EXPECT_TRUE(rrep.routes(0).in_kernel());
+
+  auto [gs, stats] =
+      Wait<v1::GetStatsReply>([&](auto cb) { fea_->GetStats(v1::GetStatsRequest(), cb); });
+  ASSERT_TRUE(gs.ok());
+  EXPECT_EQ(stats.kernel_routes_installed(), 2u);
+  EXPECT_EQ(stats.batches_applied(), 1u);
+  EXPECT_EQ(stats.batches_rejected(), 2u);
+  EXPECT_GT(stats.trie_nodes(), 0u);
+}
+
+TEST_F(FeaServiceTest, WatchersHearTheCurrentStateThenChangesAndAreDroppedWhenGone) {
+  ASSERT_TRUE(AddVr("red", 100).ok());
+  ASSERT_TRUE(Bind("r0", "red").ok());
+  v1::WatchInterfacesRequest w;
+  w.set_watcher("rib.red");
+  w.set_vr("red");
+  ASSERT_TRUE(
+      Wait<v1::WatchInterfacesReply>([&](auto cb) { fea_->WatchInterfaces(w, cb); }).first.ok());
+  ASSERT_TRUE(RunUntil([&] { return recorder_.events.size() == 1; }));
+  EXPECT_EQ(recorder_.events[0].change(), fcpb::INTERFACE_CHANGE_UPDATED);
+  EXPECT_EQ(recorder_.events[0].interface().addresses_size(), 1);
+  ifs_.UpdateLink({3, "r0", true, false, 1500, std::nullopt});    // carrier lost
+  ifs_.UpdateLink({4, "other", true, true, 1500, std::nullopt});  // another VR's: not sent
+  ifs_.RemoveLink(3);
+  ASSERT_TRUE(RunUntil([&] { return recorder_.events.size() == 3; }));
+  EXPECT_FALSE(recorder_.events[1].interface().up());
+  EXPECT_EQ(recorder_.events[2].change(), fcpb::INTERFACE_CHANGE_REMOVED);
+
+  // A watcher that is not there: the first failed event drops it.
+  w.set_watcher("rib.gone");
+  w.set_vr("");
+  ASSERT_TRUE(
+      Wait<v1::WatchInterfacesReply>([&](auto cb) { fea_->WatchInterfaces(w, cb); }).first.ok());
+  EXPECT_TRUE(RunUntil([&] { return service_->watchers() == 1; }));
+  EXPECT_EQ(service_->watchers_dropped(), 1u);
+}
+
+}  // namespace
+}  // namespace strata::fea

@@ -1,0 +1,69 @@
+#include "fea/interface_table.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::fea {
+namespace {
+
+IpAddr A(const char* s) { return IpAddr::Parse(s).value(); }
+
+TEST(InterfaceTableTest, ReportsEachVisibleChangeOnce) {
+  InterfaceTable t;
+  std::vector<std::string> events;
+  t.set_on_change([&](const InterfaceChange& c) {
+    events.push_back(c.iface->link.name + (c.removed ? " removed" : " up=") +
+                     (c.removed ? "" : std::to_string(c.iface->up())) + " vr=" + c.iface->vr);
+  });
+  LinkInfo l{5, "eth0", true, true, 1500, std::nullopt};
+  t.UpdateLink(l);
+  t.UpdateLink(l);  // no change, no event
+  t.AddAddress({5, A("10.0.0.1"), 24});
+  t.AddAddress({5, A("10.0.0.1"), 24});
+  ASSERT_TRUE(t.Bind("eth0", "red").ok());
+  l.carrier = false;
+  t.UpdateLink(l);
+  t.RemoveLink(5);
+  EXPECT_EQ(events, (std::vector<std::string>{"eth0 up=1 vr=", "eth0 up=1 vr=", "eth0 up=1 vr=red",
+                                              "eth0 up=0 vr=red", "eth0 removed vr=red"}));
+  // The binding survives re-creation.
+  t.UpdateLink({9, "eth0", true, true, 1500, std::nullopt});
+  EXPECT_EQ(t.Find("eth0")->vr, "red");
+  EXPECT_EQ(t.Bind("nope", "red").code(), StatusCode::kNotFound);
+}
+
+TEST(InterfaceTableTest, ConnectedToPicksTheLongestSubnetInTheVr) {
+  InterfaceTable t;
+  t.UpdateLink({1, "a", true, true, 1500, std::nullopt});
+  t.UpdateLink({2, "b", true, true, 1500, std::nullopt});
+  t.UpdateLink({3, "c", true, true, 1500, std::nullopt});
+  t.AddAddress({1, A("10.0.0.1"), 8});
+  t.AddAddress({2, A("10.1.0.1"), 16});
+  t.AddAddress({3, A("10.1.2.1"), 24});
+  ASSERT_TRUE(t.Bind("a", "red").ok());
+  ASSERT_TRUE(t.Bind("b", "red").ok());
+  ASSERT_TRUE(t.Bind("c", "blue").ok());
+  EXPECT_EQ(t.ConnectedTo("red", A("10.1.2.9"))->link.name, "b");
+  EXPECT_EQ(t.ConnectedTo("red", A("10.2.0.9"))->link.name, "a");
+  EXPECT_EQ(t.ConnectedTo("blue", A("10.1.2.9"))->link.name, "c");
+  EXPECT_EQ(t.ConnectedTo("blue", A("10.2.0.9")), nullptr);
+  EXPECT_EQ(t.ConnectedTo("red", A("2001:db8::1")), nullptr);
+}
+
+TEST(InterfaceTableTest, SyncRemovesWhatTheSnapshotLacks) {
+  InterfaceTable t;
+  t.UpdateLink({1, "a", true, true, 1500, std::nullopt});
+  t.UpdateLink({2, "b", true, true, 1500, std::nullopt});
+  t.AddAddress({1, A("10.0.0.1"), 24});
+  t.AddAddress({1, A("10.0.1.1"), 24});
+  int removed = 0;
+  t.set_on_change([&](const InterfaceChange& c) { removed += c.removed; });
+  t.Sync({{1, "a", true, true, 9000, std::nullopt}}, {{1, A("10.0.1.1"), 24}});
+  EXPECT_EQ(removed, 1);
+  EXPECT_EQ(t.Find("b"), nullptr);
+  ASSERT_EQ(t.Find("a")->addresses.size(), 1u);
+  EXPECT_EQ(t.Find("a")->addresses[0].address, A("10.0.1.1"));
+  EXPECT_EQ(t.Find("a")->link.mtu, 9000u);
+}
+
+}  // namespace
+}  // namespace strata::fea

@@ -1,0 +1,33 @@
+#include "fea/kernel_route.h"
+
+#include <algorithm>
+
+namespace strata::fea {
+
+std::string KernelRoute::ToString() const {
+  std::string s = prefix.ToString() + " table " + std::to_string(table) + " proto " +
+                  std::to_string(protocol) + " metric " + std::to_string(metric);
+  if (blackhole) return s + " blackhole";
+  for (const auto& nh : nexthops) {
+    s += " nexthop";
+    if (nh.gateway) s += " via " + nh.gateway->ToString();
+    s += " if " + std::to_string(nh.ifindex) + " weight " + std::to_string(nh.weight);
+  }
+  return s;
+}
+
+bool SameForwarding(const KernelRoute& a, const KernelRoute& b) {
+  if (a.prefix != b.prefix || a.blackhole != b.blackhole) return false;
+  if (a.nexthops.size() != b.nexthops.size()) return false;
+  auto x = a.nexthops;
+  auto y = b.nexthops;
+  if (x.size() == 1) {
+    x[0].weight = 1;
+    y[0].weight = 1;
+  }
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  return x == y;
+}
+
+}  // namespace strata::fea

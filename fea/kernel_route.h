@@ -1,0 +1,51 @@
+// KernelRoute and friends: the FEA's view of one route in a Linux routing table, and one change
+// to it. Plain value types shared by the netlink codec, the RouteKernel interface (real and fake)
+// and the reconciler, so that none of them depends on the others. Thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/ip_addr.h"
+#include "common/ip_prefix.h"
+
+namespace strata::fea {
+
+struct KernelNextHop {
+  std::optional<IpAddr> gateway;  // none: directly connected through ifindex
+  uint32_t ifindex = 0;
+  uint32_t weight = 1;  // 1..256 (the kernel stores weight - 1 in a byte)
+  friend bool operator==(const KernelNextHop&, const KernelNextHop&) = default;
+  friend auto operator<=>(const KernelNextHop&, const KernelNextHop&) = default;
+};
+
+struct KernelRoute {
+  uint32_t table = 0;
+  IpPrefix prefix;
+  uint8_t protocol = 0;  // rtm_protocol: who installed it
+  uint32_t metric = 0;   // RTA_PRIORITY
+  bool blackhole = false;
+  std::vector<KernelNextHop> nexthops;  // empty for a blackhole
+  friend bool operator==(const KernelRoute&, const KernelRoute&) = default;
+  std::string ToString() const;
+};
+
+// True when a and b forward the same way (next hops compared as a set; a single next hop's
+// weight is meaningless and ignored). Table, protocol and metric are not compared.
+bool SameForwarding(const KernelRoute& a, const KernelRoute& b);
+
+enum class KernelOpType : uint8_t {
+  kAdd,      // create; fails (EEXIST) if any route with this prefix and metric exists
+  kReplace,  // replace our route with this prefix and metric (create if gone)
+  kDelete,   // delete the route with this prefix, metric and protocol
+};
+
+struct KernelOp {
+  KernelOpType type = KernelOpType::kAdd;
+  KernelRoute route;
+  friend bool operator==(const KernelOp&, const KernelOp&) = default;
+};
+
+}  // namespace strata::fea

@@ -1,0 +1,170 @@
+#include "fea/kernel_routes.h"
+
+#include "fea/reconcile.h"
+
+namespace strata::fea {
+
+KernelRoutes::KernelRoutes(boost::asio::io_context& io, RouteKernel* kernel, const VrTable& vrs,
+                           KernelRoutesOptions options)
+    : io_(io), kernel_(kernel), vrs_(vrs), options_(options), log_(MakeLogger("fea.kernel")) {}
+
+KernelRoutes::~KernelRoutes() {
+  for (auto& [name, st] : state_) {
+    if (st->timer) st->timer->cancel();
+  }
+}
+
+KernelRoute KernelRoutes::Wanted(const Vr& vr, const FeaRoute& r) const {
+  KernelRoute k;
+  k.table = vr.table_id;
+  k.prefix = r.prefix;
+  k.protocol = options_.protocol;
+  k.metric = options_.metric;
+  k.blackhole = r.nexthops.empty();
+  for (const auto& nh : r.nexthops) {
+    k.nexthops.push_back({nh.address, nh.ifindex, nh.weight});
+  }
+  return k;
+}
+
+void KernelRoutes::AddVr(const std::string& name) {
+  const Vr* vr = vrs_.Find(name);
+  if (kernel_ == nullptr || vr == nullptr || vr->table_id == 0 || state_.contains(name)) return;
+  auto st = std::make_shared<VrState>();
+  st->table = vr->table_id;
+  state_[name] = st;
+  ReconcileState(name, *st, false);
+  stats_.adopted += st->installed.size();
+  if (!st->installed.empty()) {
+    log_->info("VR {}: adopted {} Strata routes from table {}; stale ones go in {} ms", name,
+               st->installed.size(), st->table, options_.grace.count());
+  }
+  st->timer = std::make_unique<boost::asio::steady_timer>(io_, options_.grace);
+  st->timer->async_wait(
+      [this, name, weak = std::weak_ptr<VrState>(st)](const boost::system::error_code& ec) {
+        auto locked = weak.lock();
+        if (ec || !locked || !locked->grace) return;
+        log_->info("VR {}: grace period over", name);
+        EndGrace(name);
+      });
+}
+
+void KernelRoutes::RemoveVr(const std::string& name) {
+  auto it = state_.find(name);
+  if (it == state_.end()) return;
+  VrState& st = *it->second;
+  if (st.timer) st.timer->cancel();
+  std::vector<KernelOp> ops;
+  for (const auto& [p, k] : st.installed) ops.push_back({KernelOpType::kDelete, k});
+  Run(st, ops);
+  state_.erase(it);
+}
+
+void KernelRoutes::Sync(const std::string& name, std::span<const IpPrefix> changed) {
+  auto it = state_.find(name);
+  const Vr* vr = vrs_.Find(name);
+  if (it == state_.end() || vr == nullptr) return;
+  VrState& st = *it->second;
+  std::vector<KernelOp> ops;
+  for (const IpPrefix& p : changed) {
+    auto r = vr->routes.find(p);
+    auto have = st.installed.find(p);
+    if (r != vr->routes.end()) {
+      KernelRoute w = Wanted(*vr, r->second);
+      if (have == st.installed.end()) {
+        ops.push_back({KernelOpType::kAdd, std::move(w)});
+      } else if (!SameForwarding(have->second, w)) {
+        ops.push_back({KernelOpType::kReplace, std::move(w)});
+      }
+    } else if (have != st.installed.end()) {
+      ops.push_back({KernelOpType::kDelete, have->second});
+    }
+  }
+  Run(st, ops);
+}
+
+size_t KernelRoutes::Run(VrState& st, std::span<const KernelOp> ops) {
+  if (ops.empty() || kernel_ == nullptr) return 0;
+  std::vector<Status> results = kernel_->Apply(ops);
+  stats_.ops += ops.size();
+  size_t deleted = 0;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const KernelOp& op = ops[i];
+    const bool ok = i < results.size() && results[i].ok();
+    if (!ok) {
+      ++stats_.errors;
+      log_->warn("kernel refused {} {}: {}",
+                 op.type == KernelOpType::kDelete ? "delete of" : "install of", op.route.ToString(),
+                 i < results.size() ? results[i].ToString() : "no answer");
+    }
+    if (op.route.protocol != options_.protocol || op.route.metric != options_.metric) {
+      if (ok) ++deleted;  // a stale route at another metric
+      continue;
+    }
+    if (op.type == KernelOpType::kDelete) {
+      // Gone either way: a failed delete means the kernel had no such route.
+      st.installed.erase(op.route.prefix);
+      if (ok) ++deleted;
+    } else if (ok) {
+      st.installed[op.route.prefix] = op.route;
+    } else if (op.type == KernelOpType::kReplace) {
+      st.installed.erase(op.route.prefix);
+    }
+  }
+  return deleted;
+}
+
+size_t KernelRoutes::ReconcileState(const std::string& name, VrState& st, bool remove_unwanted) {
+  const Vr* vr = vrs_.Find(name);
+  if (kernel_ == nullptr || vr == nullptr) return 0;
+  auto dump = kernel_->Dump(st.table);
+  if (!dump.ok()) {
+    ++stats_.errors;
+    log_->warn("VR {}: cannot dump table {}: {}", name, st.table, dump.status().ToString());
+    return 0;
+  }
+  std::vector<KernelRoute> wanted;
+  wanted.reserve(vr->routes.size());
+  for (const auto& [p, r] : vr->routes) wanted.push_back(Wanted(*vr, r));
+  ReconcilePlan plan =
+      PlanReconcile(*dump, wanted, options_.protocol, options_.metric, remove_unwanted);
+  st.installed.clear();
+  for (const auto& k : *dump) {
+    if (k.protocol == options_.protocol && k.metric == options_.metric) {
+      st.installed[k.prefix] = k;
+    }
+  }
+  const size_t removed = Run(st, plan.ops);
+  if (remove_unwanted) stats_.stale_removed += removed;
+  return removed;
+}
+
+size_t KernelRoutes::EndGrace(const std::string& name) {
+  auto it = state_.find(name);
+  if (it == state_.end()) return 0;
+  auto st = it->second;
+  st->grace = false;
+  if (st->timer) st->timer->cancel();
+  return ReconcileState(name, *st, true);
+}
+
+size_t KernelRoutes::Reconcile(const std::string& name) {
+  auto it = state_.find(name);
+  if (it == state_.end()) return 0;
+  auto st = it->second;
+  return ReconcileState(name, *st, !st->grace);
+}
+
+bool KernelRoutes::InKernel(const std::string& vr, const IpPrefix& prefix) const {
+  auto it = state_.find(vr);
+  return it != state_.end() && it->second->installed.contains(prefix);
+}
+
+KernelStats KernelRoutes::stats() const {
+  KernelStats s = stats_;
+  s.installed = 0;
+  for (const auto& [name, st] : state_) s.installed += st->installed.size();
+  return s;
+}
+
+}  // namespace strata::fea

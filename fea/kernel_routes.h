@@ -1,0 +1,92 @@
+// KernelRoutes: installs each VR's routes into its own kernel routing table and reconciles
+// that table with the VrTable after a restart.
+//
+// Strata's kernel routes carry one protocol number (rtm_protocol, default 196) and one
+// priority (default 20), whatever the RIB's metric: the protocol tells them apart from every
+// other daemon's routes, which this class never adds, replaces or deletes; the fixed priority
+// makes (prefix, table) name exactly one Strata route.
+//
+// Lifecycle per VR: AddVr() dumps the table and adopts the Strata routes it finds (left from a
+// previous run). Routes the RIB sends again are kept as they are (or replaced if they differ);
+// the others are deleted when the RIB ends its resync (EndResync) or when the grace timer
+// fires, whichever comes first. Sync() installs what a batch changed, in one netlink batch.
+// Reconcile() dumps and repairs the table (after a link comes up: the kernel flushes routes
+// through a link that goes down). Kernel failures are counted and logged, and the route stays
+// in the VrTable (shown with in_kernel false); the next Reconcile() retries it.
+// Without a RouteKernel (--no-kernel) every call is a no-op.
+// Threading: the io_context thread; timers hold a weak reference to the VR's state.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "common/log.h"
+#include "fea/route_kernel.h"
+#include "fea/vr_table.h"
+#include "libipc/asio.h"
+
+namespace strata::fea {
+
+struct KernelRoutesOptions {
+  uint8_t protocol = 196;  // RTPROT_* value for Strata's routes (see /etc/iproute2/rt_protos)
+  uint32_t metric = 20;    // kernel priority of every Strata route
+  std::chrono::milliseconds grace{60000};  // how long adopted routes wait for the RIB
+};
+
+struct KernelStats {
+  uint64_t installed = 0;  // Strata routes now in the kernel
+  uint64_t ops = 0;        // route messages sent
+  uint64_t errors = 0;     // route messages the kernel refused, failed dumps
+  uint64_t adopted = 0;    // Strata routes found at start
+  uint64_t stale_removed = 0;
+};
+
+class KernelRoutes {
+ public:
+  // `kernel` may be null (no kernel programming); it must outlive this object.
+  KernelRoutes(boost::asio::io_context& io, RouteKernel* kernel, const VrTable& vrs,
+               KernelRoutesOptions options);
+  ~KernelRoutes();
+
+  // REQUIRES: vr exists in the VrTable.
+  void AddVr(const std::string& vr);
+  // Deletes the VR's Strata routes from its table. Call before VrTable::DeleteVr.
+  void RemoveVr(const std::string& vr);
+  // Makes the kernel match the VrTable for these prefixes of `vr`.
+  void Sync(const std::string& vr, std::span<const IpPrefix> changed);
+  // Ends the grace period: removes adopted routes the RIB did not send again. Returns how many.
+  size_t EndGrace(const std::string& vr);
+  // Dumps the table and makes it match (removing unwanted routes only after the grace period).
+  size_t Reconcile(const std::string& vr);
+
+  bool InKernel(const std::string& vr, const IpPrefix& prefix) const;
+  KernelStats stats() const;
+  const KernelRoutesOptions& options() const { return options_; }
+
+ private:
+  struct VrState {
+    uint32_t table = 0;
+    std::map<IpPrefix, KernelRoute> installed;  // Strata routes at our metric in the kernel
+    bool grace = true;
+    std::unique_ptr<boost::asio::steady_timer> timer;
+  };
+
+  KernelRoute Wanted(const Vr& vr, const FeaRoute& r) const;
+  // Sends ops, updates `installed`; returns how many deletes succeeded.
+  size_t Run(VrState& st, std::span<const KernelOp> ops);
+  size_t ReconcileState(const std::string& vr, VrState& st, bool remove_unwanted);
+
+  boost::asio::io_context& io_;
+  RouteKernel* kernel_;
+  const VrTable& vrs_;
+  const KernelRoutesOptions options_;
+  std::shared_ptr<spdlog::logger> log_;
+  std::map<std::string, std::shared_ptr<VrState>> state_;
+  KernelStats stats_;
+};
+
+}  // namespace strata::fea

@@ -1,0 +1,113 @@
+// KernelRoutes against the fake kernel: installs, adoption after a restart, the grace period,
+// and foreign routes left alone.
+#include "fea/kernel_routes.h"
+
+#include <gtest/gtest.h>
+
+#include "fea/fake_route_kernel.h"
+
+namespace strata::fea {
+namespace {
+
+IpAddr A(const char* s) { return IpAddr::Parse(s).value(); }
+IpPrefix P(const char* s) { return IpPrefix::Parse(s).value(); }
+
+RouteChange Add(const char* prefix, const char* via) {
+  RouteChange c;
+  c.op = RouteOp::kAdd;
+  IpPrefix p = P(prefix);
+  c.prefix_addr = p.addr();
+  c.prefix_len = p.len();
+  c.nexthops.push_back({A(via), "", 0});
+  return c;
+}
+
+class KernelRoutesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ifs_.UpdateLink({3, "r0", true, true, 1500, std::nullopt});
+    ifs_.AddAddress({3, A("10.0.0.1"), 24});
+    ASSERT_TRUE(vrs_.AddVr("red", 100).ok());
+    ASSERT_TRUE(ifs_.Bind("r0", "red").ok());
+  }
+  void Apply(std::vector<RouteChange> c) {
+    auto changed = vrs_.Apply("red", c);
+    ASSERT_TRUE(changed.ok()) << changed.status().ToString();
+    kr_.Sync("red", *changed);
+  }
+  KernelRoute Ours(const char* prefix, const char* via) {
+    return KernelRoute{100, P(prefix), 196, 20, false, {{A(via), 3, 1}}};
+  }
+
+  boost::asio::io_context io_{1};
+  FakeRouteKernel kernel_;
+  InterfaceTable ifs_;
+  VrTable vrs_{ifs_};
+  KernelRoutesOptions opts_{196, 20, std::chrono::milliseconds(50)};
+  KernelRoutes kr_{io_, &kernel_, vrs_, opts_};
+};
+
+TEST_F(KernelRoutesTest, InstallsReplacesAndDeletesInOneBatch) {
+  kr_.AddVr("red");
+  Apply({Add("192.0.2.0/24", "10.0.0.2"), Add("198.51.100.0/24", "10.0.0.2")});
+  EXPECT_EQ(kernel_.applied.size(), 2u);
+  EXPECT_EQ(*kernel_.Get(100, P("192.0.2.0/24"), 20), Ours("192.0.2.0/24", "10.0.0.2"));
+  Apply({Add("192.0.2.0/24", "10.0.0.2")});  // unchanged: no kernel op
+  EXPECT_EQ(kernel_.applied.size(), 2u);
+  Apply({Add("192.0.2.0/24", "10.0.0.3")});
+  EXPECT_EQ(kernel_.applied.back().type, KernelOpType::kReplace);
+  RouteChange del = Add("198.51.100.0/24", "10.0.0.2");
+  del.op = RouteOp::kDelete;
+  Apply({del});
+  EXPECT_EQ(kernel_.Get(100, P("198.51.100.0/24"), 20), nullptr);
+  EXPECT_TRUE(kr_.InKernel("red", P("192.0.2.0/24")));
+  EXPECT_EQ(kr_.stats().installed, 1u);
+}
+
+TEST_F(KernelRoutesTest, AdoptsRoutesOfAPreviousRunAndRemovesStaleOnesAtEndOfGrace) {
+  const KernelRoute foreign{100, P("203.0.113.0/24"), 4, 20, false, {{A("10.0.0.9"), 3, 1}}};
+  kernel_.Put(Ours("192.0.2.0/24", "10.0.0.2"));     // still wanted
+  kernel_.Put(Ours("198.51.100.0/24", "10.0.0.2"));  // no longer wanted
+  kernel_.Put(KernelRoute{100, P("203.0.113.0/24"), 4, 0, false, {{A("10.0.0.9"), 3, 1}}});
+  kernel_.Put(foreign);  // a static route at our metric: it holds our key
+  kr_.AddVr("red");
+  EXPECT_TRUE(kernel_.applied.empty());
+  Apply({Add("192.0.2.0/24", "10.0.0.2")});
+  EXPECT_TRUE(kernel_.applied.empty()) << "an adopted identical route is kept as it is";
+  Apply({Add("203.0.113.0/24", "10.0.0.2")});  // refused: the static route holds the key
+  EXPECT_EQ(kr_.stats().errors, 1u);
+  EXPECT_FALSE(kr_.InKernel("red", P("203.0.113.0/24")));
+  EXPECT_NE(kernel_.Get(100, P("198.51.100.0/24"), 20), nullptr) << "kept during grace";
+  // The grace timer fires.
+  io_.run_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(kernel_.Get(100, P("198.51.100.0/24"), 20), nullptr);
+  EXPECT_NE(kernel_.Get(100, P("192.0.2.0/24"), 20), nullptr);
+  EXPECT_EQ(*kernel_.Get(100, P("203.0.113.0/24"), 20), foreign);
+  EXPECT_NE(kernel_.Get(100, P("203.0.113.0/24"), 0), nullptr);
+  for (const auto& op : kernel_.applied) EXPECT_EQ(op.route.protocol, 196);
+  EXPECT_EQ(kr_.stats().stale_removed, 1u);
+}
+
+TEST_F(KernelRoutesTest, ReconcileRepairsRoutesTheKernelFlushed) {
+  kr_.AddVr("red");
+  EXPECT_EQ(kr_.EndGrace("red"), 0u);
+  Apply({Add("192.0.2.0/24", "10.0.0.2")});
+  kernel_.routes.clear();  // the link went down
+  kr_.Reconcile("red");
+  EXPECT_NE(kernel_.Get(100, P("192.0.2.0/24"), 20), nullptr);
+  kr_.RemoveVr("red");
+  EXPECT_TRUE(kernel_.routes.empty());
+}
+
+TEST_F(KernelRoutesTest, NoKernelMeansNoOps) {
+  KernelRoutes none(io_, nullptr, vrs_, opts_);
+  none.AddVr("red");
+  auto changed = vrs_.Apply("red", std::vector<RouteChange>{Add("192.0.2.0/24", "10.0.0.2")});
+  ASSERT_TRUE(changed.ok());
+  none.Sync("red", *changed);
+  EXPECT_FALSE(none.InKernel("red", P("192.0.2.0/24")));
+  EXPECT_TRUE(kernel_.applied.empty());
+}
+
+}  // namespace
+}  // namespace strata::fea

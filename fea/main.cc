@@ -1,0 +1,98 @@
+// strata-fea: the forwarding engine abstraction (class "fea", sole instance). Wires the
+// netlink link monitor, the interface table, the VR table with the shared FIB, kernel route
+// programming and the fea/1.0 service together; see fea/README.md for the data flow.
+#include <CLI/CLI.hpp>
+#include <csignal>
+
+#include "common/log.h"
+#include "fea/fea_service.h"
+#include "fea/interface_table.h"
+#include "fea/kernel_routes.h"
+#include "fea/netlink/link_monitor.h"
+#include "fea/netlink/netlink_route_kernel.h"
+#include "fea/vr_table.h"
+#include "libipc/router.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"strata-fea: interfaces, the shared multi-VR FIB and kernel routes"};
+  std::string finder;
+  bool no_kernel = false;
+  unsigned proto_num = 196;
+  uint32_t kernel_metric = 20;
+  uint32_t grace_ms = 60000;
+  std::vector<std::string> families = {"sunix"};
+  app.add_option("--finder", finder, "Finder socket path");
+  app.add_flag("--no-kernel", no_kernel,
+               "program no kernel routes (unprivileged runs, tests); interfaces are still read");
+  app.add_option("--proto-num", proto_num, "rtm_protocol of Strata's kernel routes")
+      ->check(CLI::Range(5, 254))
+      ->capture_default_str();
+  app.add_option("--kernel-metric", kernel_metric, "kernel priority of Strata's routes")
+      ->capture_default_str();
+  app.add_option("--grace-ms", grace_ms,
+                 "how long routes left by a previous run wait for the RIB before removal")
+      ->capture_default_str();
+  app.add_option("--listen", families, "transport families to serve on")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  auto log = strata::MakeLogger("fea");
+  boost::asio::io_context io(1);
+  strata::ipc::RouterOptions opts;
+  opts.finder_path = finder;
+  opts.listen_families = families;
+  strata::ipc::Router router(io, opts);
+
+  strata::fea::InterfaceTable interfaces;
+  strata::fea::VrTable vrs(interfaces);
+  std::unique_ptr<strata::fea::netlink::NetlinkRouteKernel> route_kernel;
+  std::unique_ptr<strata::fea::netlink::LinkMonitor> monitor;
+  if (!no_kernel) {
+    auto k = strata::fea::netlink::NetlinkRouteKernel::Open();
+    if (!k.ok()) {
+      log->error("cannot open netlink: {}", k.status().ToString());
+      return 1;
+    }
+    route_kernel = std::move(*k);
+  }
+  strata::fea::KernelRoutesOptions kopts;
+  kopts.protocol = static_cast<uint8_t>(proto_num);
+  kopts.metric = kernel_metric;
+  kopts.grace = std::chrono::milliseconds(grace_ms);
+  strata::fea::KernelRoutes kernel(io, route_kernel.get(), vrs, kopts);
+  strata::fea::FeaService service(io, router, interfaces, vrs, kernel);
+  // After the service, so that the first snapshot reaches its change callback. Reading links
+  // needs no privilege, so --no-kernel keeps it.
+  monitor = std::make_unique<strata::fea::netlink::LinkMonitor>(io, interfaces);
+  if (strata::Status s = monitor->Start(); !s.ok()) {
+    log->error("cannot follow interfaces: {}", s.ToString());
+    return 1;
+  }
+  log->info("{} interfaces; kernel routes {}", interfaces.List("").size(),
+            no_kernel ? std::string("off (--no-kernel)")
+                      : fmt::format("carry protocol {} and metric {}", proto_num, kernel_metric));
+
+  router.AddTarget("fea", "fea", true).Serve(service);
+  router.set_on_finder_lost([&](const strata::Status& why) {
+    log->warn("lost the Finder ({}); exiting", why.message());
+    io.stop();
+  });
+  int rc = 0;
+  router.Start([&](const strata::Status& s) {
+    if (!s.ok()) {
+      log->error("registration failed: {}", s.ToString());
+      rc = 1;
+      io.stop();
+      return;
+    }
+    log->info("registered as fea");
+  });
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code&, int) {
+    // Kernel routes stay installed: forwarding continues while the FEA restarts.
+    router.Stop();
+    io.stop();
+  });
+  std::signal(SIGPIPE, SIG_IGN);
+  io.run();
+  return rc;
+}

@@ -1,0 +1,40 @@
+// Link codec: parses RTM_NEWLINK/RTM_DELLINK and RTM_NEWADDR/RTM_DELADDR messages into
+// LinkInfo/AddrInfo, and builds them (for tests and fakes: the FEA itself only reads them).
+// Untrusted kernel bytes: every malformed message becomes an error Status.
+// Stateless free functions; thread-safe.
+#pragma once
+
+#include <linux/netlink.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/status.h"
+#include "fea/link_info.h"
+
+namespace strata::fea::netlink {
+
+StatusOr<LinkInfo> ParseLinkMessage(const nlmsghdr* nlh);
+StatusOr<AddrInfo> ParseAddrMessage(const nlmsghdr* nlh);
+
+// type: RTM_NEWLINK or RTM_DELLINK.
+void AppendLinkMessage(std::vector<uint8_t>& out, uint16_t type, const LinkInfo& link,
+                       uint32_t seq);
+// type: RTM_NEWADDR or RTM_DELADDR.
+void AppendAddrMessage(std::vector<uint8_t>& out, uint16_t type, const AddrInfo& addr,
+                       uint32_t seq);
+
+// Calls fn(nlh) for each complete message in `bytes`; an error when a header is truncated.
+template <typename Fn>
+Status ForEachMessage(const uint8_t* bytes, size_t len, Fn&& fn) {
+  auto* nlh = reinterpret_cast<const nlmsghdr*>(bytes);
+  int left = static_cast<int>(len);
+  while (NLMSG_OK(nlh, left)) {
+    if (Status s = fn(nlh); !s.ok()) return s;
+    nlh = NLMSG_NEXT(nlh, left);
+  }
+  if (left != 0) return Status(StatusCode::kDataLoss, "truncated netlink message");
+  return Status();
+}
+
+}  // namespace strata::fea::netlink

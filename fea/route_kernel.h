@@ -1,0 +1,28 @@
+// RouteKernel: the forwarding plane's routing tables, behind an interface so that the FEA's
+// logic runs in memory in tests (FakeRouteKernel) and against Linux in production
+// (NetlinkRouteKernel).
+//
+// Contract: Apply() performs the operations in order and reports one Status per operation
+// (the batch does not stop at a failure; the kernel has no transactions). Dump() returns every
+// unicast and blackhole route of a table, whatever its protocol. Synchronous.
+// Threading: the io_context thread.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "common/status.h"
+#include "fea/kernel_route.h"
+
+namespace strata::fea {
+
+class RouteKernel {
+ public:
+  virtual ~RouteKernel() = default;
+  // Returns one status per op, in order.
+  virtual std::vector<Status> Apply(std::span<const KernelOp> ops) = 0;
+  virtual StatusOr<std::vector<KernelRoute>> Dump(uint32_t table) = 0;
+};
+
+}  // namespace strata::fea
