@@ -46,6 +46,21 @@ void OriginTable::store_and_send(RouteRef route) {
   send_add(route);
 }
 
+bool OriginTable::is_stale(const IpPrefix& prefix) const {
+  const StoredRoute* s = store_.find(prefix);
+  return s && s->generation < generation_;
+}
+
+void OriginTable::for_each(const std::optional<IpPrefix>& from,
+                           const std::function<bool(const RouteRef&, bool stale)>& fn) const {
+  // Iterating only pins trie nodes (a reference count), which does not change the table.
+  auto& store = const_cast<RouteStore&>(store_);
+  for (auto it = store.begin(); !it.at_end(); ++it) {
+    if (!it.has_value() || (from && it.key() < *from)) continue;
+    if (!fn(it.value().route, it.value().generation < generation_)) return;
+  }
+}
+
 Status OriginTable::add(RibRoute route) {
   if (Status s = route.Validate(); !s.ok()) return s;
   const StoredRoute* existing = store_.find(route.prefix);

@@ -16,8 +16,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/status.h"
@@ -51,6 +53,13 @@ class OriginTable : public RouteStage {
   Status remove(const IpPrefix& prefix);
   // The stored route for exactly this prefix, or null.
   RouteRef find(const IpPrefix& prefix) const { return RouteOf(store_.find(prefix)); }
+  // True if the route for prefix was marked stale and not announced since.
+  bool is_stale(const IpPrefix& prefix) const;
+  // Visits the stored routes in prefix order (covering prefixes first), from the first at or
+  // after `from` (nullopt: the start), until fn returns false. REQUIRES: fn does not change the
+  // table.
+  void for_each(const std::optional<IpPrefix>& from,
+                const std::function<bool(const RouteRef&, bool stale)>& fn) const;
 
   // Withdraws every route in the background; the table is empty (and usable) at once.
   void delete_all_routes();

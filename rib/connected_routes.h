@@ -1,0 +1,65 @@
+// ConnectedRoutes: keeps the "connected" origin table in step with this VR's interfaces.
+//
+// Serves fea_client/1.0/interface_event on the RIB's target. After the FEA is ready the process
+// calls watch(), which sends fea/1.0/watch_interfaces for this VR; the FEA answers with the
+// current interfaces as events, then every change. An interface contributes one connected route
+// per address (the subnet, nexthop = our address, interface = its name) while it is up and bound
+// to this VR. Two interfaces with the same subnet: the first one announced holds the route; the
+// other takes over if it goes. Events with malformed addresses are refused (INVALID_ARGUMENT)
+// and change nothing. Threading: the io_context thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "common/log.h"
+#include "libipc/interfaces/fea.strata.h"
+#include "libipc/interfaces/fea_client.strata.h"
+#include "libipc/router.h"
+#include "rib/rib.h"
+
+namespace strata::rib {
+
+class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
+ public:
+  // `self` is the RIB's own target (the watcher named in watch_interfaces); `changed` runs
+  // after each event that changed routes.
+  ConnectedRoutes(ipc::Router& router, Rib& rib, std::string vr, std::string self,
+                  std::string fea_target, std::function<void()> changed);
+
+  // Subscribes to the FEA's interface events for this VR.
+  void watch();
+
+  void InterfaceEvent(const fea_client::v1::InterfaceEventRequest& request,
+                      ipc::Responder<fea_client::v1::InterfaceEventReply> reply) override;
+
+  size_t routes() const { return holder_.size(); }
+  uint64_t events() const { return events_; }
+
+ private:
+  struct Subnet {
+    IpAddr address;  // our address on it
+  };
+  // Replaces the interface's contribution with `subnets` (empty: remove it).
+  void set_interface(const std::string& ifname, std::map<IpPrefix, Subnet> subnets);
+  void withdraw(const std::string& ifname, const IpPrefix& prefix);
+  void announce(const std::string& ifname, const IpPrefix& prefix, const Subnet& subnet);
+
+  ipc::Router& router_;
+  Rib& rib_;
+  std::string vr_;
+  std::string self_;
+  fea::v1::FeaClient fea_;
+  std::shared_ptr<spdlog::logger> log_;
+  std::function<void()> changed_;
+  std::map<std::string, std::map<IpPrefix, Subnet>> interfaces_;  // up and in this VR
+  std::map<IpPrefix, std::string> holder_;                        // interface holding the route
+  uint64_t events_ = 0;
+  std::shared_ptr<bool> self_alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::rib

@@ -1,0 +1,115 @@
+#include "rib/fake_fea.h"
+
+#include "rib/proto_convert.h"
+
+namespace strata::rib {
+
+namespace fpb = strata::fea::v1;
+
+void FakeFea::send_interface(const fpb::Interface& ifc, bool removed) {
+  if (removed) {
+    interfaces_.erase(ifc.name());
+  } else {
+    interfaces_[ifc.name()] = ifc;
+  }
+  for (const auto& [target, vr] : watchers_) {
+    fea_client::v1::InterfaceEventRequest ev;
+    ev.set_change(removed ? fea_client::v1::INTERFACE_CHANGE_REMOVED
+                          : fea_client::v1::INTERFACE_CHANGE_UPDATED);
+    *ev.mutable_interface() = ifc;
+    fea_client::v1::FeaClientClient(router_, target)
+        .InterfaceEvent(ev, [](const Status&, const fea_client::v1::InterfaceEventReply&) {});
+  }
+}
+
+void FakeFea::AddVr(const fpb::AddVrRequest& r, ipc::Responder<fpb::AddVrReply> reply) {
+  add_vrs.push_back(r.vr());
+  routes[r.vr()];
+  reply(fpb::AddVrReply());
+}
+
+void FakeFea::DeleteVr(const fpb::DeleteVrRequest&, ipc::Responder<fpb::DeleteVrReply> reply) {
+  reply.Fail(Unimplemented("fake"));
+}
+void FakeFea::ListVrs(const fpb::ListVrsRequest&, ipc::Responder<fpb::ListVrsReply> reply) {
+  reply.Fail(Unimplemented("fake"));
+}
+void FakeFea::ListInterfaces(const fpb::ListInterfacesRequest&,
+                             ipc::Responder<fpb::ListInterfacesReply> reply) {
+  reply.Fail(Unimplemented("fake"));
+}
+void FakeFea::BindInterface(const fpb::BindInterfaceRequest&,
+                            ipc::Responder<fpb::BindInterfaceReply> reply) {
+  reply.Fail(Unimplemented("fake"));
+}
+void FakeFea::UnbindInterface(const fpb::UnbindInterfaceRequest&,
+                              ipc::Responder<fpb::UnbindInterfaceReply> reply) {
+  reply.Fail(Unimplemented("fake"));
+}
+
+void FakeFea::WatchInterfaces(const fpb::WatchInterfacesRequest& r,
+                              ipc::Responder<fpb::WatchInterfacesReply> reply) {
+  watchers_.emplace_back(r.watcher(), r.vr());
+  reply(fpb::WatchInterfacesReply());
+  for (const auto& [name, ifc] : interfaces_) {
+    fea_client::v1::InterfaceEventRequest ev;
+    ev.set_change(fea_client::v1::INTERFACE_CHANGE_UPDATED);
+    *ev.mutable_interface() = ifc;
+    fea_client::v1::FeaClientClient(router_, r.watcher())
+        .InterfaceEvent(ev, [](const Status&, const fea_client::v1::InterfaceEventReply&) {});
+  }
+}
+
+void FakeFea::UnwatchInterfaces(const fpb::WatchInterfacesRequest&,
+                                ipc::Responder<fpb::WatchInterfacesReply> reply) {
+  reply.Fail(Unimplemented("fake"));
+}
+
+void FakeFea::ApplyRoutes(const fpb::ApplyRoutesRequest& r,
+                          ipc::Responder<fpb::ApplyRoutesReply> reply) {
+  ++apply_calls;
+  auto& table = resync_.contains(r.vr()) ? resync_[r.vr()] : routes[r.vr()];
+  for (const fpb::RouteChange& c : r.changes()) {
+    auto prefix = PrefixFromProto(c.prefix(), "prefix");
+    if (!prefix.ok()) return reply.Fail(prefix.status());
+    ++changes;
+    const bool present = table.contains(*prefix);
+    if (c.op() == fpb::OP_DELETE) {
+      if (!present) ++bad_changes;
+      table.erase(*prefix);
+    } else {
+      if ((c.op() == fpb::OP_ADD) == present) ++bad_changes;
+      table[*prefix] = c;
+    }
+  }
+  fpb::ApplyRoutesReply out;
+  out.set_applied(static_cast<uint32_t>(r.changes_size()));
+  reply(out);
+}
+
+void FakeFea::BeginResync(const fpb::BeginResyncRequest& r,
+                          ipc::Responder<fpb::BeginResyncReply> reply) {
+  ++begin_resyncs;
+  resync_[r.vr()].clear();
+  reply(fpb::BeginResyncReply());
+}
+
+void FakeFea::EndResync(const fpb::EndResyncRequest& r, ipc::Responder<fpb::EndResyncReply> reply) {
+  ++end_resyncs;
+  routes[r.vr()] = std::move(resync_[r.vr()]);
+  resync_.erase(r.vr());
+  reply(fpb::EndResyncReply());
+}
+
+void FakeFea::Lookup(const fpb::LookupRequest&, ipc::Responder<fpb::LookupReply> reply) {
+  reply.Fail(Unimplemented("fake"));
+}
+void FakeFea::ListRoutes(const fpb::ListRoutesRequest&,
+                         ipc::Responder<fpb::ListRoutesReply> reply) {
+  reply.Fail(Unimplemented("fake"));
+}
+void FakeFea::GetStats(const fpb::GetStatsRequest&, ipc::Responder<fpb::GetStatsReply> reply) {
+  reply.Fail(Unimplemented("fake"));
+}
+
+}  // namespace strata::rib

@@ -1,0 +1,150 @@
+#include "rib/fea_client_consumer.h"
+
+#include <chrono>
+
+#include "rib/proto_convert.h"
+
+namespace strata::rib {
+
+namespace fpb = strata::fea::v1;
+
+namespace {
+
+fpb::Op OpToProto(FeaOp op) {
+  switch (op) {
+    case FeaOp::kAdd:
+      return fpb::OP_ADD;
+    case FeaOp::kReplace:
+      return fpb::OP_REPLACE;
+    case FeaOp::kDelete:
+      return fpb::OP_DELETE;
+  }
+  return fpb::OP_UNSPECIFIED;
+}
+
+void ChangeToProto(const FeaChange& c, fpb::RouteChange* out) {
+  out->set_op(OpToProto(c.op));
+  PrefixToProto(c.prefix, out->mutable_prefix());
+  if (!c.route) return;
+  const RibRoute& r = *c.route;
+  out->set_metric(r.metric);
+  out->set_protocol(r.protocol);
+  out->set_admin_distance(r.admin_distance);
+  fpb::NextHop* nh = out->add_nexthops();
+  nh->set_interface(r.ifname);
+  // A connected subnet is reached on its interface; its route's nexthop is our own address.
+  if (r.protocol != kConnectedProtocol) AddrToProto(r.forwarding_nexthop(), nh->mutable_address());
+}
+
+}  // namespace
+
+FeaClientConsumer::FeaClientConsumer(ipc::Router& router, Options options)
+    : router_(router),
+      options_(std::move(options)),
+      client_(router, options_.target),
+      log_(MakeLogger("rib." + options_.vr + ".fea")) {
+  if (options_.max_in_flight == 0) options_.max_in_flight = 1;
+}
+
+FeaClientConsumer::~FeaClientConsumer() = default;
+
+void FeaClientConsumer::fea_event(bool alive) {
+  ++generation_;  // replies from the previous incarnation are ignored
+  in_flight_ = 0;
+  ready_ = false;
+  resync_after_drain_ = false;
+  alive_ = alive;
+  retry_timer_.reset();
+  if (alive) {
+    log_->info("FEA appeared; adding VR {}", options_.vr);
+    send_add_vr();
+  } else {
+    log_->warn("FEA went away; routes queue until it is back");
+  }
+}
+
+void FeaClientConsumer::send_add_vr() {
+  fpb::AddVrRequest req;
+  req.set_vr(options_.vr);
+  req.set_table_id(options_.table_id);
+  const uint64_t gen = generation_;
+  client_.AddVr(
+      req, [this, gen, self = std::weak_ptr<bool>(self_)](const Status& s, const fpb::AddVrReply&) {
+        if (self.expired() || gen != generation_) return;
+        if (!s.ok() && s.code() != StatusCode::kAlreadyExists) {
+          log_->warn("add_vr {} failed: {}; retrying in 1 s", options_.vr, s.ToString());
+          retry_timer_ =
+              std::make_unique<boost::asio::steady_timer>(router_.io(), std::chrono::seconds(1));
+          retry_timer_->async_wait([this, gen, self](const boost::system::error_code& ec) {
+            if (ec || self.expired() || gen != generation_) return;
+            send_add_vr();
+          });
+          return;
+        }
+        ready_ = true;
+        log_->info("FEA ready for VR {}; resynchronising", options_.vr);
+        if (on_ready_) on_ready_();
+      });
+}
+
+std::function<void(const Status&)> FeaClientConsumer::track(const char* what) {
+  ++in_flight_;
+  ++calls_sent_;
+  const uint64_t gen = generation_;
+  return [this, gen, what, self = std::weak_ptr<bool>(self_)](const Status& s) {
+    if (self.expired() || gen != generation_) return;
+    call_finished(s, what);
+  };
+}
+
+void FeaClientConsumer::call_finished(const Status& status, const char* what) {
+  --in_flight_;
+  if (!status.ok()) {
+    ++calls_failed_;
+    if (status.code() == StatusCode::kUnavailable ||
+        status.code() == StatusCode::kDeadlineExceeded) {
+      // The batch may be lost: the FEA's copy can no longer be trusted.
+      log_->warn("{} to the FEA failed ({}); will resynchronise", what, status.ToString());
+      resync_after_drain_ = true;
+    } else {
+      ++batches_rejected_;
+      log_->error("the FEA rejected {}: {}", what, status.ToString());
+    }
+  }
+  if (in_flight_ == 0 && resync_after_drain_ && ready_) {
+    resync_after_drain_ = false;
+    if (on_ready_) on_ready_();
+    return;
+  }
+  if (on_drained_) on_drained_();
+}
+
+Status FeaClientConsumer::push(const FeaBatch& batch) {
+  if (!ready_) return Unavailable("the FEA is not reachable");
+  if (in_flight_ >= options_.max_in_flight || resync_after_drain_) {
+    return ResourceExhausted("FEA calls in flight");
+  }
+  if (batch.resync_start) {
+    fpb::BeginResyncRequest req;
+    req.set_vr(options_.vr);
+    client_.BeginResync(req, [done = track("begin_resync")](
+                                 const Status& s, const fpb::BeginResyncReply&) { done(s); });
+  }
+  if (!batch.changes.empty()) {
+    fpb::ApplyRoutesRequest req;
+    req.set_vr(options_.vr);
+    req.mutable_changes()->Reserve(static_cast<int>(batch.changes.size()));
+    for (const FeaChange& c : batch.changes) ChangeToProto(c, req.add_changes());
+    client_.ApplyRoutes(req, [done = track("apply_routes")](
+                                 const Status& s, const fpb::ApplyRoutesReply&) { done(s); });
+  }
+  if (batch.resync_end) {
+    fpb::EndResyncRequest req;
+    req.set_vr(options_.vr);
+    client_.EndResync(req, [done = track("end_resync")](const Status& s,
+                                                        const fpb::EndResyncReply&) { done(s); });
+  }
+  return Status::Ok();
+}
+
+}  // namespace strata::rib

@@ -1,0 +1,79 @@
+// FeaClientConsumer: the RIB's FEA output over IPC (rib::FeaConsumer -> fea/1.0 on target "fea").
+//
+// Each FeaBatch becomes, in order, BeginResync (resync_start), ApplyRoutes for this VR, and
+// EndResync (resync_end); calls to one target arrive in order, so they are pipelined. At most
+// `max_in_flight` calls are outstanding: past that push() refuses (ResourceExhausted) and the
+// FeaStage keeps the batch in its bounded queue; each reply calls on_drained so the stage sends
+// more. While the FEA is unreachable push() refuses with Unavailable and the RIB keeps working
+// (the FeaStage's queue overflows into a later full resync). The owner feeds it the Finder's
+// lifetime events for instance "fea": on each birth it sends AddVr for this VR and, once that is
+// answered, calls on_ready (the process then calls Rib::fea_reconnected() for a full resync and
+// re-subscribes to interface events). A call lost to the FEA's death or a timeout also leads to
+// a resync; a batch the FEA rejects is counted and logged, not resent.
+// Threading: the io_context thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "common/log.h"
+#include "libipc/interfaces/fea.strata.h"
+#include "libipc/router.h"
+#include "rib/fea_consumer.h"
+
+namespace strata::rib {
+
+class FeaClientConsumer : public FeaConsumer {
+ public:
+  struct Options {
+    std::string vr;
+    uint32_t table_id = 0;
+    size_t max_in_flight = 4;
+    std::string target = "fea";
+  };
+
+  FeaClientConsumer(ipc::Router& router, Options options);
+  ~FeaClientConsumer() override;
+
+  void set_on_ready(std::function<void()> cb) { on_ready_ = std::move(cb); }
+  void set_on_drained(std::function<void()> cb) { on_drained_ = std::move(cb); }
+
+  // A lifetime event of the FEA instance.
+  void fea_event(bool alive);
+
+  Status push(const FeaBatch& batch) override;
+
+  bool ready() const { return ready_; }
+  size_t in_flight() const { return in_flight_; }
+  uint64_t calls_sent() const { return calls_sent_; }
+  uint64_t calls_failed() const { return calls_failed_; }
+  uint64_t batches_rejected() const { return batches_rejected_; }
+
+ private:
+  void send_add_vr();
+  // Counts a call in flight; `done` runs if the reply is of the current FEA incarnation.
+  std::function<void(const Status&)> track(const char* what);
+  void call_finished(const Status& status, const char* what);
+
+  ipc::Router& router_;
+  Options options_;
+  fea::v1::FeaClient client_;
+  std::shared_ptr<spdlog::logger> log_;
+  std::function<void()> on_ready_;
+  std::function<void()> on_drained_;
+  bool alive_ = false;
+  bool ready_ = false;
+  bool resync_after_drain_ = false;
+  uint64_t generation_ = 0;
+  size_t in_flight_ = 0;
+  uint64_t calls_sent_ = 0;
+  uint64_t calls_failed_ = 0;
+  uint64_t batches_rejected_ = 0;
+  std::unique_ptr<boost::asio::steady_timer> retry_timer_;
+  std::shared_ptr<bool> self_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::rib

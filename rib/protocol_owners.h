@@ -1,0 +1,74 @@
+// ProtocolOwners: which process owns each origin table, and what happens when it dies.
+//
+// A protocol registers its table with an owner target (e.g. "bgp.red"). When the owner dies its
+// routes are withdrawn (Rib::delete_all_routes), unless it registered with graceful restart:
+// then they are marked stale and kept, and swept when the restarted protocol says it is done or
+// when the restart timer ends, whichever comes first. A deleted table is disabled: it keeps its
+// (empty) stage, refuses routes, and comes back when registered again. Lifetime events come from
+// the Router's instance watches; `watch` is called once per owner name. Counters for `show`.
+// Threading: the io_context thread.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "common/status.h"
+#include "libipc/asio.h"
+#include "rib/rib.h"
+
+namespace strata::rib {
+
+class ProtocolOwners {
+ public:
+  struct Entry {
+    std::string owner;  // "" when none (e.g. connected, or a table added by hand)
+    bool graceful_restart = false;
+    bool enabled = true;
+    bool restarting = false;  // owner died with graceful restart; sweep pending
+    std::unique_ptr<boost::asio::steady_timer> restart_timer;
+  };
+  using WatchFn = std::function<void(const std::string& owner)>;
+
+  // REQUIRES: io and rib outlive this object. `changed` runs after a timer changed routes.
+  ProtocolOwners(boost::asio::io_context& io, Rib& rib, std::chrono::milliseconds restart_timeout,
+                 WatchFn watch, std::function<void()> changed);
+  ProtocolOwners(const ProtocolOwners&) = delete;
+  ProtocolOwners& operator=(const ProtocolOwners&) = delete;
+
+  // Records (or updates) the owner of an existing table and enables it.
+  void set(const std::string& protocol, const std::string& owner, bool graceful_restart);
+  // Withdraws the table's routes and refuses new ones until set() again.
+  Status disable(const std::string& protocol);
+  // True unless the protocol's table was deleted (tables never registered here count as
+  // enabled: connected, static, ebgp and ibgp exist from the start).
+  bool enabled(const std::string& protocol) const;
+  const Entry* find(const std::string& protocol) const;
+
+  // A birth or death of an owner instance.
+  void owner_event(const std::string& owner, bool alive);
+  // The restarted protocol re-announced everything: sweep what it did not.
+  StatusOr<size_t> restart_done(const std::string& protocol);
+
+  uint64_t withdrawals() const { return withdrawals_; }
+  uint64_t sweeps() const { return sweeps_; }
+
+ private:
+  void restart_timer_fired(const std::string& protocol);
+
+  boost::asio::io_context& io_;
+  Rib& rib_;
+  std::chrono::milliseconds restart_timeout_;
+  WatchFn watch_;
+  std::function<void()> changed_;
+  std::map<std::string, Entry> entries_;
+  std::set<std::string> watched_;
+  uint64_t withdrawals_ = 0;
+  uint64_t sweeps_ = 0;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::rib
