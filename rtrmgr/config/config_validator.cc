@@ -1,0 +1,124 @@
+#include "rtrmgr/config/config_validator.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "rtrmgr/config/config_parser.h"
+#include "rtrmgr/config/config_printer.h"
+
+namespace strata::rtrmgr {
+namespace {
+
+std::string Q(const std::string& s) { return "'" + s + "'"; }
+
+std::string Shown(const ConfigNode& node, const TemplateNode& tmpl) {
+  if (tmpl.kind == NodeKind::kKeyed && !node.args().empty()) {
+    return node.keyword() + " " + ConfigPrinter::Quote(node.first_arg());
+  }
+  return node.keyword();
+}
+
+}  // namespace
+
+bool ConfigValidator::CheckArgs(const ConfigNode& node, const TemplateNode& tmpl,
+                                std::vector<ConfigError>& errors, std::vector<Ref>& refs) const {
+  const auto& args = node.args();
+  const std::string kw = Q(node.keyword());
+  auto fail = [&](const SourcePos& pos, std::string reason) {
+    errors.push_back({pos, std::move(reason)});
+    return false;
+  };
+  switch (tmpl.kind) {
+    case NodeKind::kContainer:
+      if (!args.empty()) return fail(args[0].pos, kw + " takes no value");
+      return true;
+    case NodeKind::kKeyed:
+      if (args.empty())
+        return fail(node.pos(), kw + " needs a key (" + tmpl.value.Describe() + ")");
+      if (args.size() > 1) return fail(args[1].pos, kw + " takes one key");
+      break;
+    case NodeKind::kLeaf:
+      if (!node.children().empty()) return fail(node.pos(), kw + " takes no block");
+      if (args.empty()) {
+        return fail(node.pos(), kw + " needs a value (" + tmpl.value.Describe() + ")");
+      }
+      if (args.size() > 1 && !tmpl.list) return fail(args[1].pos, kw + " takes one value");
+      break;
+  }
+  for (const auto& a : args) {
+    if (std::string why = tmpl.value.Check(a.text); !why.empty()) {
+      return fail(a.pos, why + " for " + kw);
+    }
+  }
+  if (!tmpl.ref.empty()) {
+    for (const auto& a : args) refs.push_back({tmpl.value.Canonical(a.text), a.text, a.pos, &tmpl});
+  }
+  return true;
+}
+
+void ConfigValidator::ValidateChildren(const ConfigNode& node, const TemplateNode& tmpl,
+                                       const std::string& path, std::vector<ConfigError>& errors,
+                                       std::vector<Ref>& refs) const {
+  std::map<std::string, SourcePos> seen;
+  for (const auto& child : node.children()) {
+    const TemplateNode* ct = tmpl.Find(child.keyword());
+    if (ct == nullptr) {
+      errors.push_back({child.pos(), "unknown node " + Q(child.keyword()) +
+                                         (path.empty() ? "" : " in " + Q(path))});
+      continue;
+    }
+    if (!CheckArgs(child, *ct, errors, refs)) continue;
+    const std::string id = ct->Identity(child);
+    if (auto [it, fresh] = seen.emplace(id, child.pos()); !fresh) {
+      errors.push_back({child.pos(), "duplicate " + Q(Shown(child, *ct)) + " (first at " +
+                                         it->second.ToString() + ")"});
+      continue;
+    }
+    if (ct->kind != NodeKind::kLeaf) {
+      std::string sub = path.empty() ? Shown(child, *ct) : path + " " + Shown(child, *ct);
+      ValidateChildren(child, *ct, sub, errors, refs);
+    }
+  }
+  for (const auto& ct : tmpl.children) {
+    if (ct->mandatory && node.FindChild(ct->name) == nullptr) {
+      errors.push_back({node.pos(), (path.empty() ? std::string("configuration") : Q(path)) +
+                                        " is missing mandatory " + Q(ct->name)});
+    }
+  }
+}
+
+std::vector<ConfigError> ConfigValidator::Validate(const ConfigNode& root) const {
+  std::vector<ConfigError> errors;
+  std::vector<Ref> refs;
+  ValidateChildren(root, templates_.root(), "", errors, refs);
+  std::map<std::string, std::vector<std::string>> defined;
+  for (const auto& ref : refs) {
+    auto [it, fresh] = defined.try_emplace(ref.tmpl->ref);
+    if (fresh) it->second = templates_.KeysAt(root, ref.tmpl->ref);
+    if (std::find(it->second.begin(), it->second.end(), ref.value) == it->second.end()) {
+      errors.push_back({ref.pos, Q(ref.shown) + " is not a defined " + Q(ref.tmpl->ref)});
+    }
+  }
+  std::stable_sort(errors.begin(), errors.end(), [](const ConfigError& a, const ConfigError& b) {
+    return std::tie(a.pos.file, a.pos.line, a.pos.column) <
+           std::tie(b.pos.file, b.pos.line, b.pos.column);
+  });
+  return errors;
+}
+
+Status ConfigValidator::Check(const ConfigNode& root) const {
+  auto errors = Validate(root);
+  if (errors.empty()) return Status::Ok();
+  std::string text;
+  for (const auto& e : errors) text += (text.empty() ? "" : "\n") + e.ToString();
+  return InvalidArgument(text);
+}
+
+Status ConfigValidator::ValidateFile(const std::string& path) const {
+  auto tree = ConfigParser::ParseFile(path);
+  if (!tree.ok()) return tree.status();
+  return Check(*tree);
+}
+
+}  // namespace strata::rtrmgr

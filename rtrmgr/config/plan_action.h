@@ -1,0 +1,40 @@
+// PlanAction: one step of applying a configuration change: an XRL to call, the process instance
+// it goes to, and the XRL that undoes it (for rollback when a later step fails). Produced by
+// ConfigPlanner. Value type.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "libipc/xrl.h"
+
+namespace strata::rtrmgr {
+
+struct PlanAction {
+  enum class Kind { kCreate, kChange, kDelete };
+
+  Kind kind = Kind::kCreate;
+  std::string path;      // the config node: "virtual-router red static route 192.0.2.0/24"
+  std::string process;   // process class from the templates: "rib"
+  std::string instance;  // process instance: "rib.red"
+  uint32_t rank = 0;     // the process's rank (fea before rib before bgp)
+  ipc::Xrl xrl;
+  std::optional<ipc::Xrl> undo;  // none when the template names no inverse
+
+  // "create rib.red virtual-router red static: finder://... undo finder://..."
+  std::string ToString() const;
+  static std::string_view KindName(Kind kind);
+};
+
+// A process the configuration needs running.
+struct ProcessInstance {
+  std::string process;   // "rib"
+  std::string instance;  // "rib.red"
+  uint32_t rank = 0;
+
+  friend bool operator==(const ProcessInstance&, const ProcessInstance&) = default;
+};
+
+}  // namespace strata::rtrmgr
