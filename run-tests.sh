@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 ./install-deps.sh
+# Share compiler cache hits between clones of the repository.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 if [[ "${STRATA_SANITIZE:-0}" == 1 ]]; then
   dir=build-asan
   extra=(-DSTRATA_SANITIZE=ON)
