@@ -9,6 +9,7 @@ pkgs=(
   libfmt-dev libspdlog-dev libcli11-dev libmnl-dev nlohmann-json3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   iproute2 procps
+  bird2 frr gobgpd exabgp
 )
 missing=()
 for p in "${pkgs[@]}"; do
