@@ -171,13 +171,13 @@ TEST_F(FeaNetnsTest, ProgramsTablesReconcilesAfterRestartAndReportsLinks) {
       "finder://fea/fea/1.0/apply_routes?vr:txt=blue&changes.0.op:txt=OP_ADD"
       "&changes.0.prefix:ipv4net=203.0.113.0/24&changes.0.nexthops.0.address:ipv4=10.0.1.2");
   ASSERT_EQ(r.rc, 0) << r.out;
-  EXPECT_NE(Table(100).find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 196 metric 20"),
+  EXPECT_NE(Table(100).find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 201 metric 20"),
             std::string::npos)
       << Table(100);
-  EXPECT_NE(Table(100).find("198.51.100.0/24 via 10.0.0.2 dev va0 proto 196"), std::string::npos);
+  EXPECT_NE(Table(100).find("198.51.100.0/24 via 10.0.0.2 dev va0 proto 201"), std::string::npos);
   EXPECT_NE(Ip("-6 route show table 100").out.find("2001:db8:100::/48 via 2001:db8:a::2"),
             std::string::npos);
-  EXPECT_NE(Table(101).find("203.0.113.0/24 via 10.0.1.2 dev va1 proto 196"), std::string::npos);
+  EXPECT_NE(Table(101).find("203.0.113.0/24 via 10.0.1.2 dev va1 proto 201"), std::string::npos);
   EXPECT_NE(Table(100).find("nexthop via 10.0.0.3 dev va0 weight 2"), std::string::npos)
       << Table(100);
   EXPECT_EQ(Table(101).find("192.0.2.0"), std::string::npos);
@@ -212,7 +212,7 @@ TEST_F(FeaNetnsTest, ProgramsTablesReconcilesAfterRestartAndReportsLinks) {
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("removed:u32=3"), std::string::npos) << r.out;
   const std::string t100 = Table(100);
-  EXPECT_NE(t100.find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 196 metric 20"), std::string::npos)
+  EXPECT_NE(t100.find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 201 metric 20"), std::string::npos)
       << t100;
   EXPECT_NE(t100.find("192.0.2.0/24 via 10.0.0.2 dev va0 proto static"), std::string::npos) << t100;
   EXPECT_NE(t100.find("10.99.0.0/16 via 10.0.0.2 dev va0 proto static"), std::string::npos);
@@ -257,7 +257,7 @@ TEST_F(FeaNetnsTest, ProgramsTablesReconcilesAfterRestartAndReportsLinks) {
   EXPECT_TRUE(WaitFor([&] { return last_up(true); }));
   // The kernel flushed red's routes through va0 when it went down; the FEA puts them back.
   EXPECT_TRUE(WaitFor([&] {
-    return Table(100).find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 196") != std::string::npos;
+    return Table(100).find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 201") != std::string::npos;
   })) << Table(100);
 }
 

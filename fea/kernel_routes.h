@@ -1,7 +1,7 @@
 // KernelRoutes: installs each VR's routes into its own kernel routing table and reconciles
 // that table with the VrTable after a restart.
 //
-// Strata's kernel routes carry one protocol number (rtm_protocol, default 196) and one
+// Strata's kernel routes carry one protocol number (rtm_protocol, default 201) and one
 // priority (default 20), whatever the RIB's metric: the protocol tells them apart from every
 // other daemon's routes, which this class never adds, replaces or deletes; the fixed priority
 // makes (prefix, table) name exactly one Strata route.
@@ -32,7 +32,7 @@
 namespace strata::fea {
 
 struct KernelRoutesOptions {
-  uint8_t protocol = 196;  // RTPROT_* value for Strata's routes (see /etc/iproute2/rt_protos)
+  uint8_t protocol = 201;  // RTPROT_* value for Strata's routes (see /etc/iproute2/rt_protos)
   uint32_t metric = 20;    // kernel priority of every Strata route
   std::chrono::milliseconds grace{60000};  // how long adopted routes wait for the RIB
 };

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   CLI::App app{"strata-fea: interfaces, the shared multi-VR FIB and kernel routes"};
   std::string finder;
   bool no_kernel = false;
-  unsigned proto_num = 196;
+  unsigned proto_num = 201;
   uint32_t kernel_metric = 20;
   uint32_t grace_ms = 60000;
   std::vector<std::string> families = {"sunix"};
