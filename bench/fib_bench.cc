@@ -14,8 +14,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,16 @@ using Table = std::vector<Route>;
 
 double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// This thread's CPU time: on a machine shared with builds, wall time also counts the time the
+// thread waited for a core. Timings below use CPU time; --wall switches back.
+bool g_wall = false;
+double Clock() {
+  if (g_wall) return Now();
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
 uint32_t Hash32(uint64_t x) {
@@ -140,7 +152,7 @@ double Measure(const Fib4& fib, int k, const Trace& trace, bool dependent, uint6
   Fib4::ReaderSlot slot(fib);
   const size_t n = trace.addrs.size();
   uint64_t acc = 0;
-  double t0 = Now();
+  double t0 = Clock();
   for (int rep = 0; rep < 2; ++rep) {
     uint32_t prev = 0;
     for (size_t base = 0; base < n; base += 256) {
@@ -155,7 +167,7 @@ double Measure(const Fib4& fib, int k, const Trace& trace, bool dependent, uint6
     }
   }
   *sink += acc;
-  return (Now() - t0) * 1e9 / double(2 * n);
+  return (Clock() - t0) * 1e9 / double(2 * n);
 }
 
 struct Built {
@@ -175,27 +187,52 @@ Built Build(const Set& s, int k, GroupingPolicy policy, int root_bits) {
       (void)fib->AddRoute(static_cast<VrId>(v), r.key, r.len, Hop(HopOf(s, v, r)));
     }
   }
-  double t0 = Now();
+  double t0 = Clock();
   fib->EndBulkLoad();
-  return {std::move(fib), Now() - t0};
+  return {std::move(fib), Clock() - t0};
 }
 
-double UpdateRate(Fib4& fib, const Set& s, int k, size_t ops, std::mt19937_64& rng) {
-  double t0 = Now();
-  size_t done = 0;
+// Random next-hop changes, and withdraw + re-announce, of prefixes /8 and longer over all VRs.
+// The operations are drawn before the clock starts.
+double UpdateRate(Fib4& fib, const Set& s, int k, size_t ops, size_t batch, std::mt19937_64& rng) {
+  struct Op {
+    VrId vr;
+    uint8_t len;
+    bool withdraw;
+    uint32_t key;
+    NextHop nh;
+  };
+  std::vector<Op> plan;
   for (size_t i = 0; i < ops; ++i) {
     int v = int(rng() % uint64_t(k));
     const Table& t = s.vr_tables[v];
     const Route& r = t[rng() % t.size()];
     uint32_t nh = 1 + uint32_t(rng() % uint64_t(s.upstreams[v]));
-    if (i % 4 == 3 && r.len >= 8) {  // withdraw, then announce again on the next op
-      if (fib.DeleteRoute(static_cast<VrId>(v), r.key, r.len).ok()) ++done;
-      if (fib.AddRoute(static_cast<VrId>(v), r.key, r.len, Hop(nh)).ok()) ++done;
-    } else if (r.len >= 8 && fib.AddRoute(static_cast<VrId>(v), r.key, r.len, Hop(nh)).ok()) {
-      ++done;
-    }
+    if (r.len < 8) continue;
+    plan.push_back({static_cast<VrId>(v), r.len, i % 4 == 3, r.key, Hop(nh)});
   }
-  return double(done) / (Now() - t0);
+  if (batch > 0) {  // MultiVrFib::ApplyBatch, `batch` route changes per call
+    std::vector<strata::fib::RouteUpdate<uint32_t>> ups;
+    for (const Op& op : plan) {
+      if (op.withdraw) ups.push_back({op.vr, op.key, op.len, true, {}});
+      ups.push_back({op.vr, op.key, op.len, false, op.nh});
+    }
+    double t0 = Clock();
+    for (size_t i = 0; i < ups.size(); i += batch) {
+      size_t n = std::min(batch, ups.size() - i);
+      (void)fib.ApplyBatch(std::span(ups.data() + i, n));
+    }
+    return double(ups.size()) / (Clock() - t0);
+  }
+  double t0 = Clock();
+  size_t done = 0;
+  for (const Op& op : plan) {
+    if (op.withdraw) {  // withdraw, then announce again
+      if (fib.DeleteRoute(op.vr, op.key, op.len).ok()) ++done;
+    }
+    if (fib.AddRoute(op.vr, op.key, op.len, op.nh).ok()) ++done;
+  }
+  return double(done) / (Clock() - t0);
 }
 
 const char* PolicyName(GroupingPolicy p) {
@@ -217,6 +254,8 @@ int main(int argc, char** argv) {
   int root_bits = 16;
   std::vector<int> ks = {1, 2, 5, 10, 20, 50};
   std::string only;
+  std::string only_policy;
+  size_t update_ops = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--smoke") {
@@ -225,11 +264,18 @@ int main(int argc, char** argv) {
       root_bits = std::atoi(argv[++i]);
     } else if (a == "--set" && i + 1 < argc) {
       only = argv[++i];
+    } else if (a == "--policy" && i + 1 < argc) {
+      only_policy = argv[++i];
+    } else if (a == "--wall") {
+      g_wall = true;
+    } else if (a == "--update-ops" && i + 1 < argc) {
+      update_ops = std::strtoull(argv[++i], nullptr, 10);
     } else if (a == "--k" && i + 1 < argc) {
       ks = {std::atoi(argv[++i])};
     } else {
       std::fprintf(stderr,
-                   "usage: %s [--smoke] [--root-bits N] [--set similar|dissimilar] [--k K]\n",
+                   "usage: %s [--smoke] [--root-bits N] [--set similar|dissimilar] [--k K]\n"
+                   "          [--policy shared|per-VR|adaptive] [--update-ops N] [--wall]\n",
                    argv[0]);
       return 2;
     }
@@ -263,6 +309,7 @@ int main(int argc, char** argv) {
     files.resize(3);
     ks = {1, 5};
   }
+  if (update_ops == 0) update_ops = smoke ? 20000 : 300000;
   const int kmax = *std::max_element(ks.begin(), ks.end());
   std::vector<Table> tables;
   double t0 = Now();
@@ -274,8 +321,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no tables under %s\n", data.c_str());
     return 1;
   }
-  std::printf("loaded %zu tables in %.1f s; root_bits %d\n\n", tables.size(), Now() - t0,
-              root_bits);
+  std::printf("loaded %zu tables in %.1f s; root_bits %d; timings in %s\n\n", tables.size(),
+              Now() - t0, root_bits, g_wall ? "wall time" : "thread CPU time");
   std::vector<Set> sets;
   if (only.empty() || only == "similar") sets.push_back(MakeSimilar(tables[0], kmax));
   if (only.empty() || only == "dissimilar") sets.push_back(MakeDissimilar(tables, kmax));
@@ -285,7 +332,7 @@ int main(int argc, char** argv) {
   uint64_t sink = 0;
   std::printf(
       "| set | K | policy | groups | rows | trie nodes | MB | uniform tput ns | uniform lat ns | "
-      "skewed tput ns | skewed lat ns | build s | updates/s |\n"
+      "skewed tput ns | skewed lat ns | build s | updates/s single / batched |\n"
       "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Set& s : sets) {
     Trace skewed = Skewed(s.vr_tables[0], n_lookups, rng);
@@ -293,6 +340,7 @@ int main(int argc, char** argv) {
       for (GroupingPolicy p :
            {GroupingPolicy::kShared, GroupingPolicy::kPerVr, GroupingPolicy::kAdaptive}) {
         if (k == 1 && p != GroupingPolicy::kShared) continue;  // all three are one LC-trie
+        if (!only_policy.empty() && only_policy != PolicyName(p)) continue;
         Built b = Build(s, k, p, root_bits);
         strata::fib::FibStats st = b.fib->Stats();
         double ut = Measure(*b.fib, k, uniform, false, &sink);
@@ -301,9 +349,10 @@ int main(int argc, char** argv) {
         double sl = Measure(*b.fib, k, skewed, true, &sink);
         std::string ups = "";
         if (k == kmax) {
-          char buf[32];
-          std::snprintf(buf, sizeof buf, "%.2fM",
-                        UpdateRate(*b.fib, s, k, smoke ? 20000 : 300000, rng) / 1e6);
+          char buf[64];
+          double single = UpdateRate(*b.fib, s, k, update_ops, 0, rng);
+          double batched = UpdateRate(*b.fib, s, k, update_ops, 256, rng);
+          std::snprintf(buf, sizeof buf, "%.2fM / %.2fM", single / 1e6, batched / 1e6);
           ups = buf;
         }
         std::printf(

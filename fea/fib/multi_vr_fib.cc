@@ -159,11 +159,7 @@ Status MultiVrFib<Key>::DeleteRoute(VrId vr, const IpPrefix& prefix) {
 }
 
 template <typename Key>
-Status MultiVrFib<Key>::AddRoute(VrId vr, Key key, int len, const NextHop& nh) {
-  if (len < 0 || len > kBits) return InvalidArgument("bad prefix length");
-  key = MaskKey(key, len);
-  std::lock_guard lock(mu_);
-  if (Status s = CheckVr(vr); !s.ok()) return s;
+Status MultiVrFib<Key>::SetLocked(VrId vr, Key key, int len, const NextHop& nh) {
   VrState& v = *vrs_[vr];
   StatusOr<NextHopId> id = v.nht->Acquire(nh);
   if (!id.ok()) return id.status();
@@ -175,11 +171,31 @@ Status MultiVrFib<Key>::AddRoute(VrId vr, Key key, int len, const NextHop& nh) {
     v.nht->Release(old);
     if (old == *id) return Status::Ok();
   }
-  if (bulk_) return Status::Ok();
-  SharedTrie<Key>* g = GroupOf(vr);
-  g->Update(key, len);
-  FinishLocked(g, v.nht.get());
+  if (!bulk_) GroupOf(vr)->Update(vr, key, len);
   return Status::Ok();
+}
+
+template <typename Key>
+bool MultiVrFib<Key>::RemoveLocked(VrId vr, Key key, int len) {
+  VrState& v = *vrs_[vr];
+  NextHopId old = master_.Remove(vr, key, len);
+  if (old == kDropNextHop) return false;
+  ++updates_;
+  --v.routes;
+  v.nht->Release(old);
+  if (!bulk_) GroupOf(vr)->Update(vr, key, len);
+  return true;
+}
+
+template <typename Key>
+Status MultiVrFib<Key>::AddRoute(VrId vr, Key key, int len, const NextHop& nh) {
+  if (len < 0 || len > kBits) return InvalidArgument("bad prefix length");
+  key = MaskKey(key, len);
+  std::lock_guard lock(mu_);
+  if (Status s = CheckVr(vr); !s.ok()) return s;
+  Status s = SetLocked(vr, key, len, nh);
+  FinishLocked(GroupOf(vr), vrs_[vr]->nht.get());
+  return s;
 }
 
 template <typename Key>
@@ -188,17 +204,59 @@ Status MultiVrFib<Key>::DeleteRoute(VrId vr, Key key, int len) {
   key = MaskKey(key, len);
   std::lock_guard lock(mu_);
   if (Status s = CheckVr(vr); !s.ok()) return s;
-  VrState& v = *vrs_[vr];
-  NextHopId old = master_.Remove(vr, key, len);
-  if (old == kDropNextHop) return NotFound("no such route");
-  ++updates_;
-  --v.routes;
-  v.nht->Release(old);
-  if (bulk_) return Status::Ok();
-  SharedTrie<Key>* g = GroupOf(vr);
-  g->Update(key, len);
-  FinishLocked(g, v.nht.get());
+  if (!RemoveLocked(vr, key, len)) return NotFound("no such route");
+  FinishLocked(GroupOf(vr), vrs_[vr]->nht.get());
   return Status::Ok();
+}
+
+template <typename Key>
+Status MultiVrFib<Key>::ApplyBatch(std::span<const RouteUpdate<Key>> updates) {
+  for (size_t i = 0; i < updates.size(); ++i) {
+    if (updates[i].len < 0 || updates[i].len > kBits) {
+      return InvalidArgument("updates[" + std::to_string(i) + "]: bad prefix length");
+    }
+  }
+  std::lock_guard lock(mu_);
+  for (size_t i = 0; i < updates.size(); ++i) {
+    if (Status s = CheckVr(updates[i].vr); !s.ok()) {
+      return NotFound("updates[" + std::to_string(i) + "]: " + s.message());
+    }
+  }
+  // Software pipeline: the prefix index slot of update i + kAhead, the master node and trie root
+  // slot of update i + 2/3 kAhead, and the master entry and second trie level of update
+  // i + 1/3 kAhead are prefetched while update i runs, so the cache misses of neighbouring
+  // updates overlap instead of adding up.
+  constexpr size_t kAhead = 12;
+  auto key_of = [&](size_t i) { return MaskKey(updates[i].key, updates[i].len); };
+  for (size_t i = 0; i < std::min(kAhead, updates.size()); ++i) {
+    master_.PrefetchIndex(key_of(i), updates[i].len);
+  }
+  Status first = Status::Ok();
+  for (size_t i = 0; i < updates.size(); ++i) {
+    if (i + kAhead < updates.size()) master_.PrefetchIndex(key_of(i + kAhead), updates[i + kAhead].len);
+    if (i + 2 * kAhead / 3 < updates.size()) {
+      const RouteUpdate<Key>& a = updates[i + 2 * kAhead / 3];
+      master_.PrefetchNode(key_of(i + 2 * kAhead / 3), a.len);
+      if (SharedTrie<Key>* g = bulk_ ? nullptr : GroupOf(a.vr); g != nullptr) {
+        g->PrefetchRoot(key_of(i + 2 * kAhead / 3));
+      }
+    }
+    if (i + kAhead / 3 < updates.size()) {
+      const RouteUpdate<Key>& a = updates[i + kAhead / 3];
+      master_.PrefetchEntry(key_of(i + kAhead / 3), a.len, a.vr);
+      if (SharedTrie<Key>* g = bulk_ ? nullptr : GroupOf(a.vr); g != nullptr) {
+        g->PrefetchLevel2(key_of(i + kAhead / 3));
+      }
+    }
+    const RouteUpdate<Key>& u = updates[i];
+    if (u.withdraw) {
+      RemoveLocked(u.vr, key_of(i), u.len);
+    } else if (Status s = SetLocked(u.vr, key_of(i), u.len, u.nh); !s.ok() && first.ok()) {
+      first = s;
+    }
+  }
+  FinishLocked(nullptr, nullptr);
+  return first;
 }
 
 template <typename Key>

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "common/ip_prefix.h"
@@ -53,6 +54,16 @@ struct FibOptions {
   // and keeps the split when the halves use less than this fraction of the group's bytes.
   double split_keep_fraction = 0.9;
   static constexpr VrId kMaxVrs = 4096;
+};
+
+// One route change for MultiVrFib::ApplyBatch. Host bits of key are ignored.
+template <typename Key>
+struct RouteUpdate {
+  VrId vr = 0;
+  Key key{};
+  int len = 0;
+  bool withdraw = false;  // else add or replace with nh
+  NextHop nh;
 };
 
 template <typename Key>
@@ -86,6 +97,11 @@ class MultiVrFib {
   // Same on raw keys. REQUIRES: 0 <= len <= kBits (else InvalidArgument).
   Status AddRoute(VrId vr, Key key, int len, const NextHop& nh);
   Status DeleteRoute(VrId vr, Key key, int len);
+  // Applies the updates in order under one lock and one publication, overlapping their cache
+  // misses (for 1 to a few thousand updates at a time). A withdraw of an absent route is a
+  // no-op. A bad length or unknown VR rejects the whole batch before anything is applied; a
+  // next-hop table overflow skips that update and is returned after the rest are applied.
+  Status ApplyBatch(std::span<const RouteUpdate<Key>> updates);
   // Re-partitions the VRs and rebuilds every group from the master, swapping each in atomically.
   void Rebuild();
   // Between these, route changes only update the master (lookups keep the old answers);
@@ -166,6 +182,10 @@ class MultiVrFib {
   // Tags what this operation unlinked and recycles what no reader can see.
   void FinishLocked(SharedTrie<Key>* touched, NextHopTable* nht);
   Status CheckVr(VrId vr) const;
+  // The route change without publication (FinishLocked); REQUIRES: mu_ held, vr exists, key
+  // masked. RemoveLocked returns false when there was no such route.
+  Status SetLocked(VrId vr, Key key, int len, const NextHop& nh);
+  bool RemoveLocked(VrId vr, Key key, int len);
 
   const FibOptions options_;
   mutable EpochManager epoch_;

@@ -9,15 +9,18 @@ template <typename Key>
 RouteMaster<Key>::RouteMaster() : nodes_(1) {}
 
 template <typename Key>
-uint32_t RouteMaster<Key>::NewNode() {
+uint32_t RouteMaster<Key>::NewNode(uint32_t parent) {
+  uint32_t i;
   if (!free_nodes_.empty()) {
-    uint32_t i = free_nodes_.back();
+    i = free_nodes_.back();
     free_nodes_.pop_back();
     nodes_[i] = Node{};
-    return i;
+  } else {
+    i = static_cast<uint32_t>(nodes_.size());
+    nodes_.emplace_back();
   }
-  nodes_.emplace_back();
-  return static_cast<uint32_t>(nodes_.size() - 1);
+  nodes_[i].parent = parent;
+  return i;
 }
 
 template <typename Key>
@@ -39,20 +42,15 @@ void RouteMaster<Key>::GrowEntries(Node& n) {
 }
 
 template <typename Key>
-NextHopId RouteMaster<Key>::Set(VrId vr, Key key, int len, NextHopId nh) {
-  const uint64_t bit = VrBit(vr);
-  uint32_t i = kRoot;
-  nodes_[i].mask |= bit;
-  for (int d = 0; d < len; ++d) {
-    int b = KeyBit(key, d);
-    uint32_t c = nodes_[i].child[b];
-    if (c == 0) {
-      c = NewNode();  // may reallocate nodes_
-      nodes_[i].child[b] = c;
-    }
-    i = c;
+void RouteMaster<Key>::MarkUp(uint32_t i, uint64_t bit) {
+  while (i != kNoNode && (nodes_[i].mask & bit) == 0) {
     nodes_[i].mask |= bit;
+    i = nodes_[i].parent;
   }
+}
+
+template <typename Key>
+NextHopId RouteMaster<Key>::SetEntry(uint32_t i, Key key, int len, VrId vr, NextHopId nh) {
   Node& n = nodes_[i];
   Entry* begin = entries_.data() + n.ent_off;
   Entry* it = std::lower_bound(begin, begin + n.ent_cnt, vr,
@@ -63,12 +61,32 @@ NextHopId RouteMaster<Key>::Set(VrId vr, Key key, int len, NextHopId nh) {
     return old;
   }
   size_t pos = static_cast<size_t>(it - begin);
+  if (n.ent_cnt == 0) index_.Insert(key, len, i);
   if (n.ent_cnt == n.ent_cap) GrowEntries(n);
   begin = entries_.data() + n.ent_off;
   std::copy_backward(begin + pos, begin + n.ent_cnt, begin + n.ent_cnt + 1);
   begin[pos] = Entry{vr, nh};
   ++n.ent_cnt;
   return kDropNextHop;
+}
+
+template <typename Key>
+NextHopId RouteMaster<Key>::Set(VrId vr, Key key, int len, NextHopId nh) {
+  uint32_t i = index_.Find(key, len);
+  if (i == kNoNode) {
+    i = kRoot;
+    for (int d = 0; d < len; ++d) {
+      int b = KeyBit(key, d);
+      uint32_t c = nodes_[i].child[b];
+      if (c == 0) {
+        c = NewNode(i);  // may reallocate nodes_
+        nodes_[i].child[b] = c;
+      }
+      i = c;
+    }
+  }
+  MarkUp(i, VrBit(vr));
+  return SetEntry(i, key, len, vr, nh);
 }
 
 template <typename Key>
@@ -83,15 +101,27 @@ void RouteMaster<Key>::RecomputeMask(uint32_t i) {
 }
 
 template <typename Key>
-NextHopId RouteMaster<Key>::Remove(VrId vr, Key key, int len) {
-  uint32_t path[KeyTraits<Key>::kBits + 1];
-  uint32_t i = kRoot;
-  path[0] = i;
-  for (int d = 0; d < len; ++d) {
-    i = nodes_[i].child[KeyBit(key, d)];
-    if (i == 0) return kDropNextHop;
-    path[d + 1] = i;
+void RouteMaster<Key>::FixUp(uint32_t i) {
+  while (i != kNoNode) {
+    Node& n = nodes_[i];
+    uint32_t p = n.parent;
+    if (i != kRoot && n.ent_cnt == 0 && n.child[0] == 0 && n.child[1] == 0) {
+      nodes_[p].child[nodes_[p].child[0] == i ? 0 : 1] = 0;
+      free_nodes_.push_back(i);
+      i = p;
+      continue;
+    }
+    uint64_t old = n.mask;
+    RecomputeMask(i);
+    if (nodes_[i].mask == old) return;
+    i = p;
   }
+}
+
+template <typename Key>
+NextHopId RouteMaster<Key>::Remove(VrId vr, Key key, int len) {
+  uint32_t i = index_.Find(key, len);
+  if (i == kNoNode) return kDropNextHop;
   Node& n = nodes_[i];
   Entry* begin = entries_.data() + n.ent_off;
   Entry* end = begin + n.ent_cnt;
@@ -100,20 +130,12 @@ NextHopId RouteMaster<Key>::Remove(VrId vr, Key key, int len) {
   NextHopId old = it->nh;
   std::copy(it + 1, end, it);
   --n.ent_cnt;
-  if (n.ent_cnt == 0 && n.ent_cap != 0) {
+  if (n.ent_cnt == 0) {
     free_entries_[std::countr_zero(uint32_t{n.ent_cap})].push_back(n.ent_off);
     n.ent_cap = 0;
+    index_.Erase(key, len);
   }
-  for (int d = len; d >= 0; --d) {
-    uint32_t j = path[d];
-    Node& m = nodes_[j];
-    if (d > 0 && m.ent_cnt == 0 && m.child[0] == 0 && m.child[1] == 0) {
-      nodes_[path[d - 1]].child[KeyBit(key, d - 1)] = 0;
-      free_nodes_.push_back(j);
-      continue;
-    }
-    RecomputeMask(j);
-  }
+  FixUp(i);
   return old;
 }
 
@@ -131,12 +153,13 @@ std::optional<NextHopId> RouteMaster<Key>::Find(VrId vr, Key key, int len) const
 }
 
 template <typename Key>
-bool RouteMaster<Key>::RemoveVrRec(uint32_t i, VrId vr,
+bool RouteMaster<Key>::RemoveVrRec(uint32_t i, Key key, int depth, VrId vr,
                                    const std::function<void(NextHopId)>& on_removed) {
   if ((nodes_[i].mask & VrBit(vr)) == 0) return false;
   for (int b = 0; b < 2; ++b) {
     uint32_t c = nodes_[i].child[b];
-    if (c != 0 && RemoveVrRec(c, vr, on_removed)) {
+    Key ckey = b != 0 ? KeyWithBit(key, depth) : key;
+    if (c != 0 && RemoveVrRec(c, ckey, depth + 1, vr, on_removed)) {
       nodes_[i].child[b] = 0;
       free_nodes_.push_back(c);
     }
@@ -152,6 +175,7 @@ bool RouteMaster<Key>::RemoveVrRec(uint32_t i, VrId vr,
     if (n.ent_cnt == 0) {
       free_entries_[std::countr_zero(uint32_t{n.ent_cap})].push_back(n.ent_off);
       n.ent_cap = 0;
+      index_.Erase(key, depth);
     }
   }
   RecomputeMask(i);
@@ -160,7 +184,7 @@ bool RouteMaster<Key>::RemoveVrRec(uint32_t i, VrId vr,
 
 template <typename Key>
 void RouteMaster<Key>::RemoveVr(VrId vr, const std::function<void(NextHopId)>& on_removed) {
-  RemoveVrRec(kRoot, vr, on_removed);
+  RemoveVrRec(kRoot, Key{0}, 0, vr, on_removed);
 }
 
 template <typename Key>

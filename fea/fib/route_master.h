@@ -7,9 +7,15 @@
 // of the VRs (vr % 64) with routes in its subtree so that a walk for a group of VRs skips the
 // subtrees that only other VRs use.
 //
+// Updates: a PrefixIndex finds the node of a prefix that has entries without walking from the
+// root, and parent links let Set/Remove fix only the ancestors whose masks change (masks are
+// monotone: a node's bits are a subset of its parent's), so changing an existing prefix costs a
+// few cache misses instead of one per level.
+//
 // Threading: writer-only (not thread-safe); the FIB serializes access.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -19,6 +25,7 @@
 
 #include "fea/fib/fib_key.h"
 #include "fea/fib/next_hop_table.h"
+#include "fea/fib/prefix_index.h"
 
 namespace strata::fib {
 
@@ -37,8 +44,10 @@ class RouteMaster {
     uint16_t ent_cnt = 0;
     uint16_t ent_cap = 0;
     uint64_t mask = 0;  // VrBit of every VR with an entry here or below
+    uint32_t parent = kNoNode;
   };
   static constexpr uint32_t kRoot = 0;
+  static constexpr uint32_t kNoNode = ~uint32_t{0};
   static uint64_t VrBit(VrId vr) { return uint64_t{1} << (vr & 63); }
 
   RouteMaster();
@@ -54,27 +63,62 @@ class RouteMaster {
   // Calls fn(key, len, nh) for every route of vr, in address order.
   void ForEach(VrId vr, const std::function<void(Key, int, NextHopId)>& fn) const;
 
+  // The node of key/len if it holds entries (of any VR), else kNoNode. One hash probe.
+  uint32_t FindNode(Key key, int len) const { return index_.Find(key, len); }
   const Node& node(uint32_t i) const { return nodes_[i]; }
+  // Cache hints for a coming Set/Remove of key/len (batched updates).
+  void PrefetchIndex(Key key, int len) const { index_.Prefetch(key, len); }
+  void PrefetchNode(Key key, int len) const {
+    uint32_t i = index_.Find(key, len);
+    if (i != kNoNode) __builtin_prefetch(&nodes_[i]);
+  }
+  // After PrefetchNode: vr's entry (where a sorted list of similar VRs would hold it).
+  void PrefetchEntry(Key key, int len, VrId vr) const {
+    uint32_t i = index_.Find(key, len);
+    if (i == kNoNode) return;
+    const Node& n = nodes_[i];
+    if (n.ent_cnt == 0) return;
+    uint32_t guess = std::min<uint32_t>(vr, n.ent_cnt - 1u);
+    __builtin_prefetch(entries_.data() + n.ent_off + guess);
+  }
   std::span<const Entry> entries(const Node& n) const {
     return {entries_.data() + n.ent_off, n.ent_cnt};
   }
+  // vr's next hop at node n itself, or kDropNextHop (binary search of the sorted entries).
+  NextHopId EntryOf(const Node& n, VrId vr) const {
+    const Entry* begin = entries_.data() + n.ent_off;
+    const Entry* end = begin + n.ent_cnt;
+    const Entry* it =
+        std::lower_bound(begin, end, vr, [](const Entry& e, VrId v) { return e.vr < v; });
+    return it != end && it->vr == vr ? it->nh : kDropNextHop;
+  }
   size_t node_count() const { return nodes_.size() - free_nodes_.size(); }
   size_t bytes() const {
-    return nodes_.capacity() * sizeof(Node) + entries_.capacity() * sizeof(Entry);
+    return nodes_.capacity() * sizeof(Node) + entries_.capacity() * sizeof(Entry) +
+           index_.bytes();
   }
 
  private:
-  uint32_t NewNode();
+  uint32_t NewNode(uint32_t parent);
+  // Sets `bit` in the masks of i and its ancestors, stopping at the first that has it.
+  void MarkUp(uint32_t i, uint64_t bit);
+  // Prunes i and its ancestors while they are empty leaves, then recomputes masks upwards
+  // until one does not change.
+  void FixUp(uint32_t i);
+  // Inserts or replaces vr's entry at node i (key/len); returns the previous next hop.
+  NextHopId SetEntry(uint32_t i, Key key, int len, VrId vr, NextHopId nh);
   void GrowEntries(Node& n);
   void RecomputeMask(uint32_t i);
   void ForEachRec(uint32_t i, Key key, int depth, VrId vr,
                   const std::function<void(Key, int, NextHopId)>& fn) const;
-  bool RemoveVrRec(uint32_t i, VrId vr, const std::function<void(NextHopId)>& on_removed);
+  bool RemoveVrRec(uint32_t i, Key key, int depth, VrId vr,
+                   const std::function<void(NextHopId)>& on_removed);
 
   std::vector<Node> nodes_;
   std::vector<uint32_t> free_nodes_;
   std::vector<Entry> entries_;
   std::array<std::vector<uint32_t>, 17> free_entries_;  // by log2 capacity
+  PrefixIndex<Key> index_;                              // nodes with entries
 };
 
 extern template class RouteMaster<uint32_t>;

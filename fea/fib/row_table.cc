@@ -18,20 +18,9 @@ RowTable::RowTable(uint32_t width, uint32_t initial_rows)
 RowTable::~RowTable() { delete[] data_.load(std::memory_order_relaxed); }
 
 uint64_t RowTable::HashRow(const uint16_t* row) const {
-  uint64_t h = 0x9E3779B97F4A7C15ULL ^ width_;
-  size_t bytes = width_ * sizeof(uint16_t);
-  const auto* p = reinterpret_cast<const unsigned char*>(row);
-  size_t i = 0;
-  for (; i + 8 <= bytes; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
-    h ^= h >> 32;
-  }
-  uint64_t tail = 0;
-  std::memcpy(&tail, p + i, bytes - i);
-  h = (h ^ tail) * 0xC4CEB9FE1A85EC53ULL;
-  return h ^ (h >> 29);
+  uint64_t h = 0;
+  for (uint32_t c = 0; c < width_; ++c) h += CellHash(c, row[c]);
+  return h;
 }
 
 void RowTable::Rehash(size_t slots) {
@@ -80,8 +69,9 @@ void RowTable::Grow() {
   indexed_.resize(cap, 0);
 }
 
-uint32_t RowTable::Intern(const uint16_t* row) {
-  uint64_t h = HashRow(row);
+uint32_t RowTable::Intern(const uint16_t* row) { return Intern(row, HashRow(row)); }
+
+uint32_t RowTable::Intern(const uint16_t* row, uint64_t h) {
   size_t mask = slots_.size() - 1;
   const uint16_t* d = data_.load(std::memory_order_relaxed);
   for (size_t s = h & mask; slots_[s] != 0; s = (s + 1) & mask) {

@@ -34,6 +34,14 @@ class RowTable {
   // The id of a row equal to `row` (width values), created if needed. The new row has no
   // references yet: the caller Ref()s it for each leaf it writes.
   uint32_t Intern(const uint16_t* row);
+  // Same, with h = HashRow(row) known (e.g. from RowHashWith()).
+  uint32_t Intern(const uint16_t* row, uint64_t h);
+  // The hash of row `id` with column c set to v, in O(1): a row's hash is a sum over cells, so
+  // changing one VR's next hop in a row costs no rehash of the whole row.
+  uint64_t RowHashWith(uint32_t id, uint32_t c, uint16_t v) const {
+    const uint16_t old = data()[size_t{id} * width_ + c];
+    return hashes_[id] - CellHash(c, old) + CellHash(c, v);
+  }
   void Ref(uint32_t id) { ++refs_[id]; }
   void Unref(uint32_t id);
   // Stamps rows and arrays unlinked since the last call; recycles those readers can't see.
@@ -46,6 +54,12 @@ class RowTable {
 
  private:
   uint64_t HashRow(const uint16_t* row) const;
+  static uint64_t CellHash(uint32_t c, uint16_t v) {
+    uint64_t x = (uint64_t{c} << 16 | v) * 0x9E3779B97F4A7C15ULL;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    return x ^ (x >> 29);
+  }
   void Grow();
   void IndexInsert(uint32_t id);
   void IndexErase(uint32_t id);

@@ -238,42 +238,6 @@ void SharedTrie<Key>::RebuildSlot(uint32_t slot, Key key, int pos) {
 }
 
 template <typename Key>
-void SharedTrie<Key>::Update(Key key, int len) {
-  if (len < root_bits_) {
-    uint32_t first = KeyChunk(key, 0, root_bits_);
-    uint32_t count = 1u << (root_bits_ - len);
-    for (uint32_t t = 0; t < count; ++t) {
-      RebuildSlot(first + t, KeyWithChunk(Key{0}, 0, root_bits_, first + t), root_bits_);
-    }
-    return;
-  }
-  uint32_t slot = KeyChunk(key, 0, root_bits_);
-  int pos = root_bits_;
-  while (true) {
-    uint32_t w = Load(slot);
-    int b = static_cast<int>(w & kBranchMask);
-    if (b == 0 || pos == len) {
-      RebuildSlot(slot, MaskKey(key, pos), pos);
-      return;
-    }
-    uint32_t off = w >> kBranchBits;
-    if (pos + b <= len) {
-      slot = off + KeyChunk(key, pos, b);
-      pos += b;
-      continue;
-    }
-    // pos < len < pos + b: the prefix covers several children; re-derive each.
-    uint32_t first = KeyChunk(key, pos, b);
-    uint32_t count = 1u << (pos + b - len);
-    Key base = MaskKey(key, pos);
-    for (uint32_t t = 0; t < count; ++t) {
-      RebuildSlot(off + first + t, KeyWithChunk(base, pos, b, first + t), pos + b);
-    }
-    return;
-  }
-}
-
-template <typename Key>
 void SharedTrie<Key>::Stamp(uint64_t tag) {
   retired_blocks_.Stamp(tag);
   retired_arrays_.Stamp(tag);

@@ -49,8 +49,11 @@ class SharedTrie {
 
   // Builds the whole trie from the master. Called once, before the trie is published.
   void Build();
-  // Re-derives the part of the trie covering key/len after the master changed there.
-  void Update(Key key, int len);
+  // Brings the trie up to date after the master changed vr's route for key/len (added, replaced
+  // or removed). Only vr's column changes, and only where key/len is vr's longest match: those
+  // leaves get a new row id in place (one atomic store each); a leaf that hid a more specific
+  // route of vr by collapsing, or a leaf wider than the prefix, is re-derived from the master.
+  void Update(VrId vr, Key key, int len);
 
   // Reader. REQUIRES: inside a read section; col < members().size().
   NextHopId Lookup(uint32_t col, Key addr) const {
@@ -65,6 +68,18 @@ class SharedTrie {
     return rows_.data()[size_t{w >> kBranchBits} * width_ + col];
   }
 
+  // Cache hint for a coming Update() of a prefix of key.
+  void PrefetchRoot(Key key) const {
+    __builtin_prefetch(nodes_.load(std::memory_order_relaxed) + KeyChunk(key, 0, root_bits_));
+  }
+  // After PrefetchRoot: the slot below the root on key's path.
+  void PrefetchLevel2(Key key) const {
+    uint32_t w = Load(KeyChunk(key, 0, root_bits_));
+    int b = static_cast<int>(w & kBranchMask);
+    if (b == 0) return;
+    __builtin_prefetch(nodes_.load(std::memory_order_relaxed) + (w >> kBranchBits) +
+                       KeyChunk(key, root_bits_, std::min(b, kBits - root_bits_)));
+  }
   const std::vector<VrId>& members() const { return members_; }
   // The column of vr, or -1.
   int ColumnOf(VrId vr) const { return vr < col_of_.size() ? col_of_[vr] : -1; }
@@ -102,6 +117,15 @@ class SharedTrie {
   uint32_t AllocBlock(int b);
   void EnsureCapacity(size_t slots);
   void RebuildSlot(uint32_t slot, Key key, int pos);
+  // Update() helpers (shared_trie_update.cc). Region key/d lies inside the updated prefix;
+  // `m` is the master node of the region if vr has routes at or below it, else kNoNode.
+  void PatchRange(Key key, int d, uint32_t m, uint32_t off, int npos, int b);
+  void PatchSlot(uint32_t slot, Key key, int d, uint32_t m);
+  void PatchAll(uint32_t slot);
+  void PatchLeaf(uint32_t slot, uint32_t word);
+  uint32_t PatchedRow(uint32_t row);
+  bool VrBelow(uint32_t m) const;
+  uint32_t VrChild(uint32_t m, int bit) const;
   void Release(uint32_t word);
   void Store(uint32_t slot, uint32_t word, std::memory_order order = std::memory_order_relaxed) {
     nodes_.load(std::memory_order_relaxed)[slot].store(word, order);
@@ -130,6 +154,19 @@ class SharedTrie {
 
   std::vector<Leaf> leaves_;
   std::vector<uint16_t> scratch_;  // one row per depth
+
+  // State of the Update() in progress.
+  static constexpr uint32_t kNoNode = ~uint32_t{0};
+  struct Patch {
+    VrId vr = 0;
+    uint64_t vr_bit = 0;
+    int col = 0;
+    int len = 0;
+    NextHopId nh = kDropNextHop;                      // vr's new answer inside the prefix
+    std::vector<std::pair<uint32_t, uint32_t>> memo;  // old row -> patched row
+    std::vector<uint16_t> row;
+  };
+  Patch patch_;
 };
 
 extern template class SharedTrie<uint32_t>;
