@@ -1,5 +1,6 @@
 #include "bgp/pipeline/bgp_pipeline.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace strata::bgp {
@@ -30,7 +31,7 @@ BgpPipeline::Peer* BgpPipeline::find(PeerId id) const {
   return it == peers_.end() ? nullptr : it->second.get();
 }
 
-StatusOr<PeerId> BgpPipeline::add_peer(PeerConfig config) {
+StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
   for (const auto& [id, p] : peers_) {
     if (p->config.address == config.address && !p->removing) {
       return AlreadyExists("peer " + config.address.ToString() + " already configured");
@@ -69,6 +70,43 @@ void BgpPipeline::finish_remove_if_idle(PeerId id) {
   if (!p || !p->removing || !p->deletions.empty() || p->in->size() > 0) return;
   decision_->remove_parent(p->resolver.get());
   peers_.erase(id);
+}
+
+Status BgpPipeline::set_local_addresses(PeerId id, IpAddr local,
+                                        std::optional<IpAddr> other_family) {
+  Peer* p = find(id);
+  if (!p || p->removing) return NotFound("no peer " + std::to_string(id));
+  p->config.local_address = local;
+  p->config.other_family_local_address = other_family;
+  return Status::Ok();
+}
+
+Status BgpPipeline::set_import_policy(PeerId id, RoutePolicy policy) {
+  Peer* p = find(id);
+  if (!p) return NotFound("no peer " + std::to_string(id));
+  // Everything the filter may have passed: PeerIn's routes and those still being deleted.
+  std::vector<IpPrefix> prefixes;
+  for (auto it = p->in->table().begin(); !it.at_end(); ++it) prefixes.push_back(it.key());
+  for (auto& d : p->deletions) {
+    std::vector<IpPrefix> more = d->prefixes();
+    prefixes.insert(prefixes.end(), more.begin(), more.end());
+  }
+  std::sort(prefixes.begin(), prefixes.end());
+  prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
+  p->config.import_policy = policy;
+  p->filter_in->ChangePolicy(std::move(policy), prefixes);
+  return Status::Ok();
+}
+
+Status BgpPipeline::set_export_policy(PeerId id, RoutePolicy policy) {
+  Peer* p = find(id);
+  if (!p) return NotFound("no peer " + std::to_string(id));
+  p->config.export_policy = policy;
+  if (p->filter_out) {
+    p->filter_out->ChangePolicy(std::move(policy), fanout_->prefixes());
+    p->out->flush();  // the changes went straight to PeerOut, not through a fanout delivery
+  }
+  return Status::Ok();
 }
 
 Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
@@ -155,10 +193,16 @@ Status BgpPipeline::peer_output_ready(PeerId id) {
   return Status::Ok();
 }
 
-StatusOr<PeerCounters> BgpPipeline::counters(PeerId id) const {
+bool BgpPipeline::dump_done(PeerId id) const {
+  const Peer* p = find(id);
+  return p && p->reader && p->out && !p->reader->dumping() && p->out->pending() == 0 &&
+         !p->out->blocked();
+}
+
+StatusOr<PipelinePeerCounters> BgpPipeline::counters(PeerId id) const {
   const Peer* p = find(id);
   if (!p) return NotFound("no peer " + std::to_string(id));
-  PeerCounters c;
+  PipelinePeerCounters c;
   c.up = p->session != nullptr;
   c.updates_received = p->updates_received;
   c.received = p->in->size();

@@ -50,7 +50,7 @@ struct PipelineConfig {
   size_t peer_out_batch = 1000;  // pending prefixes that force a PeerOut flush
 };
 
-struct PeerCounters {
+struct PipelinePeerCounters {
   bool up = false;
   uint64_t updates_received = 0;     // receive_update calls
   uint64_t received = 0;             // routes in the Adj-RIB-In now
@@ -73,9 +73,17 @@ class BgpPipeline {
   BgpPipeline& operator=(const BgpPipeline&) = delete;
 
   // A configured peer, down until peer_up. Error: address already configured.
-  StatusOr<PeerId> add_peer(PeerConfig config);
+  StatusOr<PeerId> add_peer(PipelinePeerConfig config);
   // Takes the peer down if up; its branch goes once its routes are withdrawn.
   Status remove_peer(PeerId id);
+
+  // Our addresses on the peer's session (the next hops we advertise), learned when it connects.
+  // Takes effect at the next peer_up. Error: no such peer.
+  Status set_local_addresses(PeerId id, IpAddr local, std::optional<IpAddr> other_family);
+  // Replace the peer's import / export policy and re-evaluate its routes at once (its received
+  // routes, resp. what it is advertised), so each change reaches decision and the peer.
+  Status set_import_policy(PeerId id, RoutePolicy policy);
+  Status set_export_policy(PeerId id, RoutePolicy policy);
 
   // The session is established: routes may now be received, and the peer gets the current
   // table, then changes. REQUIRES: sink outlives the session (until peer_down).
@@ -89,7 +97,10 @@ class BgpPipeline {
   // The session's sink is no longer busy.
   Status peer_output_ready(PeerId id);
 
-  StatusOr<PeerCounters> counters(PeerId id) const;
+  StatusOr<PipelinePeerCounters> counters(PeerId id) const;
+  // True once an up peer has been sent the whole table: its dump is over and nothing waits in
+  // its PeerOut (the moment for End-of-RIB).
+  bool dump_done(PeerId id) const;
   bool has_peer(PeerId id) const { return peers_.contains(id); }
   std::optional<DecisionStage::Explanation> explain(const IpPrefix& prefix) const {
     return decision_->Explain(prefix);
@@ -103,7 +114,7 @@ class BgpPipeline {
  private:
   struct Peer {
     PeerId id = 0;
-    PeerConfig config;
+    PipelinePeerConfig config;
     PeerRef session;  // null while down
     bool removing = false;
     uint64_t updates_received = 0;

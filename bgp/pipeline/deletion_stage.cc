@@ -69,4 +69,11 @@ void DeletionStage::replace_parent(BgpStage* old_parent, BgpStage* new_parent) {
   if (parent_ == old_parent) parent_ = new_parent;
 }
 
+std::vector<IpPrefix> DeletionStage::prefixes() {
+  std::vector<IpPrefix> out;
+  out.reserve(routes_.size());
+  for (auto it = routes_.begin(); !it.at_end(); ++it) out.push_back(it.key());
+  return out;
+}
+
 }  // namespace strata::bgp

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/peer_in.h"
@@ -45,6 +46,8 @@ class DeletionStage : public BgpStage {
   BgpStage* parent() const { return parent_; }
   // Routes still waiting to be withdrawn.
   size_t remaining() const { return routes_.size(); }
+  // Their prefixes, in order (for re-filtering after a policy change).
+  std::vector<IpPrefix> prefixes();
 
  private:
   bool run_slice();

@@ -156,4 +156,14 @@ void FanoutStage::trim() {
   }
 }
 
+std::vector<IpPrefix> FanoutStage::prefixes() {
+  std::vector<IpPrefix> out;
+  out.reserve(table_.size() + queued_by_prefix_.size());
+  for (auto it = table_.begin(); !it.at_end(); ++it) out.push_back(it.key());
+  for (const auto& [prefix, seqs] : queued_by_prefix_) out.push_back(prefix);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 }  // namespace strata::bgp

@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/peer_in.h"
@@ -92,6 +93,9 @@ class FanoutStage : public BgpStage {
   void remove_reader(Reader* reader);
   void pause(Reader* reader);
   void resume(Reader* reader);
+
+  // Every prefix some reader may hold a route for: the table's and the queued changes', sorted.
+  std::vector<IpPrefix> prefixes();
 
   size_t queue_size() const { return queue_.size(); }
   size_t table_size() const { return table_.size(); }

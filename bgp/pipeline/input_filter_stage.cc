@@ -11,6 +11,14 @@ InputFilterStage::InputFilterStage(PeerId peer, uint32_t local_as, IpAddr router
       import_policy_(std::move(import_policy)) {}
 
 BgpRouteRef InputFilterStage::filter(const BgpRouteRef& route, Verdict* verdict) const {
+  if (old_policy_ && (!refiltered_ || *refiltered_ < route->prefix)) {
+    return filter_with(route, *old_policy_, verdict);
+  }
+  return filter_with(route, import_policy_, verdict);
+}
+
+BgpRouteRef InputFilterStage::filter_with(const BgpRouteRef& route, const RoutePolicy& policy,
+                                          Verdict* verdict) const {
   const PathAttributes& a = route->path();
   if (a.as_path && a.as_path->Contains(local_as_)) {
     *verdict = Verdict::kAsLoop;
@@ -20,7 +28,7 @@ BgpRouteRef InputFilterStage::filter(const BgpRouteRef& route, Verdict* verdict)
     *verdict = Verdict::kOriginatorId;
     return nullptr;
   }
-  BgpRouteRef out = import_policy_ ? import_policy_(route) : route;
+  BgpRouteRef out = policy ? policy(route) : route;
   *verdict = out ? Verdict::kPass : Verdict::kPolicy;
   return out;
 }
@@ -70,6 +78,27 @@ void InputFilterStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller
   if (!out) return;
   --counters_.accepted;
   send_delete(out);
+}
+
+void InputFilterStage::ChangePolicy(RoutePolicy policy, std::span<const IpPrefix> prefixes) {
+  old_policy_ = std::move(import_policy_);
+  import_policy_ = std::move(policy);
+  for (const IpPrefix& prefix : prefixes) {
+    BgpRouteRef r = PassThroughStage::lookup_route(prefix);
+    refiltered_ = prefix;
+    if (!r) continue;
+    Verdict v_old;
+    Verdict v_new;
+    BgpRouteRef old_out = filter_with(r, *old_policy_, &v_old);
+    BgpRouteRef new_out = filter_with(r, import_policy_, &v_new);
+    if (!new_out && old_out) count_drop(v_new);
+    counters_.accepted += (new_out != nullptr);
+    counters_.accepted -= (old_out != nullptr);
+    if (old_out && new_out && SameRoute(*old_out, *new_out)) continue;
+    send_change(old_out, new_out);
+  }
+  old_policy_.reset();
+  refiltered_.reset();
 }
 
 BgpRouteRef InputFilterStage::lookup_route(const IpPrefix& prefix) const {

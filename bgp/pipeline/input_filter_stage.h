@@ -5,10 +5,14 @@
 // routes: deletes and lookups re-apply the same deterministic filter, so a delete is dropped iff
 // its add was, and replace becomes add, delete or replace according to which side passes.
 // Counters: drops by reason and `accepted`, the number of routes currently passed on.
+// A new import policy is applied by ChangePolicy, which re-filters every route the parent holds
+// (prefix by prefix, in order) so that each delete still matches the add it undoes.
 // Threading: single-threaded.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 
 #include "bgp/pipeline/bgp_stage.h"
@@ -37,16 +41,26 @@ class InputFilterStage : public PassThroughStage {
 
   const Counters& counters() const { return counters_; }
 
+  // Replaces the import policy and sends downstream the difference it makes for each of
+  // `prefixes` (what the parent holds; REQUIRES: sorted, unique). Synchronous; lookups of a
+  // prefix answer with the old policy until that prefix has been re-filtered.
+  void ChangePolicy(RoutePolicy policy, std::span<const IpPrefix> prefixes);
+
  private:
   enum class Verdict { kPass, kAsLoop, kOriginatorId, kPolicy };
   // The route to pass, or null with the reason in *verdict.
   BgpRouteRef filter(const BgpRouteRef& route, Verdict* verdict) const;
+  BgpRouteRef filter_with(const BgpRouteRef& route, const RoutePolicy& policy,
+                          Verdict* verdict) const;
   void count_drop(Verdict v);
 
   PeerId peer_;
   uint32_t local_as_;
   IpAddr router_id_;
   RoutePolicy import_policy_;
+  // While ChangePolicy runs: the old policy, for prefixes after `refiltered_`.
+  std::optional<RoutePolicy> old_policy_;
+  std::optional<IpPrefix> refiltered_;
   Counters counters_;
 };
 

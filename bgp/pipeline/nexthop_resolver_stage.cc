@@ -55,6 +55,14 @@ void NexthopResolverStage::reevaluate(Entry& e) {
       copy->resolvable = true;
       annotated = std::move(copy);
     }
+  } else if (const auto& self = e.in->path().next_hop;
+             self && self->is_zero() && self->family() == e.in->prefix.family()) {
+    // The zero address is "ourselves": a route we originate, always usable.
+    if (same_input && e.sent) return;
+    auto copy = std::make_shared<BgpRoute>(*e.in);
+    copy->igp_metric = 0;
+    copy->resolvable = true;
+    annotated = std::move(copy);
   }
   if (same_input && annotated) ++reevaluated_;
   BgpRouteRef old = std::exchange(e.sent, annotated);

@@ -4,9 +4,10 @@
 // the decision process must not wait. Routes whose next hop is not answered yet are held here
 // (not sent, looked up as null) and sent once the NexthopCache reports an answer. A route whose
 // next hop is unreachable (or that has none) is unusable: it is held, not passed to decision,
-// and sent as soon as an answer makes it reachable. When the cache reports a change in a subnet,
-// every route with a next hop inside is re-evaluated and replaced (or withdrawn) downstream if
-// its annotation changed.
+// and sent as soon as an answer makes it reachable. The zero address as next hop means "ourselves"
+// (routes the speaker originates): such a route is usable at once, with metric 0.
+// When the cache reports a change in a subnet, every route with a next hop inside is
+// re-evaluated and replaced (or withdrawn) downstream if its annotation changed.
 // State: per prefix the route from upstream and the annotated copy sent downstream (derived
 // data: the annotated copy shares its attribute set), and an index next hop -> prefixes.
 // Threading: single-threaded.

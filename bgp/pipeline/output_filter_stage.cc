@@ -2,7 +2,7 @@
 
 namespace strata::bgp {
 
-OutputFilterStage::OutputFilterStage(PeerId peer, uint32_t local_as, PeerConfig config,
+OutputFilterStage::OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config,
                                      BgpStage* parent)
     : PassThroughStage(parent), peer_(peer), local_as_(local_as), config_(std::move(config)) {}
 
@@ -40,6 +40,14 @@ AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAd
 }
 
 BgpRouteRef OutputFilterStage::Transform(const BgpRouteRef& route, bool count) const {
+  if (old_policy_ && (!refiltered_ || *refiltered_ < route->prefix)) {
+    return transform_with(route, *old_policy_, count);
+  }
+  return transform_with(route, config_.export_policy, count);
+}
+
+BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const RoutePolicy& policy,
+                                              bool count) const {
   if (route->peer->id == peer_) {
     counters_.to_source += count;
     return nullptr;
@@ -57,8 +65,8 @@ BgpRouteRef OutputFilterStage::Transform(const BgpRouteRef& route, bool count) c
     }
   }
   BgpRouteRef out = WithAttrs(*route, rewrite(route->attrs, self ? &*self : nullptr));
-  if (config_.export_policy) {
-    out = config_.export_policy(out);
+  if (policy) {
+    out = policy(out);
     if (!out) counters_.policy_rejected += count;
   }
   return out;
@@ -75,6 +83,22 @@ void OutputFilterStage::replace_route(const BgpRouteRef& old_route, const BgpRou
 
 void OutputFilterStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
   if (BgpRouteRef out = Transform(route, false)) send_delete(out);
+}
+
+void OutputFilterStage::ChangePolicy(RoutePolicy policy, std::span<const IpPrefix> prefixes) {
+  old_policy_ = std::move(config_.export_policy);
+  config_.export_policy = std::move(policy);
+  for (const IpPrefix& prefix : prefixes) {
+    BgpRouteRef r = PassThroughStage::lookup_route(prefix);
+    refiltered_ = prefix;
+    if (!r) continue;
+    BgpRouteRef old_out = transform_with(r, *old_policy_, false);
+    BgpRouteRef new_out = transform_with(r, config_.export_policy, true);
+    if (old_out && new_out && SameRoute(*old_out, *new_out)) continue;
+    send_change(old_out, new_out);
+  }
+  old_policy_.reset();
+  refiltered_.reset();
 }
 
 BgpRouteRef OutputFilterStage::lookup_route(const IpPrefix& prefix) const {

@@ -7,12 +7,14 @@
 // attributes (RFC 4456); to an iBGP peer always send LOCAL_PREF (default 100) and, with
 // next_hop_self, our address as next hop. A route whose family has no local next hop for an eBGP
 // peer is not sent. Then the export policy hook. It holds nothing: deletes and lookups recompute
-// the same (deterministic) result, so a delete is dropped iff its add was.
+// the same (deterministic) result, so a delete is dropped iff its add was. A new export policy is
+// applied by ChangePolicy, which re-filters what the parent (the fanout reader) has sent.
 // Threading: single-threaded.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "bgp/pipeline/bgp_stage.h"
@@ -29,7 +31,7 @@ class OutputFilterStage : public PassThroughStage {
     uint64_t policy_rejected = 0;
   };
 
-  OutputFilterStage(PeerId peer, uint32_t local_as, PeerConfig config, BgpStage* parent);
+  OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config, BgpStage* parent);
 
   std::string name() const override { return "filter-out:" + std::to_string(peer_); }
   void add_route(const BgpRouteRef& route, BgpStage* caller) override;
@@ -42,14 +44,23 @@ class OutputFilterStage : public PassThroughStage {
   BgpRouteRef Transform(const BgpRouteRef& route, bool count) const;
   const Counters& counters() const { return counters_; }
 
+  // Replaces the export policy and sends downstream the difference it makes for each of
+  // `prefixes` (REQUIRES: sorted, unique; every prefix the parent may hold a route for).
+  // Synchronous; lookups answer with the old policy until their prefix has been re-filtered.
+  void ChangePolicy(RoutePolicy policy, std::span<const IpPrefix> prefixes);
+
  private:
+  BgpRouteRef transform_with(const BgpRouteRef& route, const RoutePolicy& policy, bool count) const;
   bool ibgp() const { return config_.peer_as == local_as_; }
   std::optional<IpAddr> local_nexthop(Family f) const;
   AttributeSetPtr rewrite(const AttributeSetPtr& in, const IpAddr* self) const;
 
   PeerId peer_;
   uint32_t local_as_;
-  PeerConfig config_;
+  PipelinePeerConfig config_;
+  // While ChangePolicy runs: the old policy, for prefixes after `refiltered_`.
+  std::optional<RoutePolicy> old_policy_;
+  std::optional<IpPrefix> refiltered_;
   mutable Counters counters_;
   // One-entry memo: consecutive routes usually share their attribute set.
   mutable AttributeSetPtr memo_in_;

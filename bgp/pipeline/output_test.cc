@@ -17,8 +17,8 @@ using testing::Route;
 
 constexpr uint32_t kLocalAs = 65000;
 
-PeerConfig Config(uint32_t as, const std::string& local, bool nh_self = false) {
-  PeerConfig c;
+PipelinePeerConfig Config(uint32_t as, const std::string& local, bool nh_self = false) {
+  PipelinePeerConfig c;
   c.address = A("10.9.9.9");
   c.peer_as = as;
   c.local_address = A(local);
@@ -28,7 +28,7 @@ PeerConfig Config(uint32_t as, const std::string& local, bool nh_self = false) {
 
 class OutputFilterTest : public ::testing::Test {
  protected:
-  void Build(PeerId target, PeerConfig config) {
+  void Build(PeerId target, PipelinePeerConfig config) {
     filter = std::make_unique<OutputFilterStage>(target, kLocalAs, std::move(config), &in);
     rec = std::make_unique<RecordingStage>(filter.get());
     in.set_next(filter.get());
@@ -89,7 +89,7 @@ TEST_F(OutputFilterTest, IbgpRules) {
 }
 
 TEST_F(OutputFilterTest, NextHopSelfAndExportPolicy) {
-  PeerConfig c = Config(kLocalAs, "10.0.2.254", /*nh_self=*/true);
+  PipelinePeerConfig c = Config(kLocalAs, "10.0.2.254", /*nh_self=*/true);
   c.export_policy = [](const BgpRouteRef& r) { return r->prefix.len() == 8 ? r : nullptr; };
   Build(3, std::move(c));
   in.announce(Route("1.0.0.0/8", {.path = {65001}}, ebgp_src));

@@ -1,4 +1,4 @@
-// PeerConfig: what the pipeline needs to know about one configured peer.
+// PipelinePeerConfig: what the pipeline needs to know about one configured peer.
 //
 // Set when the peer is added; the session-dependent part (the peer's router id) comes with
 // peer_up. Later features plug in here as options read by their stages (route reflection client,
@@ -14,7 +14,7 @@
 
 namespace strata::bgp {
 
-struct PeerConfig {
+struct PipelinePeerConfig {
   IpAddr address;  // the peer's address
   uint32_t peer_as = 0;
   // Our address on the session: the next hop we advertise to eBGP peers (and with next_hop_self).

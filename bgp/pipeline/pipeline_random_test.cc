@@ -90,7 +90,7 @@ class PipelineRandomTest : public ::testing::TestWithParam<int> {
       RefPeer p;
       p.as = as[i];
       p.address = A("10.0.0." + std::to_string(i + 1));
-      PeerConfig c;
+      PipelinePeerConfig c;
       c.address = p.address;
       c.peer_as = p.as;
       c.local_address = A("10.255.0." + std::to_string(i + 1));

@@ -23,7 +23,7 @@ class PipelineTest : public ::testing::Test {
     pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
   }
   PeerId AddPeer(uint32_t as, const std::string& addr) {
-    PeerConfig c;
+    PipelinePeerConfig c;
     c.address = A(addr);
     c.peer_as = as;
     c.local_address = A("10.255.0.1");
@@ -73,7 +73,7 @@ TEST_F(PipelineTest, RoutesReachRibAndPeers) {
   EXPECT_EQ(s2.table.size(), 3u);
   EXPECT_EQ(s3.table.size(), 2u);  // not its own, and eBGP routes only
 
-  PeerCounters c = pipeline->counters(e2).value();
+  PipelinePeerCounters c = pipeline->counters(e2).value();
   EXPECT_EQ(c.received, 2u);
   EXPECT_EQ(c.accepted, 1u);
   EXPECT_EQ(c.as_loop, 1u);
@@ -147,7 +147,7 @@ TEST_F(PipelineTest, BusySessionStopsItsReaderOnly) {
 
 TEST_F(PipelineTest, RejectsBadCalls) {
   PeerId e1 = AddPeer(65001, "10.0.0.1");
-  PeerConfig dup;
+  PipelinePeerConfig dup;
   dup.address = A("10.0.0.1");
   EXPECT_FALSE(pipeline->add_peer(dup).ok());
   EXPECT_FALSE(pipeline->receive_update(e1, Attrs({}), {}, {}).ok());  // not up

@@ -43,6 +43,20 @@ void PeerSession::AcceptIncoming(boost::asio::ip::tcp::socket socket) {
   fsm_->OnTcpConnected(id, /*outgoing=*/false);
 }
 
+std::optional<IpAddr> PeerSession::local_address() const {
+  const auto id = fsm_->established_connection();
+  if (!id) return std::nullopt;
+  auto it = conns_.find(*id);
+  if (it == conns_.end()) return std::nullopt;
+  auto addr = it->second->local_address();
+  if (!addr) return std::nullopt;
+  // An IPv4 session on a dual-stack socket reports a mapped address.
+  if (addr->is_v6() && addr->to_v6().is_v4_mapped()) {
+    return FromAsio(boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, addr->to_v6()));
+  }
+  return FromAsio(*addr);
+}
+
 std::chrono::steady_clock::time_point PeerSession::Now() {
   return std::chrono::steady_clock::now();
 }

@@ -57,6 +57,8 @@ class PeerSession : private SessionEnv {
   // False while the write queue is above its high-water mark (after OnWriteBlocked).
   bool writable() const { return !blocked_; }
   size_t write_queue_bytes() const;
+  // Our address on the Established connection (the next hop we advertise), if any.
+  std::optional<IpAddr> local_address() const;
   SessionState state() const { return fsm_->state(); }
   const SessionFsm& fsm() const { return *fsm_; }
   const PeerConfig& config() const { return fsm_->config(); }

@@ -16,6 +16,13 @@ TcpConnection::TcpConnection(tcp::socket socket)
 
 TcpConnection::~TcpConnection() { CloseSocket(); }
 
+std::optional<boost::asio::ip::address> TcpConnection::local_address() const {
+  boost::system::error_code ec;
+  const tcp::endpoint ep = socket_.local_endpoint(ec);
+  if (ec) return std::nullopt;
+  return ep.address();
+}
+
 void TcpConnection::AsyncConnect(const tcp::endpoint& remote,
                                  const std::optional<boost::asio::ip::address>& local, uint8_t ttl,
                                  std::function<void(const boost::system::error_code&)> done) {

@@ -44,6 +44,8 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   void StartReading(Handlers handlers);
 
   void Send(std::vector<uint8_t> bytes);
+  // The local address of the connected socket (nullopt when not connected).
+  std::optional<boost::asio::ip::address> local_address() const;
   // Bytes queued and not yet written.
   size_t queued_bytes() const { return queued_bytes_; }
 

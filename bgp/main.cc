@@ -1,0 +1,61 @@
+// strata-bgp: the BGP-4 speaker of one virtual router (Finder instance "bgp.<vr>", class "bgp").
+// Wires a Router and a BgpProcess together on one io_context; exits when the Finder goes.
+#include <CLI/CLI.hpp>
+#include <csignal>
+
+#include "bgp/process/bgp_process.h"
+#include "common/log.h"
+#include "libipc/router.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"strata-bgp: BGP-4 speaker for one virtual router"};
+  strata::bgp::BgpProcess::Options opts;
+  std::string finder;
+  std::vector<std::string> families = {"sunix", "grpc-unix"};
+  app.add_option("--vr", opts.vr, "virtual router name")->capture_default_str();
+  app.add_option("--finder", finder, "Finder socket path");
+  app.add_option("--rib-batch", opts.rib_batch, "routes per RIB call")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--rib-in-flight", opts.rib_in_flight, "RIB calls outstanding at most")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--listen", families, "transport families to serve on")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  if (opts.vr.empty()) {
+    std::fprintf(stderr, "--vr must not be empty\n");
+    return 2;
+  }
+
+  auto log = strata::MakeLogger("bgp." + opts.vr);
+  boost::asio::io_context io(1);
+  strata::ipc::RouterOptions ropts;
+  ropts.finder_path = finder;
+  ropts.listen_families = families;
+  strata::ipc::Router router(io, ropts);
+  strata::bgp::BgpProcess process(router, opts);
+  process.AddTarget();
+  router.set_on_finder_lost([&](const strata::Status& why) {
+    log->warn("lost the Finder ({}); exiting", why.message());
+    io.stop();
+  });
+  int rc = 0;
+  router.Start([&](const strata::Status& s) {
+    if (!s.ok()) {
+      log->error("registration failed: {}", s.ToString());
+      rc = 1;
+      io.stop();
+      return;
+    }
+    log->info("registered as {}", process.instance());
+    process.Started();
+  });
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code&, int) {
+    router.Stop();
+    io.stop();
+  });
+  std::signal(SIGPIPE, SIG_IGN);
+  io.run();
+  return rc;
+}

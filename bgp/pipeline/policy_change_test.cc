@@ -1,0 +1,172 @@
+// BgpPipeline: changing a peer's import or export policy re-evaluates its routes at once (also
+// those still in a deletion stage); dump_done; the zero next hop of our own routes.
+#include <gtest/gtest.h>
+
+#include "bgp/pipeline/bgp_pipeline.h"
+#include "bgp/pipeline/fake_nexthop_oracle.h"
+#include "bgp/pipeline/test_util.h"
+
+namespace strata::bgp {
+namespace {
+
+using testing::A;
+using testing::Attrs;
+using testing::P;
+
+// Rejects one prefix, passes the rest unchanged.
+RoutePolicy Reject(const std::string& prefix) {
+  return [p = P(prefix)](const BgpRouteRef& r) { return r->prefix == p ? nullptr : r; };
+}
+// Sets MED on every route.
+RoutePolicy SetMed(uint32_t med) {
+  return [med](const BgpRouteRef& r) {
+    PathAttributes a = r->path();
+    a.med = med;
+    return WithAttrs(*r, AttributeSet::Make(std::move(a)));
+  };
+}
+
+class PolicyChangeTest : public ::testing::Test {
+ protected:
+  PolicyChangeTest() {
+    oracle.set_auto_answer(true);
+    oracle.set_route(P("192.0.2.0/24"), 10);
+    config.local_as = 65000;
+    config.router_id = A("9.9.9.9");
+    config.deletion_slice = 1;
+    pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
+    e1 = AddPeer(65001, "10.0.0.1");
+    e2 = AddPeer(65002, "10.0.0.2");
+    EXPECT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
+    EXPECT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
+  }
+  PeerId AddPeer(uint32_t as, const std::string& addr) {
+    PipelinePeerConfig c;
+    c.address = A(addr);
+    c.peer_as = as;
+    c.local_address = A("10.255.0.1");
+    return pipeline->add_peer(c).value();
+  }
+  void Send(PeerId id, const std::vector<std::string>& prefixes,
+            std::string next_hop = "192.0.2.1") {
+    std::vector<IpPrefix> ps;
+    for (const auto& s : prefixes) ps.push_back(P(s));
+    ASSERT_TRUE(
+        pipeline->receive_update(id, Attrs({.path = {65001}, .next_hop = next_hop}), ps, {}).ok());
+  }
+
+  FakeNexthopOracle oracle;
+  testing::FakeRibSink rib;
+  rib::TaskScheduler scheduler;
+  PipelineConfig config;
+  std::unique_ptr<BgpPipeline> pipeline;
+  testing::FakeSessionSink s1, s2;
+  PeerId e1 = 0, e2 = 0;
+};
+
+TEST_F(PolicyChangeTest, ImportPolicyChangeReachesRibAndPeers) {
+  Send(e1, {"1.0.0.0/8", "2.0.0.0/8"});
+  scheduler.run_until_idle();
+  ASSERT_EQ(rib.all().size(), 2u);
+  ASSERT_EQ(s2.table.size(), 2u);
+
+  ASSERT_TRUE(pipeline->set_import_policy(e1, Reject("1.0.0.0/8")).ok());
+  scheduler.run_until_idle();
+  EXPECT_EQ(rib.all().size(), 1u);
+  EXPECT_FALSE(s2.table.contains(P("1.0.0.0/8")));
+  EXPECT_EQ(pipeline->counters(e1)->accepted, 1u);
+  EXPECT_EQ(pipeline->counters(e1)->policy_rejected, 1u);
+
+  ASSERT_TRUE(pipeline->set_import_policy(e1, SetMed(5)).ok());
+  scheduler.run_until_idle();
+  ASSERT_EQ(rib.all().size(), 2u);
+  EXPECT_EQ(pipeline->explain(P("2.0.0.0/8"))->winner.route->path().med, 5u);
+  EXPECT_EQ(s2.table.size(), 2u);
+  EXPECT_EQ(pipeline->counters(e1)->accepted, 2u);
+
+  ASSERT_TRUE(pipeline->set_import_policy(e1, nullptr).ok());
+  scheduler.run_until_idle();
+  EXPECT_FALSE(pipeline->explain(P("2.0.0.0/8"))->winner.route->path().med.has_value());
+  EXPECT_TRUE(rib.errors.empty()) << ::testing::PrintToString(rib.errors);
+}
+
+TEST_F(PolicyChangeTest, ImportPolicyChangeCoversRoutesBeingDeleted) {
+  Send(e1, {"1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8"});
+  scheduler.run_until_idle();
+  ASSERT_TRUE(pipeline->peer_down(e1).ok());
+  ASSERT_TRUE(scheduler.run_slice());  // one route withdrawn, two still in the deletion stage
+  ASSERT_TRUE(pipeline->set_import_policy(e1, Reject("3.0.0.0/8")).ok());
+  scheduler.run_until_idle();
+  EXPECT_TRUE(rib.all().empty());
+  EXPECT_TRUE(s2.table.empty());
+  EXPECT_EQ(pipeline->counters(e1)->accepted, 0u);
+  EXPECT_TRUE(rib.errors.empty()) << ::testing::PrintToString(rib.errors);
+}
+
+TEST_F(PolicyChangeTest, ExportPolicyChangeIsSentAtOnce) {
+  Send(e1, {"1.0.0.0/8", "2.0.0.0/8"});
+  scheduler.run_until_idle();
+  ASSERT_EQ(s2.table.size(), 2u);
+  ASSERT_TRUE(pipeline->set_export_policy(e2, Reject("2.0.0.0/8")).ok());
+  EXPECT_EQ(s2.table.size(), 1u);  // flushed without waiting for the fanout
+  ASSERT_TRUE(pipeline->set_export_policy(e2, SetMed(9)).ok());
+  ASSERT_EQ(s2.table.size(), 2u);
+  EXPECT_EQ(s2.table.at(P("2.0.0.0/8"))->attrs().med, 9u);
+  ASSERT_TRUE(pipeline->set_export_policy(e2, nullptr).ok());
+  EXPECT_FALSE(s2.table.at(P("2.0.0.0/8"))->attrs().med.has_value());
+  EXPECT_EQ(pipeline->counters(e2)->advertised, 2u);
+  // e1 was not touched.
+  EXPECT_TRUE(s1.table.empty());
+}
+
+TEST_F(PolicyChangeTest, ExportPolicyOfADownPeerAppliesAtItsNextSession) {
+  ASSERT_TRUE(pipeline->peer_down(e2).ok());
+  ASSERT_TRUE(pipeline->set_export_policy(e2, Reject("1.0.0.0/8")).ok());
+  Send(e1, {"1.0.0.0/8", "2.0.0.0/8"});
+  testing::FakeSessionSink again;
+  ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), again).ok());
+  scheduler.run_until_idle();
+  EXPECT_EQ(again.table.size(), 1u);
+  EXPECT_TRUE(again.table.contains(P("2.0.0.0/8")));
+}
+
+TEST_F(PolicyChangeTest, DumpDoneOnceTheTableIsSent) {
+  Send(e1, {"1.0.0.0/8", "2.0.0.0/8"});
+  scheduler.run_until_idle();
+  PeerId e3 = AddPeer(65003, "10.0.0.3");
+  EXPECT_FALSE(pipeline->dump_done(e3));  // down
+  testing::FakeSessionSink s3;
+  ASSERT_TRUE(pipeline->peer_up(e3, A("3.3.3.3"), s3).ok());
+  EXPECT_FALSE(pipeline->dump_done(e3));
+  scheduler.run_until_idle();
+  EXPECT_TRUE(pipeline->dump_done(e3));
+  EXPECT_EQ(s3.table.size(), 2u);
+}
+
+TEST_F(PolicyChangeTest, ZeroNexthopIsOurselvesAndNeedsNoAnswer) {
+  oracle.set_auto_answer(false);
+  Send(e1, {"5.0.0.0/8"}, "0.0.0.0");
+  scheduler.run_until_idle();
+  auto why = pipeline->explain(P("5.0.0.0/8"));
+  ASSERT_TRUE(why);
+  EXPECT_TRUE(why->winner.route->resolvable);
+  EXPECT_EQ(why->winner.route->igp_metric, 0u);
+  // To an eBGP peer it goes with our own address as next hop.
+  ASSERT_TRUE(s2.table.contains(P("5.0.0.0/8")));
+  EXPECT_EQ(*s2.table.at(P("5.0.0.0/8"))->attrs().next_hop, A("10.255.0.1"));
+}
+
+TEST_F(PolicyChangeTest, LocalAddressesSetBeforePeerUpAreOurNextHop) {
+  ASSERT_TRUE(pipeline->peer_down(e2).ok());
+  ASSERT_TRUE(pipeline->set_local_addresses(e2, A("10.255.0.9"), std::nullopt).ok());
+  EXPECT_FALSE(pipeline->set_local_addresses(99, A("10.255.0.9"), std::nullopt).ok());
+  Send(e1, {"1.0.0.0/8"});
+  testing::FakeSessionSink again;
+  ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), again).ok());
+  scheduler.run_until_idle();
+  ASSERT_TRUE(again.table.contains(P("1.0.0.0/8")));
+  EXPECT_EQ(*again.table.at(P("1.0.0.0/8"))->attrs().next_hop, A("10.255.0.9"));
+}
+
+}  // namespace
+}  // namespace strata::bgp

@@ -1,0 +1,35 @@
+# strata-bgp: the process library (bgp/process), the executable and their tests.
+add_library(strata_bgp_process STATIC
+  process/attribute_interner.cc
+  process/bgp_peer.cc
+  process/bgp_process.cc
+  process/bgp_proto_convert.cc
+  process/bgp_service.cc
+  process/bgp_service_show.cc
+  process/bgp_speaker.cc
+  process/policy.cc
+  process/policy_hook.cc
+  process/rib_ipc_sink.cc
+  process/rib_nexthop_oracle.cc
+)
+target_include_directories(strata_bgp_process PUBLIC ${CMAKE_SOURCE_DIR})
+# GCC 12's <regex> trips -Wmaybe-uninitialized under -fsanitize at -O2 (GCC bug 105562).
+set_source_files_properties(process/policy.cc PROPERTIES COMPILE_OPTIONS -Wno-maybe-uninitialized)
+target_link_libraries(strata_bgp_process PUBLIC strata_bgp_pipeline strata_bgp_session
+                      strata_rib_service strata_ipc)
+
+add_executable(strata-bgp main.cc)
+target_link_libraries(strata-bgp PRIVATE strata_bgp_process CLI11::CLI11)
+
+strata_test(bgp_process_test
+  SOURCES
+    process/policy_test.cc
+    process/rib_ipc_test.cc
+    process/bgp_speaker_test.cc
+  LIBS strata_bgp_process strata_finder)
+
+# Starts strata-finder, strata-rib and strata-bgp processes; drives them with strata-call.
+strata_test(bgp_process_it_test
+  SOURCES process/bgp_process_it_test.cc ${CMAKE_SOURCE_DIR}/tests/process_harness.cc
+  LIBS strata_bgp_wire)
+add_dependencies(bgp_process_it_test strata-bgp strata-rib strata-finder strata-call)

@@ -1,0 +1,250 @@
+#include "bgp/process/bgp_peer.h"
+
+#include <vector>
+
+namespace strata::bgp {
+
+StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
+                                                   BgpPipeline& pipeline,
+                                                   AttributeInterner& interner,
+                                                   PeerSettings settings, PolicyRef import_policy,
+                                                   PolicyRef export_policy) {
+  if (Status s = settings.session.Validate(); !s.ok()) return s;
+  std::unique_ptr<BgpPeer> peer(new BgpPeer(io, pipeline, interner, std::move(settings)));
+  auto session = PeerSession::Create(io, peer->settings_.session, peer.get());
+  if (!session.ok()) return session.status();
+  peer->session_ = std::move(*session);
+  const PeerConfig& sc = peer->settings_.session;
+  PipelinePeerConfig pc;
+  pc.address = sc.peer_address;
+  pc.peer_as = sc.peer_as;
+  if (sc.local_address) pc.local_address = *sc.local_address;
+  pc.next_hop_self = sc.next_hop_self;
+  pc.import_policy = MakeImportHook(import_policy, sc.local_as);
+  peer->export_policy_ = std::move(export_policy);
+  pc.export_policy = MakeExportHook(peer->export_policy_, sc.local_as, peer->export_self());
+  auto id = pipeline.add_peer(std::move(pc));
+  if (!id.ok()) return id.status();
+  peer->id_ = *id;
+  peer->since_ = std::chrono::steady_clock::now();
+  if (peer->settings_.enabled) peer->session_->Start();
+  return peer;
+}
+
+BgpPeer::BgpPeer(boost::asio::io_context& io, BgpPipeline& pipeline, AttributeInterner& interner,
+                 PeerSettings settings)
+    : io_(io),
+      pipeline_(pipeline),
+      interner_(interner),
+      settings_(std::move(settings)),
+      log_(MakeLogger("bgp.peer")) {}
+
+BgpPeer::~BgpPeer() {
+  *alive_ = false;
+  if (session_) session_->Stop(CeaseSubcode::kPeerDeconfigured);
+  if (up_) (void)pipeline_.peer_down(id_);
+  if (id_ != 0) (void)pipeline_.remove_peer(id_);
+}
+
+void BgpPeer::Enable() {
+  settings_.enabled = true;
+  session_->Start();
+}
+
+void BgpPeer::Disable() {
+  settings_.enabled = false;
+  session_->Stop(CeaseSubcode::kAdministrativeShutdown);
+}
+
+void BgpPeer::HardReset() {
+  session_->Stop(CeaseSubcode::kAdministrativeReset);
+  if (settings_.enabled) session_->Start();
+}
+
+Status BgpPeer::SoftResetIn() {
+  if (!negotiated_) return FailedPrecondition("peer " + settings_.session.Name() + " is not up");
+  if (!negotiated_->route_refresh) {
+    return FailedPrecondition("peer " + settings_.session.Name() +
+                              " did not negotiate route refresh; use reset_peer");
+  }
+  for (const AfiSafi& f : negotiated_->families) {
+    if (Status s = session_->SendRouteRefresh(f); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+Status BgpPeer::SoftResetOut() {
+  if (!negotiated_) return FailedPrecondition("peer " + settings_.session.Name() + " is not up");
+  for (const AfiSafi& f : negotiated_->families) announce_adj_out(f);
+  return Status::Ok();
+}
+
+void BgpPeer::SetImportPolicy(const std::string& name, PolicyRef policy) {
+  settings_.import_policy = name;
+  (void)pipeline_.set_import_policy(id_,
+                                    MakeImportHook(std::move(policy), settings_.session.local_as));
+}
+
+void BgpPeer::SetExportPolicy(const std::string& name, PolicyRef policy) {
+  settings_.export_policy = name;
+  export_policy_ = std::move(policy);
+  (void)pipeline_.set_export_policy(
+      id_, MakeExportHook(export_policy_, settings_.session.local_as, export_self()));
+}
+
+ExportSelf BgpPeer::export_self() const {
+  ExportSelf self;
+  std::optional<IpAddr> local = local_address_;
+  if (!local && settings_.session.local_address) local = settings_.session.local_address;
+  if (local) (local->is_v4() ? self.v4 : self.v6) = *local;
+  if (negotiated_) {
+    self.ipv4 = self.ipv6 = false;
+    for (const AfiSafi& f : negotiated_->families) {
+      if (f == kIpv4Unicast) self.ipv4 = true;
+      if (f == kIpv6Unicast) self.ipv6 = true;
+    }
+  }
+  return self;
+}
+
+std::string BgpPeer::last_error() const {
+  const auto& c = session_->fsm().counters();
+  if (!c.last_down_reason.empty()) return c.last_down_reason;
+  if (c.last_notification_received) return "received " + c.last_notification_received->ToString();
+  if (c.last_notification_sent) return "sent " + c.last_notification_sent->ToString();
+  return "";
+}
+
+void BgpPeer::OnSessionEstablished(const NegotiatedSession& session) {
+  negotiated_ = session;
+  local_address_ = session_->local_address();
+  since_ = std::chrono::steady_clock::now();
+  adj_out_.clear();
+  if (local_address_) {
+    (void)pipeline_.set_local_addresses(id_, *local_address_, std::nullopt);
+  }
+  (void)pipeline_.set_export_policy(
+      id_, MakeExportHook(export_policy_, settings_.session.local_as, export_self()));
+  const OpenMessage* open = session_->fsm().remote_open();
+  const IpAddr router_id = open ? open->bgp_id : settings_.session.peer_address;
+  if (Status s = pipeline_.peer_up(id_, router_id, *this); !s.ok()) {
+    log_->error("{}: peer_up failed: {}", settings_.session.Name(), s.ToString());
+    return;
+  }
+  up_ = true;
+  log_->info("{} established (local address {})", settings_.session.Name(),
+             local_address_ ? local_address_->ToString() : "unknown");
+  watch_end_of_rib();
+}
+
+void BgpPeer::watch_end_of_rib() {
+  eor_timer_ = std::make_unique<boost::asio::steady_timer>(io_, std::chrono::milliseconds(50));
+  eor_timer_->async_wait(
+      [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+        if (ec || alive.expired() || !up_ || !negotiated_) return;
+        if (!pipeline_.dump_done(id_)) {
+          watch_end_of_rib();
+          return;
+        }
+        for (const AfiSafi& f : negotiated_->families) {
+          if (Status s = session_->SendEndOfRib(f); !s.ok()) {
+            log_->warn("{}: End-of-RIB: {}", settings_.session.Name(), s.ToString());
+          }
+        }
+      });
+}
+
+void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
+  if (update.action != ErrorAction::kNone) {
+    ++counters_.malformed_updates;
+    log_->warn("{}: UPDATE with RFC 7606 outcome: {}", settings_.session.Name(), update.ToString());
+  }
+  if (update.end_of_rib) {
+    ++counters_.end_of_rib_in;
+    return;
+  }
+  if (!up_) return;
+  const std::vector<IpPrefix> announced = update.Announcements();
+  const std::vector<IpPrefix> withdrawn = update.Withdrawals();
+  std::vector<IpPrefix> per_family[2];
+  for (const IpPrefix& p : announced) per_family[p.is_v4() ? 0 : 1].push_back(p);
+  bool withdrawals_sent = false;
+  for (int f = 0; f < 2; ++f) {
+    if (per_family[f].empty()) continue;
+    const Family family = f == 0 ? Family::kIpv4 : Family::kIpv6;
+    AttributeSetPtr attrs = interner_.Intern(update.update.AttributesFor(family));
+    const std::span<const IpPrefix> w =
+        withdrawals_sent ? std::span<const IpPrefix>() : std::span<const IpPrefix>(withdrawn);
+    (void)pipeline_.receive_update(id_, attrs, per_family[f], w);
+    withdrawals_sent = true;
+  }
+  if (!withdrawals_sent && !withdrawn.empty()) {
+    (void)pipeline_.receive_update(id_, nullptr, {}, withdrawn);
+  }
+}
+
+void BgpPeer::OnRouteRefresh(const RouteRefreshMessage& request) {
+  ++counters_.refreshes_in;
+  if (request.subtype != static_cast<uint8_t>(RouteRefreshSubtype::kNormal)) return;
+  log_->info("{}: route refresh for {}", settings_.session.Name(),
+             request.afi_safi == kIpv4Unicast ? "ipv4-unicast" : "another family");
+  announce_adj_out(request.afi_safi);
+}
+
+void BgpPeer::announce_adj_out(AfiSafi family) {
+  std::map<AttributeSetPtr, std::vector<IpPrefix>> groups;
+  for (const auto& [prefix, attrs] : adj_out_) {
+    if (UnicastOf(prefix.family()) == family) groups[attrs].push_back(prefix);
+  }
+  for (const auto& [attrs, prefixes] : groups) {
+    if (Status s = session_->Announce(attrs->attrs(), family, prefixes); !s.ok()) {
+      ++counters_.send_errors;
+      log_->warn("{}: re-announce: {}", settings_.session.Name(), s.ToString());
+    }
+  }
+}
+
+void BgpPeer::OnSessionDown(std::string_view reason) {
+  log_->info("{} down: {}", settings_.session.Name(), reason);
+  since_ = std::chrono::steady_clock::now();
+  negotiated_.reset();
+  local_address_.reset();
+  adj_out_.clear();
+  eor_timer_.reset();
+  if (up_) {
+    up_ = false;
+    (void)pipeline_.peer_down(id_);
+  }
+}
+
+void BgpPeer::OnWritable() {
+  boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_)] {
+    if (!alive.expired() && up_) (void)pipeline_.peer_output_ready(id_);
+  });
+}
+
+void BgpPeer::send_updates(UpdateBatch batch) {
+  std::vector<IpPrefix> withdrawn[2];
+  for (const IpPrefix& p : batch.withdrawals) {
+    withdrawn[p.is_v4() ? 0 : 1].push_back(p);
+    adj_out_.erase(p);
+  }
+  for (int f = 0; f < 2; ++f) {
+    if (withdrawn[f].empty()) continue;
+    if (Status s = session_->Withdraw(f == 0 ? kIpv4Unicast : kIpv6Unicast, withdrawn[f]);
+        !s.ok()) {
+      ++counters_.send_errors;
+      log_->warn("{}: withdraw: {}", settings_.session.Name(), s.ToString());
+    }
+  }
+  for (const AnnouncementGroup& g : batch.announcements) {
+    if (Status s = session_->Announce(g.attrs->attrs(), UnicastOf(g.family), g.prefixes); !s.ok()) {
+      ++counters_.send_errors;
+      log_->warn("{}: announce: {}", settings_.session.Name(), s.ToString());
+      continue;
+    }
+    for (const IpPrefix& p : g.prefixes) adj_out_[p] = g.attrs;
+  }
+}
+
+}  // namespace strata::bgp

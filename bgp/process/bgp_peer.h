@@ -1,0 +1,114 @@
+// BgpPeer: one configured neighbor of the speaker, the glue between its PeerSession
+// (bgp/session) and its branch of the BgpPipeline.
+//
+//   PeerSession --OnSessionEstablished--> local address and export hook set, pipeline.peer_up
+//               --OnUpdate--------------> attributes interned per family, pipeline.receive_update
+//               --OnSessionDown---------> pipeline.peer_down (routes withdrawn in background)
+//               --OnWritable------------> pipeline.peer_output_ready (posted)
+//   PeerOut --send_updates(batch)--> Withdraw / Announce on the session; kept as Adj-RIB-Out
+//   End-of-RIB per negotiated family once the initial dump is sent (BgpPipeline::dump_done).
+//   ROUTE-REFRESH received: the Adj-RIB-Out of that family is announced again.
+// The peer's session settings are fixed for its life; the speaker replaces the whole BgpPeer
+// when they change. Policies change in place (the pipeline re-evaluates routes).
+// Threading: the io_context thread. REQUIRES: pipeline and interner outlive the peer.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "bgp/pipeline/bgp_pipeline.h"
+#include "bgp/process/attribute_interner.h"
+#include "bgp/process/policy_hook.h"
+#include "bgp/session/peer_session.h"
+#include "common/log.h"
+
+namespace strata::bgp {
+
+struct PeerSettings {
+  PeerConfig session;  // the session layer's configuration (address, AS, timers, families)
+  bool enabled = true;
+  std::string import_policy;  // policy names ("" none)
+  std::string export_policy;
+};
+
+class BgpPeer : public SessionConsumer, public SessionSink {
+ public:
+  struct Counters {
+    uint64_t malformed_updates = 0;  // UPDATEs with an RFC 7606 outcome applied
+    uint64_t send_errors = 0;        // batches the session refused
+    uint64_t refreshes_in = 0;
+    uint64_t end_of_rib_in = 0;
+  };
+
+  // Adds the peer to the pipeline (down) and starts the session if enabled.
+  static StatusOr<std::unique_ptr<BgpPeer>> Create(boost::asio::io_context& io,
+                                                   BgpPipeline& pipeline,
+                                                   AttributeInterner& interner,
+                                                   PeerSettings settings, PolicyRef import_policy,
+                                                   PolicyRef export_policy);
+  // Stops the session (Cease) and removes the peer from the pipeline.
+  ~BgpPeer() override;
+
+  void Enable();
+  void Disable();
+  void HardReset();
+  // "in": ask the peer for its routes again; "out": send ours again.
+  Status SoftResetIn();
+  Status SoftResetOut();
+  // New policies, applied to the current routes at once.
+  void SetImportPolicy(const std::string& name, PolicyRef policy);
+  void SetExportPolicy(const std::string& name, PolicyRef policy);
+  void set_description(std::string d) { settings_.session.description = std::move(d); }
+  // Hands an accepted connection to the session.
+  void Accept(boost::asio::ip::tcp::socket socket) { session_->AcceptIncoming(std::move(socket)); }
+
+  const PeerSettings& settings() const { return settings_; }
+  PeerId id() const { return id_; }
+  const PeerSession& session() const { return *session_; }
+  const Counters& counters() const { return counters_; }
+  size_t adj_rib_out_size() const { return adj_out_.size(); }
+  std::optional<std::chrono::steady_clock::time_point> state_since() const { return since_; }
+  std::string last_error() const;
+
+  // SessionConsumer.
+  void OnSessionEstablished(const NegotiatedSession& session) override;
+  void OnUpdate(UpdateDecodeResult&& update) override;
+  void OnRouteRefresh(const RouteRefreshMessage& request) override;
+  void OnSessionDown(std::string_view reason) override;
+  void OnWriteBlocked() override {}
+  void OnWritable() override;
+
+  // SessionSink.
+  void send_updates(UpdateBatch batch) override;
+  bool busy() const override { return !session_->writable(); }
+
+ private:
+  BgpPeer(boost::asio::io_context& io, BgpPipeline& pipeline, AttributeInterner& interner,
+          PeerSettings settings);
+  ExportSelf export_self() const;
+  void announce_adj_out(AfiSafi family);
+  void watch_end_of_rib();
+
+  boost::asio::io_context& io_;
+  BgpPipeline& pipeline_;
+  AttributeInterner& interner_;
+  PeerSettings settings_;
+  std::shared_ptr<spdlog::logger> log_;
+  std::unique_ptr<PeerSession> session_;
+  PeerId id_ = 0;
+  bool up_ = false;  // the pipeline branch is up
+  std::optional<NegotiatedSession> negotiated_;
+  std::optional<IpAddr> local_address_;
+  PolicyRef export_policy_;
+  std::map<IpPrefix, AttributeSetPtr> adj_out_;  // what the peer has been sent
+  std::optional<std::chrono::steady_clock::time_point> since_;
+  std::unique_ptr<boost::asio::steady_timer> eor_timer_;
+  Counters counters_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::bgp

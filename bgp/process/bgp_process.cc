@@ -1,0 +1,48 @@
+#include "bgp/process/bgp_process.h"
+
+namespace strata::bgp {
+
+BgpProcess::BgpProcess(ipc::Router& router, Options options)
+    : router_(router),
+      options_(std::move(options)),
+      instance_("bgp." + options_.vr),
+      rib_target_("rib." + options_.vr) {
+  oracle_ = std::make_unique<RibNexthopOracle>(router_, rib_target_, instance_);
+  RibIpcSink::Options so;
+  so.rib_target = rib_target_;
+  so.owner = instance_;
+  so.max_batch = options_.rib_batch;
+  so.max_in_flight = options_.rib_in_flight;
+  sink_ = std::make_unique<RibIpcSink>(router_, so, [this](const BgpRoute& r) {
+    return speaker_ && r.peer && r.peer->id == speaker_->local_peer();
+  });
+  BgpSpeaker::Hooks hooks;
+  hooks.before_rebuild = [this] {
+    sink_->clear();
+    oracle_->reset();
+  };
+  speaker_ = std::make_unique<BgpSpeaker>(router_.io(), *oracle_, *sink_, std::move(hooks));
+  service_ = std::make_unique<BgpService>(*speaker_, sink_.get(), oracle_.get());
+}
+
+BgpProcess::~BgpProcess() {
+  service_.reset();
+  speaker_.reset();
+}
+
+void BgpProcess::AddTarget() {
+  ipc::Target& target = router_.AddTarget("bgp", instance_, false);
+  target.Serve(*service_);
+  target.Serve(*oracle_);
+}
+
+void BgpProcess::Started() {
+  router_.WatchInstance(rib_target_, [this, alive = std::weak_ptr<bool>(alive_)](
+                                         const std::string&, const std::string&, bool up) {
+    if (alive.expired()) return;
+    oracle_->rib_event(up);
+    sink_->rib_event(up);
+  });
+}
+
+}  // namespace strata::bgp

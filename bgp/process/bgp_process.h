@@ -1,0 +1,59 @@
+// BgpProcess: everything one strata-bgp process runs, wired together on one io_context.
+//
+// Serves bgp/1.0 (BgpService) and rib_client/1.0 (the nexthop oracle's invalidations) on target
+// "bgp.<vr>" (class "bgp"); the speaker's routes go to "rib.<vr>" through RibIpcSink and its next
+// hops are resolved by RibNexthopOracle. The RIB instance is watched through the Finder: both
+// hold their work while it is down and resend everything when it is (back) up. main.cc and the
+// in-process tests build one of these on a Router.
+// Threading: the io_context thread. REQUIRES: the Router outlives this object.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "bgp/process/bgp_service.h"
+#include "bgp/process/bgp_speaker.h"
+#include "bgp/process/rib_ipc_sink.h"
+#include "bgp/process/rib_nexthop_oracle.h"
+#include "libipc/router.h"
+
+namespace strata::bgp {
+
+class BgpProcess {
+ public:
+  struct Options {
+    std::string vr = "default";
+    size_t rib_batch = 1000;   // routes per RIB call
+    size_t rib_in_flight = 4;  // RIB calls outstanding at most
+  };
+
+  BgpProcess(ipc::Router& router, Options options);
+  ~BgpProcess();
+  BgpProcess(const BgpProcess&) = delete;
+  BgpProcess& operator=(const BgpProcess&) = delete;
+
+  // "bgp.<vr>".
+  const std::string& instance() const { return instance_; }
+  const std::string& rib_target() const { return rib_target_; }
+  // Adds the target to the router; call before Router::Start.
+  void AddTarget();
+  // After registration: watches the RIB.
+  void Started();
+
+  BgpSpeaker& speaker() { return *speaker_; }
+  const RibIpcSink& sink() const { return *sink_; }
+  const RibNexthopOracle& oracle() const { return *oracle_; }
+
+ private:
+  ipc::Router& router_;
+  Options options_;
+  std::string instance_;
+  std::string rib_target_;
+  std::unique_ptr<RibNexthopOracle> oracle_;
+  std::unique_ptr<RibIpcSink> sink_;
+  std::unique_ptr<BgpSpeaker> speaker_;
+  std::unique_ptr<BgpService> service_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::bgp

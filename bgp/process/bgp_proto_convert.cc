@@ -1,0 +1,165 @@
+#include "bgp/process/bgp_proto_convert.h"
+
+#include "rib/proto_convert.h"
+
+namespace strata::bgp {
+
+StatusOr<std::optional<IpAddr>> OptionalAddrFromProto(const common::v1::IpAddress& a,
+                                                      std::string_view field) {
+  if (a.addr().empty()) return std::optional<IpAddr>();
+  auto addr = rib::AddrFromProto(a, field);
+  if (!addr.ok()) return addr.status();
+  return std::optional<IpAddr>(*addr);
+}
+
+StatusOr<IpAddr> RequiredAddrFromProto(const common::v1::IpAddress& a, std::string_view field) {
+  if (a.addr().empty()) return InvalidArgument(std::string(field) + " is required");
+  return rib::AddrFromProto(a, field);
+}
+
+StatusOr<LocalConfig> LocalConfigFromProto(const v1::SetLocalConfigRequest& r) {
+  LocalConfig c;
+  if (r.local_as() == 0) return InvalidArgument("local_as must be 1..4294967295");
+  c.local_as = r.local_as();
+  auto id = RequiredAddrFromProto(r.router_id(), "router_id");
+  if (!id.ok()) return id.status();
+  c.router_id = *id;
+  auto listen = OptionalAddrFromProto(r.listen_address(), "listen_address");
+  if (!listen.ok()) return listen.status();
+  c.listen_address = *listen;
+  if (r.port() > 65535) return InvalidArgument("port " + std::to_string(r.port()) + " > 65535");
+  c.port = r.port() == 0 ? 179 : static_cast<uint16_t>(r.port());
+  return c;
+}
+
+StatusOr<PeerSettings> PeerSettingsFromProto(const v1::AddPeerRequest& r) {
+  PeerSettings s;
+  PeerConfig& c = s.session;
+  auto peer = RequiredAddrFromProto(r.peer(), "peer");
+  if (!peer.ok()) return peer.status();
+  if (peer->is_zero()) return InvalidArgument("peer: the zero address");
+  c.peer_address = *peer;
+  if (r.peer_as() == 0) return InvalidArgument("peer_as must be 1..4294967295");
+  c.peer_as = r.peer_as();
+  auto local = OptionalAddrFromProto(r.local_address(), "local_address");
+  if (!local.ok()) return local.status();
+  if (*local && (*local)->family() != peer->family()) {
+    return InvalidArgument("local_address " + (*local)->ToString() +
+                           " is not of the peer's family");
+  }
+  c.local_address = *local;
+  if (r.peer_port() > 65535) return InvalidArgument("peer_port > 65535");
+  c.peer_port = r.peer_port() == 0 ? 179 : static_cast<uint16_t>(r.peer_port());
+  // proto3: 0 means unset for hold_time (90 s); "0 offers no keepalives" needs the field set,
+  // which a plain uint32 cannot tell, so 0 keeps the default here.
+  if (r.hold_time() > 65535) return InvalidArgument("hold_time > 65535");
+  if (r.hold_time() != 0) {
+    if (r.hold_time() < 3) return InvalidArgument("hold_time must be 0 or at least 3 seconds");
+    c.hold_time = static_cast<uint16_t>(r.hold_time());
+  }
+  c.passive = r.passive();
+  c.next_hop_self = r.next_hop_self();
+  if (r.multihop_ttl() > 255) return InvalidArgument("multihop_ttl > 255");
+  if (r.multihop_ttl() != 0) c.multihop_ttl = static_cast<uint8_t>(r.multihop_ttl());
+  c.description = r.description();
+  if (r.has_keepalive()) {
+    if (r.keepalive() > 65535) return InvalidArgument("keepalive > 65535");
+    c.keepalive_time = static_cast<uint16_t>(r.keepalive());
+  }
+  if (r.has_connect_retry()) {
+    if (r.connect_retry() == 0 || r.connect_retry() > 65535) {
+      return InvalidArgument("connect_retry must be 1..65535 seconds");
+    }
+    c.connect_retry = std::chrono::seconds(r.connect_retry());
+  }
+  c.mrai_ms = r.mrai_ms();
+  c.families.clear();
+  if (!r.has_ipv4_unicast() || r.ipv4_unicast()) c.families.push_back(kIpv4Unicast);
+  if (!r.has_ipv6_unicast() || r.ipv6_unicast()) c.families.push_back(kIpv6Unicast);
+  if (c.families.empty()) return InvalidArgument("no address family enabled for the peer");
+  s.enabled = !r.disabled();
+  return s;
+}
+
+namespace {
+
+StatusOr<PolicyAction> ActionFromProto(v1::PolicyAction a, std::string_view field) {
+  switch (a) {
+    case v1::POLICY_ACTION_NEXT_TERM:
+      return PolicyAction::kNextTerm;
+    case v1::POLICY_ACTION_ACCEPT:
+      return PolicyAction::kAccept;
+    case v1::POLICY_ACTION_REJECT:
+      return PolicyAction::kReject;
+    default:
+      return InvalidArgument(std::string(field) + ": unknown action " + std::to_string(a));
+  }
+}
+
+}  // namespace
+
+StatusOr<Policy> PolicyFromProto(const v1::DefinePolicyRequest& r) {
+  Policy p;
+  if (r.name().empty()) return InvalidArgument("name: a policy needs a name");
+  p.name = r.name();
+  auto def = ActionFromProto(r.default_action(), "default_action");
+  if (!def.ok()) return def.status();
+  p.default_action = *def == PolicyAction::kNextTerm ? PolicyAction::kReject : *def;
+  int index = 0;
+  for (const v1::PolicyTerm& t : r.terms()) {
+    const std::string where =
+        "terms." + std::to_string(index++) + (t.name().empty() ? "" : " (" + t.name() + ")");
+    PolicyTerm term;
+    term.name = t.name();
+    for (const v1::PrefixMatch& m : t.prefixes()) {
+      auto prefix = rib::PrefixFromProto(m.prefix(), where + ".prefixes.prefix");
+      if (!prefix.ok()) return prefix.status();
+      PrefixMatch pm{*prefix, m.ge(), m.le()};
+      if (Status s = pm.Validate(); !s.ok()) return InvalidArgument(where + ": " + s.message());
+      term.prefixes.push_back(pm);
+    }
+    for (const std::string& proto : t.protocols()) {
+      if (proto.empty()) return InvalidArgument(where + ".protocols: empty protocol name");
+      term.protocols.push_back(proto);
+    }
+    for (const std::string& c : t.communities()) {
+      auto v = ParseCommunity(c);
+      if (!v.ok()) return InvalidArgument(where + ".communities: " + v.status().message());
+      term.communities.push_back(*v);
+    }
+    if (t.has_as_path_regex()) {
+      auto re = CompileAsPathRegex(t.as_path_regex());
+      if (!re.ok()) return InvalidArgument(where + ": " + re.status().message());
+      term.as_path_regex = t.as_path_regex();
+      term.as_path_re = *re;
+    }
+    for (const auto& n : t.neighbors()) {
+      auto a = RequiredAddrFromProto(n, where + ".neighbors");
+      if (!a.ok()) return a.status();
+      term.neighbors.push_back(*a);
+    }
+    auto action = ActionFromProto(t.action(), where + ".action");
+    if (!action.ok()) return action.status();
+    term.action = *action;
+    if (t.has_set_local_pref()) term.set_local_pref = t.set_local_pref();
+    if (t.has_set_med()) term.set_med = t.set_med();
+    auto nh = OptionalAddrFromProto(t.set_nexthop(), where + ".set_nexthop");
+    if (!nh.ok()) return nh.status();
+    if (*nh && (*nh)->is_zero()) return InvalidArgument(where + ".set_nexthop: the zero address");
+    term.set_nexthop = *nh;
+    for (const std::string& c : t.add_communities()) {
+      auto v = ParseCommunity(c);
+      if (!v.ok()) return InvalidArgument(where + ".add_communities: " + v.status().message());
+      term.add_communities.push_back(*v);
+    }
+    if (t.prepend_count() > 32) {
+      return InvalidArgument(where + ".prepend_count: at most 32, not " +
+                             std::to_string(t.prepend_count()));
+    }
+    term.prepend_count = t.prepend_count();
+    p.terms.push_back(std::move(term));
+  }
+  return p;
+}
+
+}  // namespace strata::bgp

@@ -1,0 +1,114 @@
+#include "bgp/process/bgp_service.h"
+
+#include "bgp/process/bgp_proto_convert.h"
+#include "rib/proto_convert.h"
+
+namespace strata::bgp {
+
+template <typename Rep>
+static void Answer(ipc::Responder<Rep>& reply, const Status& s) {
+  if (s.ok()) {
+    reply(Rep());
+  } else {
+    reply.Fail(s);
+  }
+}
+
+template <typename Fn>
+void BgpService::with_peer(const common::v1::IpAddress& peer, ipc::Responder<v1::PeerReply>& reply,
+                           Fn op) {
+  auto addr = RequiredAddrFromProto(peer, "peer");
+  if (!addr.ok()) return reply.Fail(addr.status());
+  Answer(reply, op(*addr));
+}
+
+void BgpService::SetLocalConfig(const v1::SetLocalConfigRequest& request,
+                                ipc::Responder<v1::SetLocalConfigReply> reply) {
+  auto c = LocalConfigFromProto(request);
+  if (!c.ok()) return reply.Fail(c.status());
+  Answer(reply, speaker_.SetLocalConfig(*c));
+}
+
+void BgpService::AddPeer(const v1::AddPeerRequest& request,
+                         ipc::Responder<v1::AddPeerReply> reply) {
+  auto s = PeerSettingsFromProto(request);
+  if (!s.ok()) return reply.Fail(s.status());
+  Answer(reply, speaker_.AddPeer(std::move(*s)));
+}
+
+void BgpService::ChangePeer(const v1::AddPeerRequest& request,
+                            ipc::Responder<v1::AddPeerReply> reply) {
+  auto s = PeerSettingsFromProto(request);
+  if (!s.ok()) return reply.Fail(s.status());
+  Answer(reply, speaker_.ChangePeer(std::move(*s)));
+}
+
+void BgpService::DeletePeer(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) {
+  with_peer(request.peer(), reply, [&](const IpAddr& a) { return speaker_.DeletePeer(a); });
+}
+
+void BgpService::EnablePeer(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) {
+  with_peer(request.peer(), reply, [&](const IpAddr& a) { return speaker_.EnablePeer(a); });
+}
+
+void BgpService::DisablePeer(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) {
+  with_peer(request.peer(), reply, [&](const IpAddr& a) { return speaker_.DisablePeer(a); });
+}
+
+void BgpService::ResetPeer(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) {
+  with_peer(request.peer(), reply, [&](const IpAddr& a) { return speaker_.ResetPeer(a); });
+}
+
+void BgpService::SoftResetPeer(const v1::SoftResetPeerRequest& request,
+                               ipc::Responder<v1::PeerReply> reply) {
+  with_peer(request.peer(), reply, [&](const IpAddr& a) {
+    return speaker_.SoftResetPeer(a, request.direction().empty() ? "both" : request.direction());
+  });
+}
+
+void BgpService::AddNetwork(const v1::NetworkRequest& request,
+                            ipc::Responder<v1::NetworkReply> reply) {
+  auto prefix = rib::PrefixFromProto(request.prefix(), "prefix");
+  if (!prefix.ok()) return reply.Fail(prefix.status());
+  auto nh = OptionalAddrFromProto(request.nexthop(), "nexthop");
+  if (!nh.ok()) return reply.Fail(nh.status());
+  Answer(reply, speaker_.AddNetwork(*prefix, *nh));
+}
+
+void BgpService::DeleteNetwork(const v1::NetworkRequest& request,
+                               ipc::Responder<v1::NetworkReply> reply) {
+  auto prefix = rib::PrefixFromProto(request.prefix(), "prefix");
+  if (!prefix.ok()) return reply.Fail(prefix.status());
+  Answer(reply, speaker_.DeleteNetwork(*prefix));
+}
+
+void BgpService::DefinePolicy(const v1::DefinePolicyRequest& request,
+                              ipc::Responder<v1::DefinePolicyReply> reply) {
+  auto p = PolicyFromProto(request);
+  if (!p.ok()) return reply.Fail(p.status());
+  Answer(reply, speaker_.DefinePolicy(std::move(*p)));
+}
+
+void BgpService::DeletePolicy(const v1::DeletePolicyRequest& request,
+                              ipc::Responder<v1::DeletePolicyReply> reply) {
+  if (request.name().empty()) return reply.Fail(InvalidArgument("name is required"));
+  Answer(reply, speaker_.DeletePolicy(request.name()));
+}
+
+void BgpService::SetPeerPolicy(const v1::SetPeerPolicyRequest& request,
+                               ipc::Responder<v1::PeerReply> reply) {
+  auto dir = ParsePolicyDirection(request.direction());
+  if (!dir.ok()) return reply.Fail(dir.status());
+  with_peer(request.peer(), reply,
+            [&](const IpAddr& a) { return speaker_.SetPeerPolicy(a, *dir, request.policy()); });
+}
+
+void BgpService::ClearPeerPolicy(const v1::ClearPeerPolicyRequest& request,
+                                 ipc::Responder<v1::PeerReply> reply) {
+  auto dir = ParsePolicyDirection(request.direction());
+  if (!dir.ok()) return reply.Fail(dir.status());
+  with_peer(request.peer(), reply,
+            [&](const IpAddr& a) { return speaker_.ClearPeerPolicy(a, *dir); });
+}
+
+}  // namespace strata::bgp

@@ -1,0 +1,66 @@
+// BgpService: the bgp/1.0 interface (libipc/interfaces/bgp.proto) over one BgpSpeaker.
+//
+// The IPC boundary of strata-bgp: each handler converts its arguments into core types (a bad
+// one is an INVALID_ARGUMENT naming the field), calls the speaker, whose operations check
+// everything before changing anything, and answers. The show methods (list_peers, list_routes,
+// get_stats, in bgp_service_show.cc) read the speaker, the pipeline and the RIB parts.
+// Threading: the io_context thread.
+#pragma once
+
+#include "bgp/process/bgp_speaker.h"
+#include "bgp/process/rib_ipc_sink.h"
+#include "bgp/process/rib_nexthop_oracle.h"
+#include "libipc/interfaces/bgp.strata.h"
+
+namespace strata::bgp {
+
+class BgpService : public v1::BgpHandler {
+ public:
+  // `sink` and `oracle` are optional (statistics only).
+  BgpService(BgpSpeaker& speaker, const RibIpcSink* sink, const RibNexthopOracle* oracle)
+      : speaker_(speaker), sink_(sink), oracle_(oracle) {}
+
+  void SetLocalConfig(const v1::SetLocalConfigRequest& request,
+                      ipc::Responder<v1::SetLocalConfigReply> reply) override;
+  void AddPeer(const v1::AddPeerRequest& request, ipc::Responder<v1::AddPeerReply> reply) override;
+  void ChangePeer(const v1::AddPeerRequest& request,
+                  ipc::Responder<v1::AddPeerReply> reply) override;
+  void DeletePeer(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) override;
+  void EnablePeer(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) override;
+  void DisablePeer(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) override;
+  void ResetPeer(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) override;
+  void SoftResetPeer(const v1::SoftResetPeerRequest& request,
+                     ipc::Responder<v1::PeerReply> reply) override;
+  void AddNetwork(const v1::NetworkRequest& request,
+                  ipc::Responder<v1::NetworkReply> reply) override;
+  void DeleteNetwork(const v1::NetworkRequest& request,
+                     ipc::Responder<v1::NetworkReply> reply) override;
+  void DefinePolicy(const v1::DefinePolicyRequest& request,
+                    ipc::Responder<v1::DefinePolicyReply> reply) override;
+  void DeletePolicy(const v1::DeletePolicyRequest& request,
+                    ipc::Responder<v1::DeletePolicyReply> reply) override;
+  void SetPeerPolicy(const v1::SetPeerPolicyRequest& request,
+                     ipc::Responder<v1::PeerReply> reply) override;
+  void ClearPeerPolicy(const v1::ClearPeerPolicyRequest& request,
+                       ipc::Responder<v1::PeerReply> reply) override;
+  void ListPeers(const v1::ListPeersRequest& request,
+                 ipc::Responder<v1::ListPeersReply> reply) override;
+  void ListRoutes(const v1::ListRoutesRequest& request,
+                  ipc::Responder<v1::ListRoutesReply> reply) override;
+  void GetStats(const v1::GetStatsRequest& request,
+                ipc::Responder<v1::GetStatsReply> reply) override;
+
+ private:
+  // Runs `op` on the peer named by `peer`; answers its status.
+  template <typename Fn>
+  void with_peer(const common::v1::IpAddress& peer, ipc::Responder<v1::PeerReply>& reply, Fn op);
+  void fill_peer(const BgpPeer& p, v1::PeerStatus* out) const;
+  void fill_route(const BgpRouteRef& r, bool best, std::string_view reason,
+                  v1::BgpRoute* out) const;
+
+  BgpSpeaker& speaker_;
+  const RibIpcSink* sink_;
+  const RibNexthopOracle* oracle_;
+};
+
+}  // namespace strata::bgp

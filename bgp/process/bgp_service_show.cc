@@ -1,0 +1,192 @@
+// BgpService's show methods: list_peers, list_routes, get_stats.
+#include <cstdio>
+
+#include "bgp/pipeline/decision_steps.h"
+#include "bgp/process/bgp_proto_convert.h"
+#include "bgp/process/bgp_service.h"
+#include "rib/proto_convert.h"
+
+namespace strata::bgp {
+
+namespace {
+
+std::string_view OriginName(Origin o) {
+  switch (o) {
+    case Origin::kIgp:
+      return "igp";
+    case Origin::kEgp:
+      return "egp";
+    case Origin::kIncomplete:
+      return "incomplete";
+  }
+  return "incomplete";
+}
+
+std::string FamilyName(const AfiSafi& f) {
+  if (f == kIpv4Unicast) return "ipv4-unicast";
+  if (f == kIpv6Unicast) return "ipv6-unicast";
+  return "afi-" + std::to_string(f.afi) + "-safi-" + std::to_string(f.safi);
+}
+
+uint64_t Sum(const std::array<uint64_t, PeerCounters::kNumTypes>& a) {
+  uint64_t n = 0;
+  for (uint64_t v : a) n += v;
+  return n;
+}
+
+}  // namespace
+
+void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
+  const PeerConfig& c = p.settings().session;
+  const SessionFsm& fsm = p.session().fsm();
+  rib::AddrToProto(c.peer_address, out->mutable_peer());
+  out->set_peer_as(c.peer_as);
+  out->set_description(c.description);
+  out->set_state(std::string(SessionStateName(fsm.state())));
+  out->set_enabled(p.settings().enabled);
+  if (auto since = p.state_since()) {
+    out->set_uptime_s(static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - *since)
+            .count()));
+  }
+  if (const OpenMessage* open = fsm.remote_open()) {
+    rib::AddrToProto(open->bgp_id, out->mutable_remote_router_id());
+  }
+  if (auto local = p.session().local_address()) {
+    rib::AddrToProto(*local, out->mutable_local_address());
+  } else if (c.local_address) {
+    rib::AddrToProto(*c.local_address, out->mutable_local_address());
+  }
+  if (const NegotiatedSession* n = fsm.negotiated()) {
+    out->set_hold_time(n->hold_time);
+    for (const AfiSafi& f : n->families) out->add_families(FamilyName(f));
+    if (n->codec.four_octet_as) out->add_capabilities("4-octet-as");
+    if (n->route_refresh) out->add_capabilities("route-refresh");
+    if (n->enhanced_route_refresh) out->add_capabilities("enhanced-route-refresh");
+    if (n->codec.extended_message) out->add_capabilities("extended-message");
+    for (const AfiSafi& f : n->families) out->add_capabilities("multiprotocol:" + FamilyName(f));
+  }
+  if (BgpPipeline* pl = speaker_.pipeline()) {
+    if (auto pc = pl->counters(p.id()); pc.ok()) {
+      out->set_prefixes_received(pc->received);
+      out->set_prefixes_accepted(pc->accepted);
+      out->set_prefixes_advertised(pc->advertised);
+    }
+  }
+  const PeerCounters& sc = fsm.counters();
+  out->set_messages_in(Sum(sc.messages_in));
+  out->set_messages_out(Sum(sc.messages_out));
+  out->set_updates_in(sc.in(MessageType::kUpdate));
+  out->set_updates_out(sc.out(MessageType::kUpdate));
+  out->set_established_transitions(sc.established_count);
+  out->set_last_error(p.last_error());
+  out->set_import_policy(p.settings().import_policy);
+  out->set_export_policy(p.settings().export_policy);
+  out->set_malformed_updates(p.counters().malformed_updates);
+}
+
+void BgpService::ListPeers(const v1::ListPeersRequest& request,
+                           ipc::Responder<v1::ListPeersReply> reply) {
+  auto only = OptionalAddrFromProto(request.peer(), "peer");
+  if (!only.ok()) return reply.Fail(only.status());
+  v1::ListPeersReply out;
+  if (*only) {
+    const BgpPeer* p = speaker_.peer(**only);
+    if (!p) return reply.Fail(NotFound("no peer " + (*only)->ToString()));
+    fill_peer(*p, out.add_peers());
+  } else {
+    for (const auto& [addr, p] : speaker_.peers()) fill_peer(*p, out.add_peers());
+  }
+  reply(out);
+}
+
+void BgpService::fill_route(const BgpRouteRef& r, bool best, std::string_view reason,
+                            v1::BgpRoute* out) const {
+  const PathAttributes& a = r->path();
+  rib::PrefixToProto(r->prefix, out->mutable_prefix());
+  if (r->peer && !r->peer->address.is_zero())
+    rib::AddrToProto(r->peer->address, out->mutable_peer());
+  if (a.next_hop) rib::AddrToProto(*a.next_hop, out->mutable_nexthop());
+  out->set_as_path(a.as_path ? a.as_path->ToString() : "");
+  out->set_origin(std::string(OriginName(a.origin.value_or(Origin::kIncomplete))));
+  if (a.med) out->set_med(*a.med);
+  if (a.local_pref) out->set_local_pref(*a.local_pref);
+  for (uint32_t c : a.communities) out->add_communities(CommunityToString(c));
+  for (const LargeCommunity& lc : a.large_communities) {
+    out->add_large_communities(std::to_string(lc.global_admin) + ":" + std::to_string(lc.local1) +
+                               ":" + std::to_string(lc.local2));
+  }
+  for (uint64_t ec : a.ext_communities) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(ec));
+    out->add_ext_communities(buf);
+  }
+  out->set_best(best);
+  if (best) out->set_reason(std::string(reason));
+  out->set_resolvable(r->resolvable);
+  out->set_igp_metric(r->igp_metric);
+  out->set_accepted(true);
+}
+
+void BgpService::ListRoutes(const v1::ListRoutesRequest& request,
+                            ipc::Responder<v1::ListRoutesReply> reply) {
+  std::optional<IpPrefix> only;
+  if (!request.prefix().addr().empty()) {
+    auto p = rib::PrefixFromProto(request.prefix(), "prefix");
+    if (!p.ok()) return reply.Fail(p.status());
+    only = *p;
+  }
+  auto peer = OptionalAddrFromProto(request.peer(), "peer");
+  if (!peer.ok()) return reply.Fail(peer.status());
+  if (*peer && !speaker_.peer(**peer)) {
+    return reply.Fail(NotFound("no peer " + (*peer)->ToString()));
+  }
+  v1::ListRoutesReply out;
+  BgpPipeline* pl = speaker_.pipeline();
+  if (!pl) return reply(out);
+  std::vector<IpPrefix> prefixes = only ? std::vector<IpPrefix>{*only} : pl->fanout().prefixes();
+  for (const IpPrefix& prefix : prefixes) {
+    auto ex = pl->explain(prefix);
+    if (!ex) continue;
+    for (const BgpRouteRef& r : ex->candidates) {
+      const bool best = r == ex->winner.route || SameRoute(*r, *ex->winner.route);
+      if (request.best_only() && !best) continue;
+      if (*peer && r->peer->address != **peer) continue;
+      if (request.limit() != 0 && static_cast<uint32_t>(out.routes_size()) >= request.limit()) {
+        out.set_truncated(true);
+        return reply(out);
+      }
+      fill_route(r, best, DecisionReasonName(ex->winner.reason), out.add_routes());
+    }
+  }
+  reply(out);
+}
+
+void BgpService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStatsReply> reply) {
+  v1::GetStatsReply out;
+  out.set_peers(speaker_.peers().size());
+  uint64_t established = 0;
+  for (const auto& [addr, p] : speaker_.peers()) {
+    established += p->session().state() == SessionState::kEstablished;
+  }
+  out.set_peers_established(established);
+  if (BgpPipeline* pl = speaker_.pipeline()) {
+    out.set_prefixes(pl->decision().size());
+    uint64_t paths = 0;
+    if (auto c = pl->counters(speaker_.local_peer()); c.ok()) paths += c->received;
+    for (const auto& [addr, p] : speaker_.peers()) {
+      if (auto c = pl->counters(p->id()); c.ok()) paths += c->received;
+    }
+    out.set_paths(paths);
+    out.set_nexthops(pl->nexthop_cache().answers());
+  }
+  out.set_attribute_sets(speaker_.attribute_sets());
+  if (sink_) {
+    out.set_rib_routes_sent(sink_->counters().routes_sent);
+    out.set_rib_queue(sink_->queued());
+  }
+  out.set_background_tasks(speaker_.background_tasks());
+  reply(out);
+}
+
+}  // namespace strata::bgp

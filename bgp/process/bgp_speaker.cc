@@ -1,0 +1,352 @@
+#include "bgp/process/bgp_speaker.h"
+
+#include "bgp/session/asio_address.h"
+
+namespace strata::bgp {
+
+StatusOr<PolicyDirection> ParsePolicyDirection(std::string_view text) {
+  if (text == "import") return PolicyDirection::kImport;
+  if (text == "export") return PolicyDirection::kExport;
+  return InvalidArgument("direction '" + std::string(text) + "' is not import or export");
+}
+
+BgpSpeaker::BgpSpeaker(boost::asio::io_context& io, NexthopOracle& oracle, RibSink& rib,
+                       Hooks hooks)
+    : io_(io), oracle_(oracle), rib_(rib), hooks_(std::move(hooks)), log_(MakeLogger("bgp")) {
+  scheduler_.set_wakeup([this] {
+    if (slice_posted_) return;
+    slice_posted_ = true;
+    boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_)] {
+      if (!alive.expired()) run_slice();
+    });
+  });
+}
+
+BgpSpeaker::~BgpSpeaker() {
+  peers_.clear();
+  listener_.reset();
+  pipeline_.reset();
+  scheduler_.set_wakeup(nullptr);
+}
+
+void BgpSpeaker::run_slice() {
+  slice_posted_ = false;
+  if (scheduler_.run_slice() && !slice_posted_) {
+    slice_posted_ = true;
+    boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_)] {
+      if (!alive.expired()) run_slice();
+    });
+  }
+}
+
+BgpPeer* BgpSpeaker::find(const IpAddr& a) {
+  auto it = peers_.find(a);
+  return it == peers_.end() ? nullptr : it->second.get();
+}
+
+const BgpPeer* BgpSpeaker::peer(const IpAddr& a) const {
+  auto it = peers_.find(a);
+  return it == peers_.end() ? nullptr : it->second.get();
+}
+
+std::vector<uint16_t> BgpSpeaker::listen_ports() const {
+  std::vector<uint16_t> out;
+  if (listener_) {
+    for (const auto& ep : listener_->endpoints()) out.push_back(ep.port());
+  }
+  return out;
+}
+
+StatusOr<PolicyRef> BgpSpeaker::policy_or_null(const std::string& name) const {
+  if (name.empty()) return PolicyRef();
+  auto it = policies_.find(name);
+  if (it == policies_.end()) return NotFound("no policy '" + name + "'");
+  return it->second;
+}
+
+StatusOr<std::unique_ptr<BgpListener>> BgpSpeaker::open_listener(const LocalConfig& c) const {
+  using tcp = boost::asio::ip::tcp;
+  std::vector<tcp::endpoint> eps;
+  if (c.listen_address) {
+    eps.emplace_back(ToAsio(*c.listen_address), c.port);
+  } else {
+    eps.emplace_back(tcp::v4(), c.port);
+  }
+  return BgpListener::Open(io_, eps);
+}
+
+Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
+  if (config.local_as == 0) return InvalidArgument("local_as must be 1..4294967295");
+  if (!config.router_id.is_v4() || config.router_id.is_zero()) {
+    return InvalidArgument("router_id must be a non-zero IPv4 address");
+  }
+  if (local_ && *local_ == config) return Status::Ok();
+  const bool rebind =
+      !local_ || local_->listen_address != config.listen_address || local_->port != config.port;
+  const bool rebuild =
+      local_ && (local_->local_as != config.local_as || local_->router_id != config.router_id);
+  std::unique_ptr<BgpListener> listener;
+  if (rebind) {
+    // Closing the old one first lets the same port be bound again with another address.
+    std::unique_ptr<BgpListener> old = std::move(listener_);
+    auto opened = open_listener(config);
+    if (!opened.ok()) {
+      listener_ = std::move(old);
+      return InvalidArgument(
+          "cannot listen on " +
+          (config.listen_address ? config.listen_address->ToString() : std::string("any address")) +
+          " port " + std::to_string(config.port) + ": " + opened.status().message());
+    }
+    listener = std::move(*opened);
+  }
+  const std::optional<LocalConfig> previous = local_;
+  local_ = config;
+  if (listener) {
+    listener_ = std::move(listener);
+    for (auto& [addr, p] : peers_) {
+      BgpPeer* raw = p.get();
+      listener_->AddPeer(addr,
+                         [raw](boost::asio::ip::tcp::socket s) { raw->Accept(std::move(s)); });
+    }
+  }
+  if (!previous) return build_pipeline();
+  if (rebuild) {
+    log_->info("AS or router id changed: resetting every session");
+    std::vector<PeerSettings> saved;
+    for (auto& [addr, p] : peers_) saved.push_back(p->settings());
+    teardown_pipeline();
+    if (Status s = build_pipeline(); !s.ok()) return s;
+    for (PeerSettings& ps : saved) {
+      if (Status s = AddPeer(std::move(ps)); !s.ok()) {
+        log_->error("re-adding a peer after the AS change failed: {}", s.ToString());
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status BgpSpeaker::build_pipeline() {
+  PipelineConfig pc;
+  pc.local_as = local_->local_as;
+  pc.router_id = local_->router_id;
+  pipeline_ = std::make_unique<BgpPipeline>(pc, oracle_, rib_, scheduler_);
+  PipelinePeerConfig local;
+  local.address = IpAddr();
+  local.peer_as = 0;
+  auto id = pipeline_->add_peer(std::move(local));
+  if (!id.ok()) return id.status();
+  local_peer_id_ = *id;
+  if (Status s = pipeline_->peer_up(local_peer_id_, local_->router_id, null_sink_); !s.ok()) {
+    return s;
+  }
+  for (const auto& [prefix, nh] : networks_) inject_network(prefix, nh);
+  return Status::Ok();
+}
+
+void BgpSpeaker::teardown_pipeline() {
+  if (listener_) {
+    for (auto& [addr, p] : peers_) listener_->RemovePeer(addr);
+  }
+  peers_.clear();
+  if (hooks_.before_rebuild) hooks_.before_rebuild();
+  pipeline_.reset();
+}
+
+StatusOr<std::unique_ptr<BgpPeer>> BgpSpeaker::make_peer(PeerSettings settings) {
+  auto import_policy = policy_or_null(settings.import_policy);
+  if (!import_policy.ok()) return import_policy.status();
+  auto export_policy = policy_or_null(settings.export_policy);
+  if (!export_policy.ok()) return export_policy.status();
+  return BgpPeer::Create(io_, *pipeline_, interner_, std::move(settings), *import_policy,
+                         *export_policy);
+}
+
+Status BgpSpeaker::AddPeer(PeerSettings settings) {
+  if (!configured()) return FailedPrecondition("set_local_config must come before add_peer");
+  const IpAddr addr = settings.session.peer_address;
+  if (addr.is_zero()) return InvalidArgument("peer address is missing or zero");
+  if (peers_.contains(addr)) {
+    return AlreadyExists("peer " + addr.ToString() + " is already configured");
+  }
+  settings.session.local_as = local_->local_as;
+  settings.session.router_id = local_->router_id;
+  if (settings.session.peer_type() == PeerType::kInternal && !settings.session.multihop_ttl) {
+    settings.session.multihop_ttl = 64;
+  }
+  auto peer = make_peer(std::move(settings));
+  if (!peer.ok()) return peer.status();
+  BgpPeer* raw = peer->get();
+  peers_.emplace(addr, std::move(*peer));
+  if (listener_) {
+    listener_->AddPeer(addr, [raw](boost::asio::ip::tcp::socket s) { raw->Accept(std::move(s)); });
+  }
+  log_->info("peer {} added", raw->settings().session.Name());
+  return Status::Ok();
+}
+
+Status BgpSpeaker::ChangePeer(PeerSettings settings) {
+  if (!configured()) return FailedPrecondition("set_local_config must come before change_peer");
+  BgpPeer* p = find(settings.session.peer_address);
+  if (!p) return NotFound("no peer " + settings.session.peer_address.ToString());
+  settings.session.local_as = local_->local_as;
+  settings.session.router_id = local_->router_id;
+  if (settings.session.peer_type() == PeerType::kInternal && !settings.session.multihop_ttl) {
+    settings.session.multihop_ttl = 64;
+  }
+  if (Status s = settings.session.Validate(); !s.ok()) return s;
+  settings.import_policy = p->settings().import_policy;
+  settings.export_policy = p->settings().export_policy;
+  // Settings that neither name the connection nor were negotiated change in place.
+  PeerConfig a = settings.session;
+  PeerConfig b = p->settings().session;
+  a.description = b.description;
+  const bool same_session =
+      a.peer_address == b.peer_address && a.peer_port == b.peer_port && a.peer_as == b.peer_as &&
+      a.local_address == b.local_address && a.passive == b.passive && a.hold_time == b.hold_time &&
+      a.keepalive_time == b.keepalive_time && a.connect_retry == b.connect_retry &&
+      a.multihop_ttl == b.multihop_ttl && a.next_hop_self == b.next_hop_self &&
+      a.mrai_ms == b.mrai_ms && a.families == b.families;
+  if (same_session) {
+    const bool enable = settings.enabled && !p->settings().enabled;
+    const bool disable = !settings.enabled && p->settings().enabled;
+    p->set_description(settings.session.description);
+    if (enable) p->Enable();
+    if (disable) p->Disable();
+    return Status::Ok();
+  }
+  const IpAddr addr = settings.session.peer_address;
+  if (listener_) listener_->RemovePeer(addr);
+  peers_.erase(addr);
+  return AddPeer(std::move(settings));
+}
+
+Status BgpSpeaker::DeletePeer(const IpAddr& peer) {
+  if (!find(peer)) return NotFound("no peer " + peer.ToString());
+  if (listener_) listener_->RemovePeer(peer);
+  peers_.erase(peer);
+  log_->info("peer {} deleted", peer.ToString());
+  return Status::Ok();
+}
+
+Status BgpSpeaker::EnablePeer(const IpAddr& peer) {
+  BgpPeer* p = find(peer);
+  if (!p) return NotFound("no peer " + peer.ToString());
+  p->Enable();
+  return Status::Ok();
+}
+
+Status BgpSpeaker::DisablePeer(const IpAddr& peer) {
+  BgpPeer* p = find(peer);
+  if (!p) return NotFound("no peer " + peer.ToString());
+  p->Disable();
+  return Status::Ok();
+}
+
+Status BgpSpeaker::ResetPeer(const IpAddr& peer) {
+  BgpPeer* p = find(peer);
+  if (!p) return NotFound("no peer " + peer.ToString());
+  p->HardReset();
+  return Status::Ok();
+}
+
+Status BgpSpeaker::SoftResetPeer(const IpAddr& peer, std::string_view direction) {
+  const bool in = direction == "in" || direction == "both";
+  const bool out = direction == "out" || direction == "both";
+  if (!in && !out) {
+    return InvalidArgument("direction '" + std::string(direction) + "' is not in, out or both");
+  }
+  BgpPeer* p = find(peer);
+  if (!p) return NotFound("no peer " + peer.ToString());
+  if (in) {
+    if (Status s = p->SoftResetIn(); !s.ok()) return s;
+  }
+  if (out) return p->SoftResetOut();
+  return Status::Ok();
+}
+
+void BgpSpeaker::inject_network(const IpPrefix& prefix, const std::optional<IpAddr>& nexthop) {
+  PathAttributes a;
+  a.origin = Origin::kIgp;
+  a.as_path = AsPath();
+  a.next_hop = nexthop ? *nexthop : IpAddr::Zero(prefix.family());
+  AttributeSetPtr attrs = interner_.Intern(std::move(a));
+  const IpPrefix one[] = {prefix};
+  (void)pipeline_->receive_update(local_peer_id_, attrs, one, {});
+}
+
+Status BgpSpeaker::AddNetwork(const IpPrefix& prefix, std::optional<IpAddr> nexthop) {
+  if (!configured()) return FailedPrecondition("set_local_config must come before add_network");
+  if (nexthop && nexthop->family() != prefix.family()) {
+    return InvalidArgument("nexthop " + nexthop->ToString() + " is not of the family of " +
+                           prefix.ToString());
+  }
+  if (nexthop && nexthop->is_zero()) nexthop.reset();
+  if (networks_.contains(prefix)) {
+    return AlreadyExists("network " + prefix.ToString() + " is already originated");
+  }
+  networks_.emplace(prefix, nexthop);
+  inject_network(prefix, nexthop);
+  log_->info("network {} originated", prefix.ToString());
+  return Status::Ok();
+}
+
+Status BgpSpeaker::DeleteNetwork(const IpPrefix& prefix) {
+  if (!networks_.erase(prefix)) return NotFound("network " + prefix.ToString() + " is not ours");
+  if (pipeline_) {
+    const IpPrefix one[] = {prefix};
+    (void)pipeline_->receive_update(local_peer_id_, nullptr, {}, one);
+  }
+  return Status::Ok();
+}
+
+Status BgpSpeaker::DefinePolicy(Policy policy) {
+  if (Status s = ValidatePolicy(policy); !s.ok()) return s;
+  const std::string name = policy.name;
+  auto ref = std::make_shared<const Policy>(std::move(policy));
+  policies_[name] = ref;
+  // Re-evaluate the routes of every peer using it.
+  for (auto& [addr, p] : peers_) {
+    if (p->settings().import_policy == name) p->SetImportPolicy(name, ref);
+    if (p->settings().export_policy == name) p->SetExportPolicy(name, ref);
+  }
+  return Status::Ok();
+}
+
+Status BgpSpeaker::DeletePolicy(const std::string& name) {
+  if (!policies_.contains(name)) return NotFound("no policy '" + name + "'");
+  for (const auto& [addr, p] : peers_) {
+    if (p->settings().import_policy == name || p->settings().export_policy == name) {
+      return FailedPrecondition("policy '" + name + "' is used by peer " + addr.ToString());
+    }
+  }
+  policies_.erase(name);
+  return Status::Ok();
+}
+
+Status BgpSpeaker::SetPeerPolicy(const IpAddr& peer, PolicyDirection direction,
+                                 const std::string& name) {
+  BgpPeer* p = find(peer);
+  if (!p) return NotFound("no peer " + peer.ToString());
+  if (name.empty()) return InvalidArgument("policy name is empty");
+  auto ref = policy_or_null(name);
+  if (!ref.ok()) return ref.status();
+  if (direction == PolicyDirection::kImport) {
+    p->SetImportPolicy(name, *ref);
+  } else {
+    p->SetExportPolicy(name, *ref);
+  }
+  return Status::Ok();
+}
+
+Status BgpSpeaker::ClearPeerPolicy(const IpAddr& peer, PolicyDirection direction) {
+  BgpPeer* p = find(peer);
+  if (!p) return NotFound("no peer " + peer.ToString());
+  if (direction == PolicyDirection::kImport) {
+    p->SetImportPolicy("", nullptr);
+  } else {
+    p->SetExportPolicy("", nullptr);
+  }
+  return Status::Ok();
+}
+
+}  // namespace strata::bgp

@@ -1,0 +1,123 @@
+// BgpSpeaker: the BGP speaker of one virtual router, as core operations on core types (the IPC
+// adapter, BgpService, converts to and from bgp.proto).
+//
+// Owns the TaskScheduler (slices posted on the io_context), the BgpPipeline, the attribute
+// interner, the BgpListener and one BgpPeer per configured neighbor; keeps the networks we
+// originate and the policy statements. The NexthopOracle and RibSink (the RIB over IPC in the
+// process, fakes in tests) are the caller's.
+// Networks enter the pipeline through a local pseudo-peer (id local_peer(), address zero, an
+// external peer of AS 0 so its routes go to every peer): ORIGIN IGP, empty AS_PATH, next hop
+// as given or the zero address ("self": the nexthop resolver takes it as usable, the export
+// hook replaces it by the session's local address, the RIB sink skips these routes).
+// The pipeline is built by the first set_local_config and rebuilt (every session reset) when the
+// AS or router id changes. Every operation checks all of its arguments before changing anything.
+// Threading: the io_context thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bgp/pipeline/bgp_pipeline.h"
+#include "bgp/process/attribute_interner.h"
+#include "bgp/process/bgp_peer.h"
+#include "bgp/process/policy.h"
+#include "bgp/session/bgp_listener.h"
+#include "common/log.h"
+#include "rib/task_scheduler.h"
+
+namespace strata::bgp {
+
+struct LocalConfig {
+  uint32_t local_as = 0;
+  IpAddr router_id;
+  std::optional<IpAddr> listen_address;  // unset: any (IPv4 and IPv6)
+  uint16_t port = 179;
+  friend bool operator==(const LocalConfig&, const LocalConfig&) = default;
+};
+
+enum class PolicyDirection { kImport, kExport };
+StatusOr<PolicyDirection> ParsePolicyDirection(std::string_view text);
+
+class BgpSpeaker {
+ public:
+  struct Hooks {
+    std::function<void()> before_rebuild;  // the pipeline is about to go (reset oracle and sink)
+  };
+
+  BgpSpeaker(boost::asio::io_context& io, NexthopOracle& oracle, RibSink& rib, Hooks hooks = {});
+  ~BgpSpeaker();
+  BgpSpeaker(const BgpSpeaker&) = delete;
+  BgpSpeaker& operator=(const BgpSpeaker&) = delete;
+
+  Status SetLocalConfig(const LocalConfig& config);
+  // settings.session's local_as and router_id are filled in here.
+  Status AddPeer(PeerSettings settings);
+  Status ChangePeer(PeerSettings settings);
+  Status DeletePeer(const IpAddr& peer);
+  Status EnablePeer(const IpAddr& peer);
+  Status DisablePeer(const IpAddr& peer);
+  Status ResetPeer(const IpAddr& peer);
+  Status SoftResetPeer(const IpAddr& peer, std::string_view direction);
+
+  Status AddNetwork(const IpPrefix& prefix, std::optional<IpAddr> nexthop);
+  Status DeleteNetwork(const IpPrefix& prefix);
+
+  Status DefinePolicy(Policy policy);
+  Status DeletePolicy(const std::string& name);
+  Status SetPeerPolicy(const IpAddr& peer, PolicyDirection direction, const std::string& name);
+  Status ClearPeerPolicy(const IpAddr& peer, PolicyDirection direction);
+
+  bool configured() const { return pipeline_ != nullptr; }
+  const std::optional<LocalConfig>& local_config() const { return local_; }
+  BgpPipeline* pipeline() { return pipeline_.get(); }
+  PeerId local_peer() const { return local_peer_id_; }
+  const std::map<IpAddr, std::unique_ptr<BgpPeer>>& peers() const { return peers_; }
+  const BgpPeer* peer(const IpAddr& a) const;
+  const std::map<IpPrefix, std::optional<IpAddr>>& networks() const { return networks_; }
+  const std::map<std::string, PolicyRef>& policies() const { return policies_; }
+  std::vector<uint16_t> listen_ports() const;
+  size_t attribute_sets() { return interner_.size(); }
+  size_t background_tasks() const { return scheduler_.pending(); }
+
+ private:
+  // Local pseudo-peer's sink: our own routes are not sent anywhere through it.
+  class NullSink : public SessionSink {
+   public:
+    void send_updates(UpdateBatch) override {}
+    bool busy() const override { return false; }
+  };
+
+  BgpPeer* find(const IpAddr& a);
+  StatusOr<PolicyRef> policy_or_null(const std::string& name) const;
+  Status build_pipeline();
+  void teardown_pipeline();
+  StatusOr<std::unique_ptr<BgpListener>> open_listener(const LocalConfig& c) const;
+  StatusOr<std::unique_ptr<BgpPeer>> make_peer(PeerSettings settings);
+  void inject_network(const IpPrefix& prefix, const std::optional<IpAddr>& nexthop);
+  void run_slice();
+
+  boost::asio::io_context& io_;
+  NexthopOracle& oracle_;
+  RibSink& rib_;
+  Hooks hooks_;
+  std::shared_ptr<spdlog::logger> log_;
+  rib::TaskScheduler scheduler_;
+  bool slice_posted_ = false;
+  std::optional<LocalConfig> local_;
+  AttributeInterner interner_;
+  NullSink null_sink_;
+  std::unique_ptr<BgpPipeline> pipeline_;
+  PeerId local_peer_id_ = 0;
+  std::unique_ptr<BgpListener> listener_;
+  std::map<IpPrefix, std::optional<IpAddr>> networks_;
+  std::map<std::string, PolicyRef> policies_;
+  std::map<IpAddr, std::unique_ptr<BgpPeer>> peers_;  // after pipeline_: destroyed first
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::bgp

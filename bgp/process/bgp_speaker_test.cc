@@ -1,0 +1,478 @@
+// strata-bgp in one process: two BgpProcesses (bgp.a AS 65001 on 127.0.0.2, bgp.b AS 65002 on
+// 127.0.0.3) with their RIBs, peering over real TCP on loopback, driven through bgp/1.0 calls;
+// and the service's answers to bad calls.
+#include <gtest/gtest.h>
+
+#include "bgp/process/bgp_process.h"
+#include "bgp/process/test_env.h"
+#include "libipc/interfaces/bgp.strata.h"
+#include "libipc/interfaces/rib.strata.h"
+#include "rib/proto_convert.h"
+
+namespace strata::bgp {
+namespace {
+
+using namespace std::chrono_literals;
+namespace bpb = strata::bgp::v1;
+namespace rpb = strata::rib::v1;
+
+IpPrefix P(std::string_view s) { return *IpPrefix::Parse(s); }
+IpAddr A(std::string_view s) { return *IpAddr::Parse(s); }
+
+constexpr uint16_t kPort = 11811;
+
+class BgpSpeakerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { client_ = &env_.NewRouter("client"); }
+  void TearDown() override { procs_.clear(); }
+
+  BgpProcess& StartBgp(const std::string& vr) {
+    std::unique_ptr<BgpProcess> proc;
+    env_.NewRouter("bgp." + vr, [&](ipc::Router& r) {
+      BgpProcess::Options o;
+      o.vr = vr;
+      proc = std::make_unique<BgpProcess>(r, o);
+      proc->AddTarget();
+    });
+    proc->Started();
+    BgpProcess& ref = *proc;
+    procs_[vr] = std::move(proc);
+    return ref;
+  }
+
+  template <typename Req, typename Rep = bpb::PeerReply>
+  Status Bgp(const std::string& vr, const std::string& method, const Req& req, Rep* out = nullptr) {
+    auto [s, rep] = env_.Call<Req, Rep>(*client_, "bgp." + vr, "bgp/1.0/" + method, req);
+    if (out) *out = rep;
+    return s;
+  }
+
+  Status SetLocal(const std::string& vr, uint32_t as, std::string_view addr, uint16_t port) {
+    bpb::SetLocalConfigRequest req;
+    req.set_local_as(as);
+    rib::AddrToProto(A(addr), req.mutable_router_id());
+    rib::AddrToProto(A(addr), req.mutable_listen_address());
+    req.set_port(port);
+    return Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>(vr, "set_local_config", req);
+  }
+  Status AddPeer(const std::string& vr, std::string_view peer, uint32_t as, std::string_view local,
+                 uint16_t port) {
+    bpb::AddPeerRequest req;
+    rib::AddrToProto(A(peer), req.mutable_peer());
+    req.set_peer_as(as);
+    rib::AddrToProto(A(local), req.mutable_local_address());
+    req.set_peer_port(port);
+    req.set_connect_retry(1);
+    return Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>(vr, "add_peer", req);
+  }
+  Status Network(const std::string& vr, std::string_view prefix, bool add = true) {
+    bpb::NetworkRequest req;
+    rib::PrefixToProto(P(prefix), req.mutable_prefix());
+    return Bgp<bpb::NetworkRequest, bpb::NetworkReply>(vr, add ? "add_network" : "delete_network",
+                                                       req);
+  }
+  std::string PeerState(const std::string& vr, std::string_view peer) {
+    bpb::ListPeersRequest req;
+    rib::AddrToProto(A(peer), req.mutable_peer());
+    bpb::ListPeersReply rep;
+    if (!Bgp(vr, "list_peers", req, &rep).ok() || rep.peers_size() != 1) return "?";
+    return rep.peers(0).state();
+  }
+  // b's best routes: "prefix as_path lp" strings.
+  std::vector<std::string> Best(const std::string& vr) {
+    bpb::ListRoutesRequest req;
+    req.set_best_only(true);
+    bpb::ListRoutesReply rep;
+    EXPECT_TRUE(Bgp(vr, "list_routes", req, &rep).ok());
+    std::vector<std::string> out;
+    for (const auto& r : rep.routes()) {
+      out.push_back((*rib::PrefixFromProto(r.prefix(), "p")).ToString() + " [" + r.as_path() + "]" +
+                    (r.has_local_pref() ? " lp " + std::to_string(r.local_pref()) : ""));
+    }
+    return out;
+  }
+  std::vector<std::string> RibTable(const std::string& vr, const std::string& protocol) {
+    rpb::ListRoutesRequest req;
+    req.set_protocol(protocol);
+    auto [s, rep] = env_.Call<rpb::ListRoutesRequest, rpb::ListRoutesReply>(
+        *client_, "rib." + vr, "rib/1.0/list_routes", req);
+    std::vector<std::string> out;
+    for (const auto& r : rep.routes()) {
+      out.push_back((*rib::PrefixFromProto(r.prefix(), "p")).ToString() + " " +
+                    (*rib::AddrFromProto(r.nexthop(), "n")).ToString());
+    }
+    return out;
+  }
+  // An IGP route to the loopback peers, so their next hops resolve.
+  void AddLoopbackIgp(const std::string& vr) {
+    rpb::AddOriginTableRequest t;
+    t.set_protocol("static");
+    t.set_kind(rpb::PROTOCOL_KIND_IGP);
+    ASSERT_TRUE((env_.Call<rpb::AddOriginTableRequest, rpb::AddOriginTableReply>(
+                     *client_, "rib." + vr, "rib/1.0/add_origin_table", t))
+                    .first.ok());
+    rpb::AddRoutesRequest req;
+    req.set_protocol("static");
+    auto* e = req.add_routes();
+    rib::PrefixToProto(P("127.0.0.0/8"), e->mutable_prefix());
+    rib::AddrToProto(A("127.0.0.1"), e->mutable_nexthop());
+    ASSERT_TRUE((env_.Call<rpb::AddRoutesRequest, rpb::AddRoutesReply>(*client_, "rib." + vr,
+                                                                       "rib/1.0/add_routes", req))
+                    .first.ok());
+  }
+  void Pair(uint16_t port) {
+    env_.StartRib("a");
+    env_.StartRib("b");
+    AddLoopbackIgp("a");
+    AddLoopbackIgp("b");
+    StartBgp("a");
+    StartBgp("b");
+    ASSERT_TRUE(SetLocal("a", 65001, "127.0.0.2", port).ok());
+    ASSERT_TRUE(SetLocal("b", 65002, "127.0.0.3", port).ok());
+    ASSERT_TRUE(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", port).ok());
+    ASSERT_TRUE(AddPeer("b", "127.0.0.2", 65001, "127.0.0.3", port).ok());
+    ASSERT_TRUE(env_.RunUntil(
+        [&] {
+          return PeerState("a", "127.0.0.3") == "Established" &&
+                 PeerState("b", "127.0.0.2") == "Established";
+        },
+        10s));
+  }
+  Status DefinePolicy(const bpb::DefinePolicyRequest& p, const std::string& vr) {
+    return Bgp<bpb::DefinePolicyRequest, bpb::DefinePolicyReply>(vr, "define_policy", p);
+  }
+  Status SetPolicy(const std::string& vr, std::string_view peer, const std::string& dir,
+                   const std::string& name) {
+    bpb::SetPeerPolicyRequest req;
+    rib::AddrToProto(A(peer), req.mutable_peer());
+    req.set_direction(dir);
+    req.set_policy(name);
+    return Bgp(vr, "set_peer_policy", req);
+  }
+
+  BgpTestEnv env_;
+  ipc::Router* client_ = nullptr;
+  std::map<std::string, std::unique_ptr<BgpProcess>> procs_;
+};
+
+TEST_F(BgpSpeakerTest, NetworkReachesThePeerAndItsRibAndIsWithdrawn) {
+  Pair(kPort);
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 1; }))
+      << ::testing::PrintToString(Best("a"));
+  EXPECT_EQ(Best("b"), (std::vector<std::string>{"10.1.0.0/16 [65001]"}));
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == 1; }));
+  EXPECT_EQ(RibTable("b", "ebgp"), (std::vector<std::string>{"10.1.0.0/16 127.0.0.2"}));
+  // Our own network is not given to our RIB.
+  EXPECT_TRUE(RibTable("a", "ebgp").empty());
+  EXPECT_EQ(Best("a"), (std::vector<std::string>{"10.1.0.0/16 []"}));
+  bpb::ListPeersReply peers;
+  ASSERT_TRUE(Bgp("a", "list_peers", bpb::ListPeersRequest(), &peers).ok());
+  ASSERT_EQ(peers.peers_size(), 1);
+  EXPECT_EQ(peers.peers(0).prefixes_advertised(), 1u);
+  EXPECT_EQ(peers.peers(0).families(0), "ipv4-unicast");
+
+  ASSERT_TRUE(Network("a", "10.1.0.0/16", false).ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").empty() && RibTable("b", "ebgp").empty(); }));
+}
+
+TEST_F(BgpSpeakerTest, ImportPolicyChangeReevaluatesReceivedRoutes) {
+  Pair(kPort + 1);
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(Network("a", "10.2.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == 2; }));
+
+  bpb::DefinePolicyRequest p;
+  p.set_name("in");
+  p.set_default_action(bpb::POLICY_ACTION_ACCEPT);
+  auto* t = p.add_terms();
+  t->set_name("drop-10.1");
+  rib::PrefixToProto(P("10.1.0.0/16"), t->add_prefixes()->mutable_prefix());
+  t->set_action(bpb::POLICY_ACTION_REJECT);
+  ASSERT_TRUE(DefinePolicy(p, "b").ok());
+  ASSERT_TRUE(SetPolicy("b", "127.0.0.2", "import", "in").ok());
+  EXPECT_EQ(Best("b"), (std::vector<std::string>{"10.2.0.0/16 [65001]"}));
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == 1; }));
+
+  // Redefining the statement in use re-evaluates: now it raises LOCAL_PREF instead.
+  t->set_action(bpb::POLICY_ACTION_ACCEPT);
+  t->set_set_local_pref(200);
+  ASSERT_TRUE(DefinePolicy(p, "b").ok());
+  EXPECT_EQ(Best("b"),
+            (std::vector<std::string>{"10.1.0.0/16 [65001] lp 200", "10.2.0.0/16 [65001]"}));
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == 2; }));
+
+  bpb::ListPeersReply peers;
+  ASSERT_TRUE(Bgp("b", "list_peers", bpb::ListPeersRequest(), &peers).ok());
+  EXPECT_EQ(peers.peers(0).import_policy(), "in");
+  EXPECT_EQ(peers.peers(0).prefixes_accepted(), 2u);
+  // In use: cannot be deleted.
+  bpb::DeletePolicyRequest del;
+  del.set_name("in");
+  EXPECT_EQ(
+      (Bgp<bpb::DeletePolicyRequest, bpb::DeletePolicyReply>("b", "delete_policy", del)).code(),
+      StatusCode::kFailedPrecondition);
+}
+
+TEST_F(BgpSpeakerTest, ExportPolicyChangeReevaluatesAdvertisements) {
+  Pair(kPort + 2);
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(Network("a", "10.3.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 2; }));
+  bpb::DefinePolicyRequest p;
+  p.set_name("out");
+  p.set_default_action(bpb::POLICY_ACTION_REJECT);
+  auto* t = p.add_terms();
+  rib::PrefixToProto(P("10.0.0.0/8"), t->add_prefixes()->mutable_prefix());
+  t->mutable_prefixes(0)->set_le(16);
+  // Export policies see the route as the peer gets it: our AS is already prepended.
+  t->set_as_path_regex("^65001$");  // only our own routes
+  t->set_prepend_count(2);
+  t->add_add_communities("65001:42");
+  t->set_action(bpb::POLICY_ACTION_ACCEPT);
+  auto* deny = p.add_terms();
+  rib::PrefixToProto(P("10.3.0.0/16"), deny->add_prefixes()->mutable_prefix());
+  deny->set_action(bpb::POLICY_ACTION_REJECT);
+  // Term order: 10.3/16 matches the first term and is accepted.
+  ASSERT_TRUE(DefinePolicy(p, "a").ok());
+  ASSERT_TRUE(SetPolicy("a", "127.0.0.3", "export", "out").ok());
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return Best("b") == std::vector<std::string>{"10.1.0.0/16 [65001 65001 65001]",
+                                                 "10.3.0.0/16 [65001 65001 65001]"};
+  })) << ::testing::PrintToString(Best("b"));
+  bpb::ListRoutesRequest lr;
+  rib::PrefixToProto(P("10.1.0.0/16"), lr.mutable_prefix());
+  bpb::ListRoutesReply routes;
+  ASSERT_TRUE(Bgp("b", "list_routes", lr, &routes).ok());
+  ASSERT_EQ(routes.routes_size(), 1);
+  EXPECT_EQ(routes.routes(0).communities(0), "65001:42");
+  EXPECT_EQ(routes.routes(0).reason(), "only-route");
+
+  // Swap the terms: now 10.3/16 is rejected and withdrawn from b.
+  std::swap(*p.mutable_terms(0), *p.mutable_terms(1));
+  ASSERT_TRUE(DefinePolicy(p, "a").ok());
+  ASSERT_TRUE(env_.RunUntil(
+      [&] { return Best("b") == std::vector<std::string>{"10.1.0.0/16 [65001 65001 65001]"}; }));
+  bpb::ClearPeerPolicyRequest clear;
+  rib::AddrToProto(A("127.0.0.3"), clear.mutable_peer());
+  clear.set_direction("export");
+  ASSERT_TRUE(Bgp("a", "clear_peer_policy", clear).ok());
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return Best("b") == std::vector<std::string>{"10.1.0.0/16 [65001]", "10.3.0.0/16 [65001]"};
+  }));
+}
+
+TEST_F(BgpSpeakerTest, SessionComesBackAfterReset) {
+  Pair(kPort + 3);
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == 1; }));
+  bpb::PeerRequest req;
+  rib::AddrToProto(A("127.0.0.3"), req.mutable_peer());
+  ASSERT_TRUE(Bgp("a", "disable_peer", req).ok());
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return PeerState("b", "127.0.0.2") != "Established" && RibTable("b", "ebgp").empty();
+  }));
+  ASSERT_TRUE(Bgp("a", "enable_peer", req).ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == 1; }, 10s));
+  auto updates_out = [&] {
+    bpb::ListPeersReply peers;
+    EXPECT_TRUE(Bgp("a", "list_peers", bpb::ListPeersRequest(), &peers).ok());
+    return peers.peers(0).updates_out();
+  };
+  const uint64_t before = updates_out();
+  bpb::SoftResetPeerRequest soft;
+  rib::AddrToProto(A("127.0.0.2"), soft.mutable_peer());
+  soft.set_direction("both");
+  ASSERT_TRUE(Bgp("b", "soft_reset_peer", soft).ok());
+  // b's ROUTE-REFRESH makes a send its Adj-RIB-Out again.
+  ASSERT_TRUE(env_.RunUntil([&] { return updates_out() > before; }));
+  EXPECT_EQ(Best("b"), (std::vector<std::string>{"10.1.0.0/16 [65001]"}));
+  bpb::GetStatsReply stats;
+  ASSERT_TRUE((Bgp<bpb::GetStatsRequest, bpb::GetStatsReply>("b", "get_stats", {}, &stats)).ok());
+  EXPECT_EQ(stats.peers(), 1u);
+  EXPECT_EQ(stats.peers_established(), 1u);
+  EXPECT_EQ(stats.prefixes(), 1u);
+  EXPECT_EQ(stats.rib_routes_sent(), 3u);  // added, deleted on the disable, added again
+}
+
+TEST_F(BgpSpeakerTest, IbgpPeerGetsExternalRoutesAndOursWithUsableNexthops) {
+  Pair(kPort + 6);
+  env_.StartRib("c");
+  AddLoopbackIgp("c");
+  StartBgp("c");
+  ASSERT_TRUE(SetLocal("c", 65001, "127.0.0.4", kPort + 6).ok());
+  ASSERT_TRUE(AddPeer("c", "127.0.0.2", 65001, "127.0.0.4", kPort + 6).ok());
+  ASSERT_TRUE(AddPeer("a", "127.0.0.4", 65001, "127.0.0.2", kPort + 6).ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return PeerState("c", "127.0.0.2") == "Established"; }, 10s));
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(Network("b", "10.2.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("c", "ibgp").size() == 2; }))
+      << ::testing::PrintToString(Best("c"));
+  // iBGP: no prepend, LOCAL_PREF sent; b's route keeps b's next hop, ours gets a's address.
+  EXPECT_EQ(Best("c"),
+            (std::vector<std::string>{"10.1.0.0/16 [] lp 100", "10.2.0.0/16 [65002] lp 100"}));
+  EXPECT_EQ(RibTable("c", "ibgp"),
+            (std::vector<std::string>{"10.1.0.0/16 127.0.0.2", "10.2.0.0/16 127.0.0.3"}));
+  EXPECT_TRUE(RibTable("c", "ebgp").empty());
+  // b hears a's network once, not c's copy (iBGP-learned routes are not sent on by c).
+  EXPECT_EQ(Best("b"), (std::vector<std::string>{"10.1.0.0/16 [65001]", "10.2.0.0/16 []"}));
+}
+
+TEST_F(BgpSpeakerTest, BadCallsGetErrorsAndChangeNothing) {
+  env_.StartRib("a");
+  StartBgp("a");
+  auto code = [](const Status& s) { return s.code(); };
+  // Before set_local_config.
+  EXPECT_EQ(code(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 4)),
+            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(code(Network("a", "10.0.0.0/8")), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(code(SetLocal("a", 0, "127.0.0.2", kPort + 4)), StatusCode::kInvalidArgument);
+  bpb::SetLocalConfigRequest v6id;
+  v6id.set_local_as(65001);
+  rib::AddrToProto(A("2001:db8::1"), v6id.mutable_router_id());
+  EXPECT_EQ(code(Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>("a", "set_local_config",
+                                                                           v6id)),
+            StatusCode::kInvalidArgument);
+  bpb::SetLocalConfigRequest badport;
+  badport.set_local_as(65001);
+  rib::AddrToProto(A("127.0.0.2"), badport.mutable_router_id());
+  badport.set_port(70000);
+  EXPECT_EQ(code(Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>("a", "set_local_config",
+                                                                           badport)),
+            StatusCode::kInvalidArgument);
+  ASSERT_TRUE(SetLocal("a", 65001, "127.0.0.2", kPort + 4).ok());
+
+  // Peers.
+  bpb::AddPeerRequest bad_addr;
+  bad_addr.mutable_peer()->set_addr(std::string("\x01\x02\x03", 3));
+  bad_addr.set_peer_as(65002);
+  Status s = Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>("a", "add_peer", bad_addr);
+  EXPECT_EQ(code(s), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("peer"), std::string::npos) << s.message();
+  bpb::AddPeerRequest no_as;
+  rib::AddrToProto(A("127.0.0.3"), no_as.mutable_peer());
+  EXPECT_EQ(code(Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>("a", "add_peer", no_as)),
+            StatusCode::kInvalidArgument);
+  bpb::AddPeerRequest bad_hold = no_as;
+  bad_hold.set_peer_as(65002);
+  bad_hold.set_hold_time(2);
+  EXPECT_EQ(code(Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>("a", "add_peer", bad_hold)),
+            StatusCode::kInvalidArgument);
+  bpb::AddPeerRequest mixed = no_as;
+  mixed.set_peer_as(65002);
+  rib::AddrToProto(A("2001:db8::1"), mixed.mutable_local_address());
+  EXPECT_EQ(code(Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>("a", "add_peer", mixed)),
+            StatusCode::kInvalidArgument);
+  ASSERT_TRUE(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 4).ok());
+  EXPECT_EQ(code(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 4)),
+            StatusCode::kAlreadyExists);
+  bpb::PeerRequest unknown;
+  rib::AddrToProto(A("127.0.0.9"), unknown.mutable_peer());
+  EXPECT_EQ(code(Bgp("a", "delete_peer", unknown)), StatusCode::kNotFound);
+  EXPECT_EQ(code(Bgp("a", "reset_peer", unknown)), StatusCode::kNotFound);
+  EXPECT_EQ(code(Bgp("a", "delete_peer", bpb::PeerRequest())), StatusCode::kInvalidArgument);
+  bpb::SoftResetPeerRequest soft;
+  rib::AddrToProto(A("127.0.0.3"), soft.mutable_peer());
+  soft.set_direction("sideways");
+  EXPECT_EQ(code(Bgp("a", "soft_reset_peer", soft)), StatusCode::kInvalidArgument);
+  soft.set_direction("in");
+  EXPECT_EQ(code(Bgp("a", "soft_reset_peer", soft)), StatusCode::kFailedPrecondition);
+
+  // Networks.
+  bpb::NetworkRequest host_bits;
+  host_bits.mutable_prefix()->set_addr(std::string("\x0a\x01\x00\x00", 4));
+  host_bits.mutable_prefix()->set_len(8);
+  EXPECT_EQ(code(Bgp<bpb::NetworkRequest, bpb::NetworkReply>("a", "add_network", host_bits)),
+            StatusCode::kInvalidArgument);
+  bpb::NetworkRequest wrong_nh;
+  rib::PrefixToProto(P("10.0.0.0/8"), wrong_nh.mutable_prefix());
+  rib::AddrToProto(A("2001:db8::1"), wrong_nh.mutable_nexthop());
+  EXPECT_EQ(code(Bgp<bpb::NetworkRequest, bpb::NetworkReply>("a", "add_network", wrong_nh)),
+            StatusCode::kInvalidArgument);
+  ASSERT_TRUE(Network("a", "10.0.0.0/8").ok());
+  EXPECT_EQ(code(Network("a", "10.0.0.0/8")), StatusCode::kAlreadyExists);
+  EXPECT_EQ(code(Network("a", "11.0.0.0/8", false)), StatusCode::kNotFound);
+
+  // Policies.
+  bpb::DefinePolicyRequest bad_re;
+  bad_re.set_name("p");
+  bad_re.add_terms()->set_as_path_regex("(65001");
+  s = DefinePolicy(bad_re, "a");
+  EXPECT_EQ(code(s), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("as_path_regex"), std::string::npos) << s.message();
+  bpb::DefinePolicyRequest bad_range;
+  bad_range.set_name("p");
+  auto* pm = bad_range.add_terms()->add_prefixes();
+  rib::PrefixToProto(P("10.0.0.0/16"), pm->mutable_prefix());
+  pm->set_ge(8);
+  EXPECT_EQ(code(DefinePolicy(bad_range, "a")), StatusCode::kInvalidArgument);
+  bpb::DefinePolicyRequest bad_comm;
+  bad_comm.set_name("p");
+  bad_comm.add_terms()->add_add_communities("65536:1");
+  EXPECT_EQ(code(DefinePolicy(bad_comm, "a")), StatusCode::kInvalidArgument);
+  bpb::DefinePolicyRequest unnamed;
+  EXPECT_EQ(code(DefinePolicy(unnamed, "a")), StatusCode::kInvalidArgument);
+  EXPECT_EQ(code(SetPolicy("a", "127.0.0.3", "import", "p")), StatusCode::kNotFound);
+  bpb::DefinePolicyRequest good;
+  good.set_name("p");
+  good.set_default_action(bpb::POLICY_ACTION_ACCEPT);
+  ASSERT_TRUE(DefinePolicy(good, "a").ok());
+  EXPECT_EQ(code(SetPolicy("a", "127.0.0.3", "inbound", "p")), StatusCode::kInvalidArgument);
+  EXPECT_EQ(code(SetPolicy("a", "127.0.0.9", "import", "p")), StatusCode::kNotFound);
+  bpb::DeletePolicyRequest del;
+  del.set_name("nope");
+  EXPECT_EQ(code(Bgp<bpb::DeletePolicyRequest, bpb::DeletePolicyReply>("a", "delete_policy", del)),
+            StatusCode::kNotFound);
+
+  // Shows.
+  bpb::ListPeersRequest lp;
+  rib::AddrToProto(A("127.0.0.9"), lp.mutable_peer());
+  bpb::ListPeersReply peers;
+  EXPECT_EQ(code(Bgp("a", "list_peers", lp, &peers)), StatusCode::kNotFound);
+
+  // Nothing the bad calls named exists; the good ones are intact.
+  ASSERT_TRUE(Bgp("a", "list_peers", bpb::ListPeersRequest(), &peers).ok());
+  ASSERT_EQ(peers.peers_size(), 1);
+  EXPECT_EQ((*rib::AddrFromProto(peers.peers(0).peer(), "p")).ToString(), "127.0.0.3");
+  EXPECT_EQ(peers.peers(0).import_policy(), "");
+  BgpSpeaker& sp = procs_["a"]->speaker();
+  EXPECT_EQ(sp.networks().size(), 1u);
+  EXPECT_EQ(sp.policies().size(), 1u);
+  EXPECT_EQ(sp.local_config()->local_as, 65001u);
+  EXPECT_EQ(sp.listen_ports(), std::vector<uint16_t>{kPort + 4});
+}
+
+TEST_F(BgpSpeakerTest, NewAsRebuildsThePipelineKeepingPeersNetworksAndPolicies) {
+  env_.StartRib("a");
+  StartBgp("a");
+  ASSERT_TRUE(SetLocal("a", 65001, "127.0.0.2", kPort + 7).ok());
+  ASSERT_TRUE(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 7).ok());
+  ASSERT_TRUE(Network("a", "10.0.0.0/8").ok());
+  bpb::DefinePolicyRequest p;
+  p.set_name("p");
+  ASSERT_TRUE(DefinePolicy(p, "a").ok());
+  ASSERT_TRUE(SetPolicy("a", "127.0.0.3", "export", "p").ok());
+  ASSERT_TRUE(SetLocal("a", 65003, "127.0.0.2", kPort + 7).ok());
+  BgpSpeaker& sp = procs_["a"]->speaker();
+  EXPECT_EQ(sp.local_config()->local_as, 65003u);
+  ASSERT_EQ(sp.peers().size(), 1u);
+  const BgpPeer& peer = *sp.peers().begin()->second;
+  EXPECT_EQ(peer.settings().session.local_as, 65003u);
+  EXPECT_EQ(peer.settings().export_policy, "p");
+  EXPECT_EQ(Best("a"), (std::vector<std::string>{"10.0.0.0/8 []"}));
+}
+
+TEST_F(BgpSpeakerTest, ListenerThatCannotBindIsAnErrorAndKeepsTheOldOne) {
+  env_.StartRib("a");
+  StartBgp("a");
+  StartBgp("b");
+  ASSERT_TRUE(SetLocal("a", 65001, "127.0.0.2", kPort + 5).ok());
+  // The same address and port again, from another speaker: refused, nothing changes.
+  Status s = SetLocal("b", 65002, "127.0.0.2", kPort + 5);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
+  EXPECT_FALSE(procs_["b"]->speaker().configured());
+  EXPECT_EQ(procs_["a"]->speaker().listen_ports(), std::vector<uint16_t>{kPort + 5});
+}
+
+}  // namespace
+}  // namespace strata::bgp

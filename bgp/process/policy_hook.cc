@@ -1,0 +1,49 @@
+#include "bgp/process/policy_hook.h"
+
+namespace strata::bgp {
+
+namespace {
+
+std::optional<IpAddr> NeighborOf(const BgpRoute& r) {
+  if (!r.peer || r.peer->address.is_zero()) return std::nullopt;
+  return r.peer->address;
+}
+
+}  // namespace
+
+BgpRouteRef ApplyPolicy(const Policy& policy, uint32_t local_as, const BgpRouteRef& route) {
+  PolicySubject subject;
+  subject.prefix = route->prefix;
+  subject.protocol = "bgp";
+  subject.neighbor = NeighborOf(*route);
+  subject.local_as = local_as;
+  PathAttributes attrs = route->path();
+  if (!EvaluatePolicy(policy, subject, attrs)) return nullptr;
+  if (attrs == route->path()) return route;
+  return WithAttrs(*route, AttributeSet::Make(std::move(attrs)));
+}
+
+RoutePolicy MakeImportHook(PolicyRef policy, uint32_t local_as) {
+  if (!policy) return nullptr;
+  return [policy = std::move(policy), local_as](const BgpRouteRef& r) {
+    return ApplyPolicy(*policy, local_as, r);
+  };
+}
+
+RoutePolicy MakeExportHook(PolicyRef policy, uint32_t local_as, ExportSelf self) {
+  return [policy = std::move(policy), local_as, self](const BgpRouteRef& r) -> BgpRouteRef {
+    if (!(r->prefix.is_v4() ? self.ipv4 : self.ipv6)) return nullptr;
+    BgpRouteRef out = r;
+    const auto& nh = r->path().next_hop;
+    if (nh && nh->is_zero()) {
+      const std::optional<IpAddr>& mine = r->prefix.is_v4() ? self.v4 : self.v6;
+      if (!mine) return nullptr;  // no address of the family to advertise as next hop
+      PathAttributes a = r->path();
+      a.next_hop = *mine;
+      out = WithAttrs(*r, AttributeSet::Make(std::move(a)));
+    }
+    return policy ? ApplyPolicy(*policy, local_as, out) : out;
+  };
+}
+
+}  // namespace strata::bgp

@@ -1,0 +1,213 @@
+#include "bgp/process/rib_ipc_sink.h"
+
+#include <vector>
+
+#include "libipc/interfaces/rib.strata.h"
+#include "rib/proto_convert.h"
+
+namespace strata::bgp {
+
+namespace rpb = strata::rib::v1;
+
+RibIpcSink::RibIpcSink(ipc::Router& router, Options options, SkipFn skip)
+    : router_(router),
+      options_(std::move(options)),
+      skip_(std::move(skip)),
+      log_(MakeLogger(options_.owner + ".rib")) {
+  if (options_.max_batch == 0) options_.max_batch = 1;
+  if (options_.max_in_flight == 0) options_.max_in_flight = 1;
+}
+
+RibIpcSink::~RibIpcSink() = default;
+
+void RibIpcSink::set_want(const IpPrefix& prefix, std::optional<Want> want) {
+  if (want) {
+    wanted_[prefix] = *want;
+  } else {
+    wanted_.erase(prefix);
+  }
+  dirty_.insert(prefix);
+}
+
+void RibIpcSink::add_route(RibOrigin origin, const BgpRouteRef& route) {
+  const auto& nh = route->path().next_hop;
+  if ((skip_ && skip_(*route)) || !nh) {
+    set_want(route->prefix, std::nullopt);
+    return;
+  }
+  set_want(route->prefix, Want{origin, *nh, route->igp_metric});
+}
+
+void RibIpcSink::replace_route(RibOrigin origin, const BgpRouteRef& /*old_route*/,
+                               const BgpRouteRef& new_route) {
+  add_route(origin, new_route);
+}
+
+void RibIpcSink::delete_route(RibOrigin /*origin*/, const BgpRouteRef& route) {
+  set_want(route->prefix, std::nullopt);
+}
+
+void RibIpcSink::clear() {
+  for (const auto& [prefix, want] : wanted_) dirty_.insert(prefix);
+  wanted_.clear();
+  flush();
+}
+
+void RibIpcSink::flush() {
+  while (ready_ && !dirty_.empty() && in_flight_ < options_.max_in_flight) send_round();
+}
+
+void RibIpcSink::send_round() {
+  // Per table: deletes, replaces, adds.
+  rpb::DeleteRoutesRequest del[2];
+  rpb::ReplaceRoutesRequest rep[2];
+  rpb::AddRoutesRequest add[2];
+  for (int t = 0; t < 2; ++t) {
+    const std::string name(RibOriginName(t == 0 ? RibOrigin::kEbgp : RibOrigin::kIbgp));
+    del[t].set_protocol(name);
+    rep[t].set_protocol(name);
+    add[t].set_protocol(name);
+  }
+  auto index = [](RibOrigin o) { return o == RibOrigin::kEbgp ? 0 : 1; };
+  auto entry = [](const IpPrefix& p, const Want& w, rpb::RouteEntry* e) {
+    rib::PrefixToProto(p, e->mutable_prefix());
+    rib::AddrToProto(w.nexthop, e->mutable_nexthop());
+    e->set_metric(w.metric);
+  };
+  size_t taken = 0;
+  while (!dirty_.empty() && taken < options_.max_batch) {
+    const IpPrefix prefix = *dirty_.begin();
+    dirty_.erase(dirty_.begin());
+    ++taken;
+    auto w = wanted_.find(prefix);
+    auto s = sent_.find(prefix);
+    const bool has_w = w != wanted_.end();
+    const bool has_s = s != sent_.end();
+    if (!has_w && !has_s) continue;
+    if (has_w && has_s && w->second == s->second) continue;
+    if (has_w && has_s && w->second.origin == s->second.origin) {
+      entry(prefix, w->second, rep[index(w->second.origin)].add_routes());
+    } else {
+      if (has_s) rib::PrefixToProto(prefix, del[index(s->second.origin)].add_prefixes());
+      if (has_w) entry(prefix, w->second, add[index(w->second.origin)].add_routes());
+    }
+    if (has_w) {
+      sent_[prefix] = w->second;
+    } else {
+      sent_.erase(s);
+    }
+  }
+  rpb::RibClient client(router_, options_.rib_target);
+  const uint64_t gen = generation_;
+  auto alive = std::weak_ptr<bool>(alive_);
+  for (int t = 0; t < 2; ++t) {
+    if (del[t].prefixes_size() > 0) {
+      ++in_flight_;
+      ++counters_.calls_sent;
+      client.DeleteRoutes(del[t],
+                          [this, gen, alive](const Status& s, const rpb::DeleteRoutesReply& r) {
+                            if (!alive.expired()) call_done(gen, s, r.applied(), "delete_routes");
+                          });
+    }
+    if (rep[t].routes_size() > 0) {
+      ++in_flight_;
+      ++counters_.calls_sent;
+      client.ReplaceRoutes(rep[t],
+                           [this, gen, alive](const Status& s, const rpb::ReplaceRoutesReply& r) {
+                             if (!alive.expired()) call_done(gen, s, r.applied(), "replace_routes");
+                           });
+    }
+    if (add[t].routes_size() > 0) {
+      ++in_flight_;
+      ++counters_.calls_sent;
+      client.AddRoutes(add[t], [this, gen, alive](const Status& s, const rpb::AddRoutesReply& r) {
+        if (!alive.expired()) call_done(gen, s, r.applied(), "add_routes");
+      });
+    }
+  }
+}
+
+void RibIpcSink::call_done(uint64_t gen, const Status& s, uint32_t applied, const char* what) {
+  if (gen != generation_) return;
+  --in_flight_;
+  if (!s.ok()) {
+    ++counters_.calls_failed;
+    log_->warn("{} to {} failed: {}", what, options_.rib_target, s.ToString());
+    resync(s);
+    return;
+  }
+  counters_.routes_sent += applied;
+  flush();
+}
+
+void RibIpcSink::resync(const Status& why) {
+  ++generation_;
+  ++counters_.resyncs;
+  ready_ = false;
+  in_flight_ = 0;
+  for (const auto& [prefix, want] : sent_) dirty_.insert(prefix);
+  sent_.clear();
+  if (!rib_up_) return;
+  if (why.code() == StatusCode::kUnavailable) {
+    // The RIB is probably dying; its lifetime event will bring us back. Retry later otherwise.
+    auto timer = std::make_shared<boost::asio::steady_timer>(router_.io(), std::chrono::seconds(1));
+    timer->async_wait([this, timer, gen = generation_,
+                       alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code&) {
+      if (!alive.expired() && gen == generation_ && rib_up_ && !ready_) register_tables();
+    });
+    return;
+  }
+  register_tables();
+}
+
+void RibIpcSink::rib_event(bool alive) {
+  if (alive == rib_up_) return;
+  rib_up_ = alive;
+  ++generation_;
+  ready_ = false;
+  in_flight_ = 0;
+  for (const auto& [prefix, want] : sent_) dirty_.insert(prefix);
+  sent_.clear();
+  if (alive) {
+    log_->info("{} is up: registering tables, {} routes to send", options_.rib_target,
+               wanted_.size());
+    register_tables();
+  } else {
+    log_->warn("{} is gone: {} routes wait for it", options_.rib_target, wanted_.size());
+  }
+}
+
+void RibIpcSink::register_tables() {
+  const uint64_t gen = generation_;
+  auto alive = std::weak_ptr<bool>(alive_);
+  auto remaining = std::make_shared<int>(2);
+  rpb::RibClient client(router_, options_.rib_target);
+  for (RibOrigin o : {RibOrigin::kEbgp, RibOrigin::kIbgp}) {
+    const std::string name(RibOriginName(o));
+    rpb::DeleteOriginTableRequest del;
+    del.set_protocol(name);
+    // Wipes what an earlier incarnation of ours left (NOT_FOUND on a fresh RIB is fine).
+    client.DeleteOriginTable(del, [](const Status&, const rpb::DeleteOriginTableReply&) {});
+    rpb::AddOriginTableRequest req;
+    req.set_protocol(name);
+    req.set_kind(rpb::PROTOCOL_KIND_EGP);
+    req.set_owner(options_.owner);
+    client.AddOriginTable(
+        req, [this, gen, alive, remaining, name](const Status& s, const rpb::AddOriginTableReply&) {
+          if (alive.expired() || gen != generation_) return;
+          if (!s.ok()) {
+            ++counters_.calls_failed;
+            log_->warn("add_origin_table {} failed: {}", name, s.ToString());
+            resync(Unavailable("retry"));
+            return;
+          }
+          if (--*remaining == 0) {
+            ready_ = true;
+            log_->info("origin tables ebgp and ibgp registered with {}", options_.rib_target);
+            flush();
+          }
+        });
+  }
+}
+
+}  // namespace strata::bgp

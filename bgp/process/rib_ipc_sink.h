@@ -1,0 +1,97 @@
+// RibIpcSink: the pipeline's RibSink over the RIB's route IPC (rib/1.0 add_routes,
+// replace_routes, delete_routes on origin tables "ebgp" and "ibgp", both EGP, owned by us).
+//
+// The sink keeps what the RIB should hold per prefix (origin table, next hop, metric) and what it
+// has been sent. Changes are coalesced per prefix until end_batch; a flush turns the dirty
+// prefixes into up to max_batch-entry calls (delete, replace and add per table), with at most
+// max_in_flight rounds outstanding (pipelined on one connection, so they apply in order).
+// The RIB checks batches whole, so every call is computed against the sent state: a move between
+// tables is a delete from one and an add to the other.
+// RIB lifetime: nothing is sent until rib.<vr> is up and both tables are registered (each time
+// it comes up: delete_origin_table then add_origin_table, so stale routes of an earlier
+// incarnation of ours go); then every wanted route is sent again. A failed call re-registers
+// the tables the same way and re-sends everything (counted as a resync).
+// Routes for which `skip` is true (our own networks) are not given to the RIB.
+// Threading: the io_context thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "bgp/pipeline/rib_sink.h"
+#include "common/log.h"
+#include "libipc/router.h"
+
+namespace strata::bgp {
+
+class RibIpcSink : public RibSink {
+ public:
+  struct Options {
+    std::string rib_target;  // "rib.<vr>"
+    std::string owner;       // our instance, "bgp.<vr>"
+    size_t max_batch = 1000;
+    size_t max_in_flight = 4;
+  };
+  struct Counters {
+    uint64_t routes_sent = 0;  // entries applied by the RIB
+    uint64_t calls_sent = 0;
+    uint64_t calls_failed = 0;
+    uint64_t resyncs = 0;
+  };
+  using SkipFn = std::function<bool(const BgpRoute&)>;
+
+  RibIpcSink(ipc::Router& router, Options options, SkipFn skip = nullptr);
+  ~RibIpcSink() override;
+
+  void add_route(RibOrigin origin, const BgpRouteRef& route) override;
+  void replace_route(RibOrigin origin, const BgpRouteRef& old_route,
+                     const BgpRouteRef& new_route) override;
+  void delete_route(RibOrigin origin, const BgpRouteRef& route) override;
+  void end_batch() override { flush(); }
+
+  // Finder lifetime event of the RIB instance.
+  void rib_event(bool alive);
+  // Every wanted route goes (the pipeline is being rebuilt).
+  void clear();
+
+  bool ready() const { return ready_; }
+  size_t queued() const { return dirty_.size(); }
+  size_t in_flight() const { return in_flight_; }
+  size_t installed() const { return sent_.size(); }
+  const Counters& counters() const { return counters_; }
+
+ private:
+  struct Want {
+    RibOrigin origin = RibOrigin::kEbgp;
+    IpAddr nexthop;
+    uint32_t metric = 0;
+    friend bool operator==(const Want&, const Want&) = default;
+  };
+  void set_want(const IpPrefix& prefix, std::optional<Want> want);
+  void flush();
+  void send_round();
+  void register_tables();
+  void call_done(uint64_t gen, const Status& s, uint32_t applied, const char* what);
+  void resync(const Status& why);
+
+  ipc::Router& router_;
+  Options options_;
+  SkipFn skip_;
+  std::shared_ptr<spdlog::logger> log_;
+  std::unordered_map<IpPrefix, Want> wanted_;
+  std::unordered_map<IpPrefix, Want> sent_;  // what the RIB holds once every sent call applied
+  std::set<IpPrefix> dirty_;
+  bool rib_up_ = false;
+  bool ready_ = false;
+  size_t in_flight_ = 0;     // calls outstanding
+  uint64_t generation_ = 0;  // bumped on RIB death and resync: older replies are ignored
+  Counters counters_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::bgp

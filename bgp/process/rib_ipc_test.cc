@@ -1,0 +1,246 @@
+// RibIpcSink and RibNexthopOracle against a real in-process strata-rib (RibProcess on its own
+// Router, calls crossing sockets).
+#include <gtest/gtest.h>
+
+#include "bgp/process/rib_ipc_sink.h"
+#include "bgp/process/rib_nexthop_oracle.h"
+#include "bgp/process/test_env.h"
+#include "libipc/interfaces/rib.strata.h"
+#include "rib/proto_convert.h"
+
+namespace strata::bgp {
+namespace {
+
+using namespace std::chrono_literals;
+namespace rpb = strata::rib::v1;
+
+IpPrefix P(std::string_view s) { return *IpPrefix::Parse(s); }
+IpAddr A(std::string_view s) { return *IpAddr::Parse(s); }
+
+BgpRouteRef Route(std::string_view prefix, std::string_view nexthop, bool ibgp = false,
+                  PeerId id = 1) {
+  auto peer = std::make_shared<PeerInfo>();
+  peer->id = id;
+  peer->ibgp = ibgp;
+  peer->address = A("192.0.2.1");
+  PathAttributes a;
+  a.origin = Origin::kIgp;
+  a.next_hop = A(nexthop);
+  return MakeRoute(P(prefix), AttributeSet::Make(std::move(a)), peer);
+}
+
+class RibIpcTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    env_.StartRib("red");
+    bgp_router_ = &env_.NewRouter("bgp", [this](ipc::Router& r) {
+      oracle_ = std::make_unique<RibNexthopOracle>(r, "rib.red", "bgp.red");
+      r.AddTarget("bgp", "bgp.red", false).Serve(*oracle_);
+    });
+    oracle_->set_listener(&listener_);
+    RibIpcSink::Options o;
+    o.rib_target = "rib.red";
+    o.owner = "bgp.red";
+    o.max_batch = 10;
+    o.max_in_flight = 2;
+    sink_ = std::make_unique<RibIpcSink>(*bgp_router_, o, [](const BgpRoute& r) {
+      return r.peer->id == 99;  // the "local" peer in these tests
+    });
+    client_ = &env_.NewRouter("client");
+  }
+  void TearDown() override {
+    sink_.reset();
+    oracle_.reset();
+  }
+
+  // The routes of a RIB table, "prefix nexthop" strings.
+  std::vector<std::string> Table(const std::string& protocol) {
+    rpb::ListRoutesRequest req;
+    req.set_protocol(protocol);
+    auto [s, rep] = env_.Call<rpb::ListRoutesRequest, rpb::ListRoutesReply>(
+        *client_, "rib.red", "rib/1.0/list_routes", req);
+    std::vector<std::string> out;
+    if (!s.ok()) return {"error: " + s.ToString()};
+    for (const auto& r : rep.routes()) {
+      out.push_back((*rib::PrefixFromProto(r.prefix(), "p")).ToString() + " " +
+                    (*rib::AddrFromProto(r.nexthop(), "n")).ToString());
+    }
+    return out;
+  }
+  Status AddIgp(std::string_view prefix, std::string_view nexthop, uint32_t metric) {
+    rpb::AddOriginTableRequest t;
+    t.set_protocol("ospf");
+    t.set_kind(rpb::PROTOCOL_KIND_IGP);
+    (void)env_.Call<rpb::AddOriginTableRequest, rpb::AddOriginTableReply>(
+        *client_, "rib.red", "rib/1.0/add_origin_table", t);
+    rpb::AddRoutesRequest req;
+    req.set_protocol("ospf");
+    auto* e = req.add_routes();
+    rib::PrefixToProto(P(prefix), e->mutable_prefix());
+    rib::AddrToProto(A(nexthop), e->mutable_nexthop());
+    e->set_metric(metric);
+    return env_
+        .Call<rpb::AddRoutesRequest, rpb::AddRoutesReply>(*client_, "rib.red", "rib/1.0/add_routes",
+                                                          req)
+        .first;
+  }
+  bool Ready() {
+    return env_.RunUntil([&] { return sink_->ready() && sink_->in_flight() == 0; });
+  }
+
+  struct Listener : NexthopListener {
+    void nexthop_answer(const IpAddr& nh, const NexthopAnswer& a) override { answers[nh] = a; }
+    void nexthop_invalidated(const IpPrefix& p) override { invalidated.push_back(p); }
+    std::map<IpAddr, NexthopAnswer> answers;
+    std::vector<IpPrefix> invalidated;
+  };
+
+  BgpTestEnv env_;
+  ipc::Router* bgp_router_ = nullptr;
+  ipc::Router* client_ = nullptr;
+  Listener listener_;
+  std::unique_ptr<RibNexthopOracle> oracle_;
+  std::unique_ptr<RibIpcSink> sink_;
+};
+
+TEST_F(RibIpcTest, SinkWaitsForTheRibThenRegistersTablesAndSends) {
+  sink_->add_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
+  sink_->end_batch();
+  env_.Run(50ms);
+  EXPECT_FALSE(sink_->ready());
+  EXPECT_EQ(sink_->queued(), 1u);
+  sink_->rib_event(true);
+  ASSERT_TRUE(Ready());
+  EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"10.0.0.0/8 192.0.2.1"}));
+  EXPECT_TRUE(Table("ibgp").empty());
+  EXPECT_EQ(sink_->counters().routes_sent, 1u);
+}
+
+TEST_F(RibIpcTest, SinkCoalescesPerPrefixAndBatches) {
+  sink_->rib_event(true);
+  ASSERT_TRUE(Ready());
+  BgpRouteRef a = Route("10.0.0.0/8", "192.0.2.1");
+  BgpRouteRef b = Route("10.0.0.0/8", "192.0.2.2");
+  sink_->add_route(RibOrigin::kEbgp, a);
+  sink_->replace_route(RibOrigin::kEbgp, a, b);
+  sink_->delete_route(RibOrigin::kEbgp, b);
+  for (int i = 0; i < 35; ++i) {
+    sink_->add_route(RibOrigin::kEbgp, Route("20.0." + std::to_string(i) + ".0/24", "192.0.2.1"));
+  }
+  const uint64_t calls_before = sink_->counters().calls_sent;
+  sink_->end_batch();
+  EXPECT_LE(sink_->in_flight(), 2u);  // the window
+  ASSERT_TRUE(Ready());
+  ASSERT_TRUE(env_.RunUntil([&] { return sink_->queued() == 0 && sink_->in_flight() == 0; }));
+  // 36 dirty prefixes, 10 per round, one add call per round (10.0.0.0/8 came and went).
+  EXPECT_EQ(sink_->counters().calls_sent - calls_before, 4u);
+  EXPECT_EQ(Table("ebgp").size(), 35u);
+  EXPECT_EQ(sink_->counters().routes_sent, 35u);
+}
+
+TEST_F(RibIpcTest, SinkReplacesAndMovesBetweenTablesAndSkipsOwnRoutes) {
+  sink_->rib_event(true);
+  ASSERT_TRUE(Ready());
+  BgpRouteRef a = Route("10.0.0.0/8", "192.0.2.1");
+  sink_->add_route(RibOrigin::kEbgp, a);
+  sink_->add_route(RibOrigin::kEbgp, Route("30.0.0.0/8", "192.0.2.1", false, 99));
+  sink_->end_batch();
+  ASSERT_TRUE(Ready());
+  EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"10.0.0.0/8 192.0.2.1"}));
+  BgpRouteRef b = Route("10.0.0.0/8", "192.0.2.7");
+  sink_->replace_route(RibOrigin::kEbgp, a, b);
+  sink_->end_batch();
+  ASSERT_TRUE(Ready());
+  EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"10.0.0.0/8 192.0.2.7"}));
+  BgpRouteRef c = Route("10.0.0.0/8", "192.0.2.9", true);
+  sink_->delete_route(RibOrigin::kEbgp, b);
+  sink_->add_route(RibOrigin::kIbgp, c);
+  sink_->end_batch();
+  ASSERT_TRUE(Ready());
+  EXPECT_TRUE(Table("ebgp").empty());
+  EXPECT_EQ(Table("ibgp"), (std::vector<std::string>{"10.0.0.0/8 192.0.2.9"}));
+  EXPECT_EQ(sink_->counters().calls_failed, 0u);
+}
+
+TEST_F(RibIpcTest, SinkResendsEverythingToARestartedRib) {
+  sink_->rib_event(true);
+  ASSERT_TRUE(Ready());
+  sink_->add_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
+  sink_->add_route(RibOrigin::kIbgp, Route("11.0.0.0/8", "192.0.2.2", true));
+  sink_->end_batch();
+  ASSERT_TRUE(Ready());
+  env_.StopRib("red");
+  sink_->rib_event(false);
+  sink_->delete_route(RibOrigin::kIbgp, Route("11.0.0.0/8", "192.0.2.2", true));
+  sink_->end_batch();
+  env_.StartRib("red");
+  sink_->rib_event(true);
+  ASSERT_TRUE(Ready());
+  EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"10.0.0.0/8 192.0.2.1"}));
+  EXPECT_TRUE(Table("ibgp").empty());
+}
+
+TEST_F(RibIpcTest, SinkResyncsWhenTheRibRefusesABatch) {
+  sink_->rib_event(true);
+  ASSERT_TRUE(Ready());
+  sink_->add_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
+  sink_->end_batch();
+  ASSERT_TRUE(Ready());
+  // Someone else removes our route behind our back: our next replace is refused.
+  rpb::DeleteRoutesRequest del;
+  del.set_protocol("ebgp");
+  rib::PrefixToProto(P("10.0.0.0/8"), del.add_prefixes());
+  ASSERT_TRUE((env_.Call<rpb::DeleteRoutesRequest, rpb::DeleteRoutesReply>(
+                   *client_, "rib.red", "rib/1.0/delete_routes", del))
+                  .first.ok());
+  sink_->replace_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"),
+                       Route("10.0.0.0/8", "192.0.2.5"));
+  sink_->end_batch();
+  ASSERT_TRUE(env_.RunUntil([&] { return sink_->counters().resyncs == 1; }));
+  ASSERT_TRUE(Ready());
+  EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"10.0.0.0/8 192.0.2.5"}));
+}
+
+TEST_F(RibIpcTest, OracleAnswersFromTheRibAndHearsInvalidations) {
+  ASSERT_TRUE(AddIgp("10.0.0.0/8", "192.0.2.254", 7).ok());
+  oracle_->register_interest(A("10.1.1.1"));
+  oracle_->register_interest(A("172.16.0.1"));
+  env_.Run(50ms);
+  EXPECT_TRUE(listener_.answers.empty());  // the RIB is not known to be up yet
+  EXPECT_EQ(oracle_->waiting(), 2u);
+  oracle_->rib_event(true);
+  ASSERT_TRUE(env_.RunUntil([&] { return listener_.answers.size() == 2; }));
+  const NexthopAnswer& in = listener_.answers[A("10.1.1.1")];
+  EXPECT_TRUE(in.resolvable);
+  EXPECT_EQ(in.metric, 7u);
+  EXPECT_TRUE(in.covering.Contains(A("10.1.1.1")));
+  EXPECT_TRUE(P("10.0.0.0/8").Contains(in.covering));
+  EXPECT_FALSE(listener_.answers[A("172.16.0.1")].resolvable);
+  // A more specific route changes the answer for 10.1.1.1: the RIB invalidates it.
+  ASSERT_TRUE(AddIgp("10.1.0.0/16", "192.0.2.253", 3).ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return !listener_.invalidated.empty(); }));
+  EXPECT_TRUE(listener_.invalidated[0].Contains(A("10.1.1.1")));
+  EXPECT_GE(oracle_->counters().invalidations, 1u);
+}
+
+TEST_F(RibIpcTest, OracleInvalidatesEverythingWhenTheRibDiesAndAsksAgainWhenBack) {
+  oracle_->rib_event(true);
+  oracle_->register_interest(A("10.1.1.1"));
+  ASSERT_TRUE(env_.RunUntil([&] { return listener_.answers.size() == 1; }));
+  env_.StopRib("red");
+  oracle_->rib_event(false);
+  ASSERT_EQ(listener_.invalidated.size(), 1u);
+  EXPECT_TRUE(listener_.invalidated[0].Contains(A("10.1.1.1")));
+  // Asked again while the RIB is down: held until it is back.
+  listener_.answers.clear();
+  oracle_->register_interest(A("10.1.1.1"));
+  env_.Run(50ms);
+  EXPECT_TRUE(listener_.answers.empty());
+  env_.StartRib("red");
+  oracle_->rib_event(true);
+  ASSERT_TRUE(env_.RunUntil([&] { return listener_.answers.size() == 1; }));
+  EXPECT_FALSE(listener_.answers[A("10.1.1.1")].resolvable);
+}
+
+}  // namespace
+}  // namespace strata::bgp
