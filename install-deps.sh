@@ -7,7 +7,7 @@ pkgs=(
   libboost-dev libboost-system-dev
   libprotobuf-dev libprotoc-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libfmt-dev libspdlog-dev libcli11-dev libmnl-dev nlohmann-json3-dev libssl-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libreadline-dev
   iproute2 procps
   bird2 frr gobgpd exabgp
 )

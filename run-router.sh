@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds Strata, and runs it in the foreground until Ctrl-C.
+# Installs what is missing, builds Strata, and runs the router in the foreground until Ctrl-C.
 #
-# Today this starts the IPC layer the rest of the router is built on: strata-finder and a demo
-# component (strata-test-target) that answers strata-call; the processes log to stderr. From
-# another shell:
-#   build/bin/strata-call -l test
-#   build/bin/strata-call 'finder://test/test/1.0/add?a:u32=1&b:u32=2'
-# (with STRATA_RUN_DIR set as printed below).
+# strata-rtrmgr reads examples/strata.conf (two virtual routers, red and blue, with static routes
+# and BGP between them over 127.0.0.2/127.0.0.3 port 1179, no kernel routes), starts the Finder,
+# the FEA, a RIB and a BGP speaker per VR, and configures them. From another shell:
+#   STRATA_RUN_DIR=/tmp/strata-run build/bin/strata-sh                    (interactive)
+#   STRATA_RUN_DIR=/tmp/strata-run build/bin/strata-sh -c "show route"
+# Ctrl-C stops every process. See docs/operator-guide.md.
 set -euo pipefail
 cd "$(dirname "$0")"
 ./install-deps.sh
@@ -15,22 +15,18 @@ cmake --build build
 run_dir="${STRATA_RUN_DIR:-/tmp/strata-run}"
 mkdir -p "$run_dir"
 export STRATA_RUN_DIR="$run_dir"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-}
-trap cleanup EXIT INT TERM
-build/bin/strata-finder & pids+=($!)
-for _ in $(seq 100); do [[ -S "$run_dir/finder.sock" ]] && break; sleep 0.05; done
-build/bin/strata-test-target -n test & pids+=($!)
-for _ in $(seq 100); do build/bin/strata-call finder://test/test/1.0/ping >/dev/null 2>&1 && break; sleep 0.05; done
+config="${1:-examples/strata.conf}"
+if [[ ! -x build/bin/strata-bgp ]]; then
+  echo "*** strata-bgp is not built: running the example WITHOUT BGP (examples/strata-statics.conf)."
+  echo "*** The VRs get their static routes only; 'show bgp ...' will find no speaker."
+  config=examples/strata-statics.conf
+fi
+build/bin/strata-rtrmgr --check "$config"
 echo
-echo "Strata is running (STRATA_RUN_DIR=$run_dir). Try, from another shell:"
-echo "  STRATA_RUN_DIR=$run_dir build/bin/strata-call -l test"
-echo "  STRATA_RUN_DIR=$run_dir build/bin/strata-call 'finder://test/test/1.0/add?a:u32=1&b:u32=2'"
-echo "Here it answers:"
-build/bin/strata-call 'finder://test/test/1.0/add?a:u32=1&b:u32=2'
-build/bin/strata-call -j 'finder://finder/finder/1.0/list_targets'
+echo "Strata is starting (STRATA_RUN_DIR=$run_dir, config $config). From another shell:"
+echo "  STRATA_RUN_DIR=$run_dir build/bin/strata-sh"
+echo "  STRATA_RUN_DIR=$run_dir build/bin/strata-sh -c 'show processes'"
+echo "  STRATA_RUN_DIR=$run_dir build/bin/strata-sh -c 'show route'"
+echo "  STRATA_RUN_DIR=$run_dir build/bin/strata-sh -c 'show bgp summary'"
 echo "Ctrl-C stops everything."
-wait
+exec build/bin/strata-rtrmgr -c "$config" --no-kernel --state-dir "$run_dir/state"

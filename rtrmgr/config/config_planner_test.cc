@@ -58,17 +58,17 @@ TEST(ConfigPlannerTest, FreshStartCreatesEverythingInProcessOrder) {
                     "bind_interface?interface:txt=veth1&vr:txt=red undo " + kFea +
                     "unbind_interface?interface:txt=veth1",
                 "create rib.red virtual-router red static: " + kRib +
-                    "add_origin_table?protocol:txt=static undo " + kRib +
+                    "add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP undo " + kRib +
                     "delete_origin_table?protocol:txt=static",
                 "create rib.red virtual-router red static route 192.0.2.0/24: " + kRib +
                     "add_routes?protocol:txt=static&routes.0.prefix:ipv4net=192.0.2.0/24&routes."
                     "0.nexthop:ipv4=10.0.0.2&routes.0.metric:u32=1 undo " +
-                    kRib + "delete_routes?protocol:txt=static&prefixes.0:ipv4net=192.0.2.0/24",
+                    kRib + "delete_routes?protocol:txt=static&prefixes:list<ipv4net>=192.0.2.0/24",
                 "create bgp.red virtual-router red bgp: " + kBgp +
                     "set_local_config?local_as:u32=65001&router_id:ipv4=10.0.0.1&port:u32=179",
                 "create bgp.red virtual-router red bgp peer 10.0.0.2: " + kBgp +
                     "add_peer?peer:ipv4=10.0.0.2&peer_as:u32=65002&peer_port:u32=179&hold_time:"
-                    "u32=90&passive:bool=false undo " +
+                    "u32=90&passive:bool=false&next_hop_self:bool=false&disabled:bool=false undo " +
                     kBgp + "delete_peer?peer:ipv4=10.0.0.2",
                 "create bgp.red virtual-router red bgp peer 10.0.0.2 import: " + kBgp +
                     "set_peer_policy?peer:ipv4=10.0.0.2&direction:txt=import&policy:txt=accept-"
@@ -87,7 +87,8 @@ TEST(ConfigPlannerTest, AddPeer) {
             (std::vector<std::string>{
                 "create bgp.red virtual-router red bgp peer 2001:db8::9: " + kBgp +
                 "add_peer?peer:ipv6=2001:db8::9&peer_as:u32=65009&local_address:ipv6=2001:db8::1&"
-                "peer_port:u32=179&hold_time:u32=90&passive:bool=true undo " +
+                "peer_port:u32=179&hold_time:u32=90&passive:bool=true&next_hop_self:bool=false&"
+                "disabled:bool=false undo " +
                 kBgp + "delete_peer?peer:ipv6=2001:db8::9"}));
 }
 
@@ -118,8 +119,8 @@ TEST(ConfigPlannerTest, LeafWithOwnXrlsIsChangedOrDeleted) {
 }
 
 TEST(ConfigPlannerTest, ChangedLeafWithoutChangeXrlRecreatesItsOwner) {
-  // local-as has no XRLs: bgp's %change carries it. Peer `as` has none and peer has no
-  // %change: the peer is deleted and re-created with its import.
+  // local-as has no XRLs: bgp's %change carries it. Peer `as` has none either: the peer's
+  // %change (change_peer) carries it, and its import is left alone.
   EXPECT_EQ(Plan(kBase, Replace(kBase, "local-as 65001", "local-as 65010")),
             (std::vector<std::string>{"change bgp.red virtual-router red bgp: " + kBgp +
                                       "set_local_config?local_as:u32=65010&router_id:ipv4=10.0.0."
@@ -128,11 +129,11 @@ TEST(ConfigPlannerTest, ChangedLeafWithoutChangeXrlRecreatesItsOwner) {
                                       "set_local_config?local_as:u32=65001&router_id:ipv4=10.0.0."
                                       "1&port:u32=179"}));
   auto plan = Plan(kBase, Replace(kBase, "as 65002", "as 65003"));
-  ASSERT_EQ(plan.size(), 4u);
-  EXPECT_EQ(plan[0].substr(0, 57), "delete bgp.red virtual-router red bgp peer 10.0.0.2 impor");
-  EXPECT_EQ(plan[1].substr(0, 52), "delete bgp.red virtual-router red bgp peer 10.0.0.2:");
-  EXPECT_NE(plan[2].find("add_peer?peer:ipv4=10.0.0.2&peer_as:u32=65003&"), std::string::npos);
-  EXPECT_NE(plan[3].find("set_peer_policy"), std::string::npos);
+  ASSERT_EQ(plan.size(), 1u);
+  EXPECT_EQ(plan[0].substr(0, 52), "change bgp.red virtual-router red bgp peer 10.0.0.2:");
+  EXPECT_NE(plan[0].find("change_peer?peer:ipv4=10.0.0.2&peer_as:u32=65003&"), std::string::npos);
+  EXPECT_NE(plan[0].find("undo " + kBgp + "change_peer?peer:ipv4=10.0.0.2&peer_as:u32=65002&"),
+            std::string::npos);
 }
 
 TEST(ConfigPlannerTest, AddAndDeleteVirtualRouters) {
@@ -144,32 +145,33 @@ TEST(ConfigPlannerTest, AddAndDeleteVirtualRouters) {
                                 "next-hop fe80::1; metric 7; } } }\n";
   const std::string gr = "finder://rib.green/rib/1.0/";
   const std::string br = "finder://rib.blue/rib/1.0/";
-  EXPECT_EQ(Plan(running, candidate),
-            (std::vector<std::string>{
-                // Deletes first, highest rank first, children before parents.
-                "delete rib.green virtual-router green static route 10.9.0.0/16: " + gr +
-                    "delete_routes?protocol:txt=static&prefixes.0:ipv4net=10.9.0.0/16 undo " + gr +
-                    "add_routes?protocol:txt=static&routes.0.prefix:ipv4net=10.9.0.0/16&routes.0."
-                    "nexthop:ipv4=10.0.0.9&routes.0.metric:u32=1",
-                "delete rib.green virtual-router green static: " + gr +
-                    "delete_origin_table?protocol:txt=static undo " + gr +
-                    "add_origin_table?protocol:txt=static",
-                "delete fea virtual-router green interface veth2: " + kFea +
-                    "unbind_interface?interface:txt=veth2 undo " + kFea +
-                    "bind_interface?interface:txt=veth2&vr:txt=green",
-                "delete fea virtual-router green: " + kFea + "delete_vr?vr:txt=green undo " + kFea +
-                    "add_vr?vr:txt=green&table_id:u32=0",
-                // Then creates, lowest rank first, parents before children.
-                "create fea virtual-router blue: " + kFea +
-                    "add_vr?vr:txt=blue&table_id:u32=0 undo " + kFea + "delete_vr?vr:txt=blue",
-                "create rib.blue virtual-router blue static: " + br +
-                    "add_origin_table?protocol:txt=static undo " + br +
-                    "delete_origin_table?protocol:txt=static",
-                "create rib.blue virtual-router blue static route 2001:db8::/32: " + br +
-                    "add_routes?protocol:txt=static&routes.0.prefix:ipv6net=2001:db8::/32&routes.0."
-                    "nexthop:ipv6=fe80::1&routes.0.metric:u32=7 undo " +
-                    br + "delete_routes?protocol:txt=static&prefixes.0:ipv6net=2001:db8::/32",
-            }));
+  EXPECT_EQ(
+      Plan(running, candidate),
+      (std::vector<std::string>{
+          // Deletes first, highest rank first, children before parents.
+          "delete rib.green virtual-router green static route 10.9.0.0/16: " + gr +
+              "delete_routes?protocol:txt=static&prefixes:list<ipv4net>=10.9.0.0/16 undo " + gr +
+              "add_routes?protocol:txt=static&routes.0.prefix:ipv4net=10.9.0.0/16&routes.0."
+              "nexthop:ipv4=10.0.0.9&routes.0.metric:u32=1",
+          "delete rib.green virtual-router green static: " + gr +
+              "delete_origin_table?protocol:txt=static undo " + gr +
+              "add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP",
+          "delete fea virtual-router green interface veth2: " + kFea +
+              "unbind_interface?interface:txt=veth2 undo " + kFea +
+              "bind_interface?interface:txt=veth2&vr:txt=green",
+          "delete fea virtual-router green: " + kFea + "delete_vr?vr:txt=green undo " + kFea +
+              "add_vr?vr:txt=green&table_id:u32=0",
+          // Then creates, lowest rank first, parents before children.
+          "create fea virtual-router blue: " + kFea + "add_vr?vr:txt=blue&table_id:u32=0 undo " +
+              kFea + "delete_vr?vr:txt=blue",
+          "create rib.blue virtual-router blue static: " + br +
+              "add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP undo " + br +
+              "delete_origin_table?protocol:txt=static",
+          "create rib.blue virtual-router blue static route 2001:db8::/32: " + br +
+              "add_routes?protocol:txt=static&routes.0.prefix:ipv6net=2001:db8::/32&routes.0."
+              "nexthop:ipv6=fe80::1&routes.0.metric:u32=7 undo " +
+              br + "delete_routes?protocol:txt=static&prefixes:list<ipv6net>=2001:db8::/32",
+      }));
 }
 
 TEST(ConfigPlannerTest, TableIdChangeRecreatesTheWholeVr) {
@@ -197,7 +199,8 @@ TEST(ConfigPlannerTest, TableIdChangeRecreatesTheWholeVr) {
 TEST(ConfigPlannerTest, OptionalAtomIsLeftOutUntilSet) {
   auto plan = Plan(kBase, Replace(kBase, "static {", "static { distance 5;"));
   ASSERT_EQ(plan.size(), 4u);  // static has no %change: re-created with its route
-  EXPECT_NE(plan[2].find("add_origin_table?protocol:txt=static&admin_distance:u32=5 undo"),
+  EXPECT_NE(plan[2].find("add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP&admin_"
+                         "distance:u32=5 undo"),
             std::string::npos);
 }
 

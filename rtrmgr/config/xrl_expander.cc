@@ -114,6 +114,8 @@ StatusOr<ipc::Xrl> XrlExpander::Expand(std::string_view xrl_template, const Chai
       const bool v6 = value->find(':') != std::string::npos;
       if (type == "ipaddr") type = v6 ? "ipv6" : "ipv4";
       if (type == "ipnet") type = v6 ? "ipv6net" : "ipv4net";
+      if (type == "list<ipaddr>") type = v6 ? "list<ipv6>" : "list<ipv4>";
+      if (type == "list<ipnet>") type = v6 ? "list<ipv6net>" : "list<ipv4net>";
       text += sep;
       sep = '&';
       text += std::string(atom.substr(0, colon)) + ":" + type + "=" + *value;

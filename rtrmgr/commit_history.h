@@ -1,0 +1,49 @@
+// CommitHistory: the committed configurations, newest first, for `rollback N` and for the next
+// start. Index 0 is the running configuration, 1 the one before it, and so on; at most
+// `max_entries` are kept. With a state directory every commit is also written there as
+// `commit-REVISION.conf` (a comment header with time, user and comment, then the config text)
+// and the oldest files beyond the limit are removed; Load() reads them back.
+// Thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+
+#include "common/status.h"
+
+namespace strata::rtrmgr {
+
+struct CommitRecord {
+  uint64_t revision = 0;
+  std::string time;  // UTC ISO 8601
+  std::string user;
+  std::string comment;
+  std::string config;  // canonical text
+};
+
+class CommitHistory {
+ public:
+  // `state_dir` "" keeps the history in memory only.
+  explicit CommitHistory(std::string state_dir, size_t max_entries = 50);
+
+  // Reads the commits written by an earlier run (missing directory: none).
+  Status Load();
+  // Records a new running configuration; the revision must grow.
+  Status Add(CommitRecord record);
+  // NOT_FOUND when there is no such entry.
+  StatusOr<CommitRecord> Get(size_t index) const;
+  const std::deque<CommitRecord>& entries() const { return entries_; }
+  uint64_t last_revision() const { return entries_.empty() ? 0 : entries_.front().revision; }
+
+  static std::string NowUtc();
+
+ private:
+  std::string FileOf(uint64_t revision) const;
+
+  std::string dir_;
+  size_t max_;
+  std::deque<CommitRecord> entries_;
+};
+
+}  // namespace strata::rtrmgr

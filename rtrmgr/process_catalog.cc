@@ -1,0 +1,78 @@
+#include "rtrmgr/process_catalog.h"
+
+#include <fstream>
+
+namespace strata::rtrmgr {
+
+std::string ProcessCatalog::NewSecret() {
+  std::ifstream r("/dev/urandom", std::ios::binary);
+  unsigned char buf[16] = {};
+  r.read(reinterpret_cast<char*>(buf), sizeof buf);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : buf) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
+}
+
+std::string ProcessCatalog::VrOf(const std::string& instance) {
+  const auto dot = instance.find('.');
+  return dot == std::string::npos ? "" : instance.substr(dot + 1);
+}
+
+std::string ProcessCatalog::Binary(const std::string& process) const {
+  return options_.bin_dir + "/strata-" + process;
+}
+
+std::string ProcessCatalog::LogFile(const std::string& instance) const {
+  return options_.log_dir.empty() ? "" : options_.log_dir + "/" + instance + ".log";
+}
+
+ProcessSpec ProcessCatalog::Finder() const {
+  ProcessSpec s;
+  s.instance = "finder";
+  s.process = "finder";
+  s.rank = 0;
+  s.argv = {Binary("finder")};
+  s.env = {"STRATA_FINDER_ADMIN_SECRET=" + options_.admin_secret};
+  s.log_file = LogFile("finder");
+  return s;
+}
+
+ProcessSpec ProcessCatalog::For(const ProcessInstance& p,
+                                finder::v1::SetPermissionsRequest* rights) const {
+  ProcessSpec s;
+  s.instance = p.instance;
+  s.process = p.process;
+  s.rank = p.rank;
+  s.argv = {Binary(p.process)};
+  const std::string vr = VrOf(p.instance);
+  if (!vr.empty()) s.argv.insert(s.argv.end(), {"--vr", vr});
+  std::vector<std::string> targets;
+  if (p.process == "fea") {
+    if (options_.fea_no_kernel) s.argv.push_back("--no-kernel");
+    s.argv.insert(s.argv.end(), options_.fea_args.begin(), options_.fea_args.end());
+    targets = {"rib", "bgp"};
+  } else if (p.process == "rib") {
+    targets = {"fea", "bgp." + vr};
+  } else if (p.process == "bgp") {
+    targets = {"fea", "rib." + vr};
+  } else {
+    targets = {"*"};
+  }
+  const std::string secret = NewSecret();
+  s.env = {"STRATA_SECRET=" + secret};
+  s.log_file = LogFile(p.instance);
+  if (rights != nullptr) {
+    rights->Clear();
+    rights->set_admin_secret(options_.admin_secret);
+    rights->set_secret(secret);
+    for (const auto& t : targets) rights->add_allowed_targets(t);
+    rights->add_allowed_methods("*");
+  }
+  return s;
+}
+
+}  // namespace strata::rtrmgr

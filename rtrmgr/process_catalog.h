@@ -1,0 +1,46 @@
+// ProcessCatalog: how to start each process the templates name: its binary (strata-PROCESS in
+// the bin directory), its arguments (`--vr NAME` for a per-VR instance "rib.NAME"; the FEA's
+// `--no-kernel`), its secret (STRATA_SECRET) and the rights the Finder gives that secret:
+//   fea         may call the RIBs and BGP speakers (fea_client callbacks)
+//   rib.VR      may call the FEA and bgp.VR (redistribution and next-hop callbacks)
+//   bgp.VR      may call rib.VR and the FEA
+// Options of every process (log level, run dir) pass through the environment it inherits.
+// Thread-compatible.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "libipc/interfaces/finder.pb.h"
+#include "rtrmgr/config/plan_action.h"
+#include "rtrmgr/process_supervisor.h"
+
+namespace strata::rtrmgr {
+
+class ProcessCatalog {
+ public:
+  struct Options {
+    std::string bin_dir;
+    std::string log_dir;  // "" : the processes log to the rtrmgr's stderr
+    bool fea_no_kernel = false;
+    std::vector<std::string> fea_args;  // extra arguments
+    std::string admin_secret;           // the Finder's
+  };
+  explicit ProcessCatalog(Options options) : options_(std::move(options)) {}
+
+  const Options& options() const { return options_; }
+  ProcessSpec Finder() const;
+  // A spec with a fresh secret; `rights` is what to tell the Finder before starting it.
+  ProcessSpec For(const ProcessInstance& p, finder::v1::SetPermissionsRequest* rights) const;
+  // The VR a per-VR instance serves ("rib.red" -> "red"; "fea" -> "").
+  static std::string VrOf(const std::string& instance);
+  // 32 hex characters from the kernel's random source.
+  static std::string NewSecret();
+
+ private:
+  std::string Binary(const std::string& process) const;
+  std::string LogFile(const std::string& instance) const;
+  Options options_;
+};
+
+}  // namespace strata::rtrmgr

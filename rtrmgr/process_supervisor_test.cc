@@ -1,0 +1,133 @@
+// The supervisor against fake processes: small shell scripts that exit, crash or ignore SIGTERM.
+#include "rtrmgr/process_supervisor.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace strata::rtrmgr {
+namespace {
+
+using std::chrono::milliseconds;
+
+ProcessSpec Sh(const std::string& name, uint32_t rank, const std::string& script) {
+  ProcessSpec s;
+  s.instance = name;
+  s.process = name;
+  s.rank = rank;
+  s.argv = {"/bin/sh", "-c", script};
+  return s;
+}
+
+ProcessSupervisor::Options FastOptions() {
+  ProcessSupervisor::Options o;
+  o.restart.initial_backoff = milliseconds(20);
+  o.restart.max_backoff = milliseconds(100);
+  o.restart.max_crashes = 4;
+  o.restart.window = milliseconds(60000);
+  o.stop_grace = milliseconds(300);
+  return o;
+}
+
+// Runs `io` until `pred` or the time limit.
+bool RunUntil(boost::asio::io_context& io, const std::function<bool()>& pred,
+              milliseconds limit = milliseconds(10000)) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (!pred() && std::chrono::steady_clock::now() < end) {
+    io.run_for(milliseconds(10));
+    if (io.stopped()) io.restart();
+  }
+  return pred();
+}
+
+bool Alive(pid_t pid) { return pid > 0 && ::kill(pid, 0) == 0; }
+
+TEST(ProcessSupervisorTest, RestartsACrashedProcessThenGivesUp) {
+  boost::asio::io_context io;
+  ProcessSupervisor sup(io, FastOptions());
+  int starts = 0;
+  std::vector<std::string> gave_up;
+  sup.set_on_started([&](const std::string&) { ++starts; });
+  sup.set_on_give_up([&](const std::string& n) { gave_up.push_back(n); });
+  ASSERT_TRUE(sup.Start(Sh("crashy", 10, "exit 3")).ok());
+  ASSERT_TRUE(sup.Start(Sh("steady", 20, "sleep 30")).ok());
+  ASSERT_TRUE(RunUntil(io, [&] { return !gave_up.empty(); }));
+  EXPECT_EQ(gave_up, std::vector<std::string>{"crashy"});
+  EXPECT_EQ(starts, 5);  // crashy: first start and 3 restarts; steady: 1
+  auto list = sup.List();
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].instance, "crashy");
+  EXPECT_EQ(list[0].state, ProcessState::kFailed);
+  EXPECT_EQ(list[0].restarts, 3u);
+  EXPECT_EQ(list[0].last_exit, "exit 3");
+  EXPECT_EQ(list[1].state, ProcessState::kRunning);  // the rest keeps running
+  EXPECT_TRUE(Alive(list[1].pid));
+  bool stopped = false;
+  sup.StopAll([&] { stopped = true; });
+  ASSERT_TRUE(RunUntil(io, [&] { return stopped; }));
+  EXPECT_FALSE(Alive(list[1].pid));
+}
+
+TEST(ProcessSupervisorTest, KilledProcessComesBackWithBackoff) {
+  boost::asio::io_context io;
+  ProcessSupervisor sup(io, FastOptions());
+  std::vector<std::string> exits;
+  sup.set_on_exit(
+      [&](const std::string& n, const std::string& why) { exits.push_back(n + " " + why); });
+  ASSERT_TRUE(sup.Start(Sh("rib.red", 20, "sleep 30")).ok());
+  const pid_t first = sup.List()[0].pid;
+  ASSERT_EQ(::kill(first, SIGKILL), 0);
+  ASSERT_TRUE(RunUntil(io, [&] {
+    auto l = sup.List();
+    return l[0].state == ProcessState::kRunning && l[0].pid != first;
+  }));
+  EXPECT_EQ(exits, std::vector<std::string>{"rib.red signal 9"});
+  EXPECT_EQ(sup.List()[0].restarts, 1u);
+  bool stopped = false;
+  sup.StopAll([&] { stopped = true; });
+  ASSERT_TRUE(RunUntil(io, [&] { return stopped; }));
+}
+
+TEST(ProcessSupervisorTest, StopAllGoesInReverseRankAndKillsStubbornOnes) {
+  boost::asio::io_context io;
+  ProcessSupervisor sup(io, FastOptions());
+  const std::string log = ::testing::TempDir() + "/stop_order_" + std::to_string(::getpid());
+  std::remove(log.c_str());
+  // Each records its name when SIGTERM arrives; "stubborn" ignores it.
+  auto rec = [&](const std::string& n) {
+    return "trap 'echo " + n + " >> " + log + "; exit 0' TERM; while :; do sleep 0.05; done";
+  };
+  ASSERT_TRUE(sup.Start(Sh("fea", 10, rec("fea"))).ok());
+  ASSERT_TRUE(sup.Start(Sh("bgp.red", 30, rec("bgp.red"))).ok());
+  ASSERT_TRUE(sup.Start(Sh("rib.red", 20, rec("rib.red"))).ok());
+  ASSERT_TRUE(sup.Start(Sh("stubborn", 5, "trap '' TERM; while :; do sleep 0.05; done")).ok());
+  std::vector<pid_t> pids;
+  for (const auto& p : sup.List()) pids.push_back(p.pid);
+  RunUntil(
+      io, [] { return false; }, milliseconds(200));  // let the traps be set
+  bool stopped = false;
+  sup.StopAll([&] { stopped = true; });
+  ASSERT_TRUE(RunUntil(io, [&] { return stopped; }));
+  for (pid_t p : pids) EXPECT_FALSE(Alive(p)) << p;
+  std::ifstream f(log);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  EXPECT_EQ(ss.str(), "bgp.red\nrib.red\nfea\n");
+  for (const auto& p : sup.List()) EXPECT_EQ(p.state, ProcessState::kStopped) << p.instance;
+  std::remove(log.c_str());
+}
+
+TEST(ProcessSupervisorTest, MissingBinaryIsAnError) {
+  boost::asio::io_context io;
+  ProcessSupervisor sup(io, FastOptions());
+  ProcessSpec s;
+  s.instance = "ghost";
+  s.argv = {"/nonexistent/strata-ghost"};
+  EXPECT_EQ(sup.Start(s).code(), StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace strata::rtrmgr

@@ -1,0 +1,256 @@
+#include "rtrmgr/router_manager.h"
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/log.h"
+#include "libipc/interfaces/finder.pb.h"
+#include "rtrmgr/config/config_planner.h"
+#include "rtrmgr/rtrmgr_service.h"
+
+namespace strata::rtrmgr {
+namespace {
+std::shared_ptr<spdlog::logger> Log() {
+  static auto log = MakeLogger("rtrmgr");
+  return log;
+}
+}  // namespace
+
+RouterManager::RouterManager(boost::asio::io_context& io, const TemplateTree& templates,
+                             Options options)
+    : io_(io),
+      templates_(templates),
+      options_(options),
+      catalog_(options.catalog),
+      supervisor_(io, options.supervisor),
+      history_(options.state_dir) {
+  supervisor_.set_on_started([this](const std::string& instance) {
+    registered_.erase(instance);
+    if (supervisor_.List().empty()) return;
+    for (const auto& p : supervisor_.List()) {
+      if (p.instance == instance && p.restarts > 0) needs_replay_.insert(instance);
+    }
+  });
+  supervisor_.set_on_exit([this](const std::string& instance, const std::string&) {
+    registered_.erase(instance);
+    if (instance == "finder" && !shutting_down_) {
+      Log()->error("the Finder died: nothing can talk any more; shutting down");
+      Shutdown([this] { io_.stop(); });
+    }
+  });
+  supervisor_.set_on_give_up([](const std::string& instance) {
+    Log()->error("{} is given up on; the rest of the router keeps running", instance);
+  });
+}
+
+RouterManager::~RouterManager() { *alive_ = false; }
+
+void RouterManager::Start(ConfigNode boot, std::function<void(const Status&)> done) {
+  if (Status s = history_.Load(); !s.ok()) Log()->warn("history: {}", s.ToString());
+  if (!options_.state_dir.empty()) ::mkdir(options_.state_dir.c_str(), 0700);
+  const std::string run_dir = ipc::DefaultRunDir();
+  ::mkdir(run_dir.c_str(), 0700);
+  // A Finder socket left by an earlier run would make us talk to nobody.
+  ::unlink(ipc::DefaultFinderPath().c_str());
+  if (Status s = supervisor_.Start(catalog_.Finder()); !s.ok()) {
+    done(s);
+    return;
+  }
+  WaitForFinder(200, [this, boot = std::move(boot), done](const Status& s) mutable {
+    if (!s.ok()) {
+      done(s);
+      return;
+    }
+    StartRouter(std::move(boot), std::move(done));
+  });
+}
+
+// The Finder has no one to tell it is up: its socket accepting a connection is the sign (the
+// file exists a moment before the Finder listens on it).
+static bool FinderAccepts() {
+  const std::string path = ipc::DefaultFinderPath();
+  sockaddr_un addr{};
+  if (path.size() >= sizeof(addr.sun_path)) return false;
+  addr.sun_family = AF_UNIX;
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  const bool ok = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) == 0;
+  ::close(fd);
+  return ok;
+}
+
+void RouterManager::WaitForFinder(int tries, std::function<void(const Status&)> done) {
+  if (FinderAccepts()) {
+    done(Status());
+    return;
+  }
+  if (tries == 0 || !supervisor_.IsRunning("finder")) {
+    done(Unavailable("strata-finder did not come up (socket " + ipc::DefaultFinderPath() + ")"));
+    return;
+  }
+  auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(25));
+  timer->async_wait([this, timer, tries, done = std::move(done),
+                     alive = alive_](const boost::system::error_code&) mutable {
+    if (*alive) WaitForFinder(tries - 1, std::move(done));
+  });
+}
+
+void RouterManager::StartRouter(ConfigNode boot, std::function<void(const Status&)> done) {
+  ipc::RouterOptions ro;
+  ro.listen_families = {"sunix"};
+  ro.default_timeout = options_.xrl_timeout;
+  router_ = std::make_unique<ipc::Router>(io_, ro);
+  executor_ = std::make_unique<RouterXrlExecutor>(*router_, options_.xrl_timeout);
+  engine_ = std::make_unique<CommitEngine>(templates_, *executor_, history_);
+  engine_->set_prepare(
+      [this](const ConfigNode& candidate, CommitEngine::Done d) { Prepare(candidate, d); });
+  engine_->set_finished([this](const ConfigNode& running) { StopUnneeded(running); });
+  service_ = std::make_unique<RtrmgrService>(*this, templates_);
+  router_->AddTarget("rtrmgr", "rtrmgr", true).Serve(*service_);
+  router_->set_on_finder_lost([this](const Status& why) {
+    if (shutting_down_) return;
+    Log()->error("lost the Finder ({}); shutting down", why.message());
+    Shutdown([this] { io_.stop(); });
+  });
+  router_->Start([this, boot = std::move(boot), done](const Status& s) mutable {
+    if (!s.ok()) {
+      done(s);
+      return;
+    }
+    for (const auto& [name, def] : templates_.processes()) {
+      router_->WatchClass(name, [this](const std::string&, const std::string& instance,
+                                       bool alive) { OnLifetime(instance, alive); });
+    }
+    Log()->info("registered as rtrmgr; applying the configuration");
+    CommitRequest req;
+    req.candidate = std::move(boot);
+    req.base_revision = engine_->revision();
+    req.user = "rtrmgr";
+    req.comment = "boot configuration";
+    engine_->Commit(std::move(req), [done](StatusOr<CommitResult> r) { done(r.status()); });
+  });
+}
+
+void RouterManager::OnLifetime(const std::string& instance, bool alive) {
+  if (!alive) {
+    registered_.erase(instance);
+    return;
+  }
+  registered_.insert(instance);
+  if (auto it = waiting_.find(instance); it != waiting_.end()) {
+    auto waiters = std::move(it->second);
+    waiting_.erase(it);
+    for (auto& w : waiters) w(Status());
+  }
+  if (needs_replay_.erase(instance) != 0 && engine_ != nullptr) {
+    engine_->Replay(instance, [instance](const Status& s) {
+      if (s.ok()) {
+        Log()->info("{} is back with its configuration", instance);
+      } else {
+        Log()->error("replaying {}'s configuration: {}", instance, s.ToString());
+      }
+    });
+  }
+}
+
+void RouterManager::WaitRegistered(const std::string& instance, CommitEngine::Done done) {
+  if (registered_.contains(instance)) {
+    done(Status());
+    return;
+  }
+  auto once = std::make_shared<CommitEngine::Done>(std::move(done));
+  auto fire = [once](const Status& s) {
+    if (*once) {
+      auto d = std::move(*once);
+      *once = nullptr;
+      d(s);
+    }
+  };
+  waiting_[instance].push_back(fire);
+  auto timer = std::make_shared<boost::asio::steady_timer>(io_, options_.register_timeout);
+  timer->async_wait([timer, instance, fire, alive = alive_](const boost::system::error_code&) {
+    if (*alive) fire(Unavailable(instance + " did not register with the Finder"));
+  });
+}
+
+void RouterManager::Prepare(const ConfigNode& candidate, CommitEngine::Done done) {
+  auto need = ConfigPlanner(templates_).RequiredProcesses(candidate);
+  if (!need.ok()) {
+    done(need.status());
+    return;
+  }
+  std::vector<ProcessInstance> todo;
+  for (const auto& p : *need) {
+    if (!supervisor_.IsRunning(p.instance) || !registered_.contains(p.instance)) todo.push_back(p);
+  }
+  std::reverse(todo.begin(), todo.end());  // popped from the back: lowest rank first
+  StartNext(std::move(todo), std::move(done));
+}
+
+void RouterManager::StartNext(std::vector<ProcessInstance> todo, CommitEngine::Done done) {
+  if (todo.empty()) {
+    done(Status());
+    return;
+  }
+  const ProcessInstance p = todo.back();
+  todo.pop_back();
+  auto next = [this, todo = std::move(todo), done, p](const Status& s) mutable {
+    if (!s.ok()) {
+      done(Status(s.code(), p.instance + ": " + s.message()));
+      return;
+    }
+    StartNext(std::move(todo), std::move(done));
+  };
+  if (supervisor_.IsRunning(p.instance)) {  // started, not registered yet (or restarting)
+    WaitRegistered(p.instance, std::move(next));
+    return;
+  }
+  finder::v1::SetPermissionsRequest rights;
+  ProcessSpec spec = catalog_.For(p, &rights);
+  router_->Call<finder::v1::SetPermissionsRequest, finder::v1::SetPermissionsReply>(
+      "finder", "finder/1.0/set_permissions", rights,
+      [this, spec = std::move(spec), next = std::move(next), alive = alive_](
+          const Status& s, const finder::v1::SetPermissionsReply&) mutable {
+        if (!*alive) return;
+        if (!s.ok()) {
+          next(s);
+          return;
+        }
+        const std::string instance = spec.instance;
+        if (Status st = supervisor_.Start(std::move(spec)); !st.ok()) {
+          next(st);
+          return;
+        }
+        WaitRegistered(instance, std::move(next));
+      });
+}
+
+void RouterManager::StopUnneeded(const ConfigNode& running) {
+  auto need = ConfigPlanner(templates_).RequiredProcesses(running);
+  if (!need.ok()) return;
+  std::set<std::string> keep = {"finder"};
+  for (const auto& p : *need) keep.insert(p.instance);
+  for (const auto& p : supervisor_.List()) {
+    if (keep.contains(p.instance) || p.state == ProcessState::kStopped) continue;
+    Log()->info("{} is no longer needed; stopping it", p.instance);
+    supervisor_.Stop(p.instance, [] {});
+  }
+}
+
+void RouterManager::Shutdown(std::function<void()> done) {
+  if (shutting_down_) return;
+  shutting_down_ = true;
+  Log()->info("stopping every process");
+  supervisor_.StopAll([this, done = std::move(done)] {
+    if (router_) router_->Stop();
+    done();
+  });
+}
+
+}  // namespace strata::rtrmgr

@@ -1,0 +1,83 @@
+// RouterManager: strata-rtrmgr's core. It owns the supervisor, the Router, the commit engine and
+// the service strata-sh talks to, and runs the router's life:
+//
+//   Start: strata-finder (with a fresh admin secret) -> wait for its socket -> register target
+//   "rtrmgr" -> commit the boot config: the engine's prepare step starts the processes the
+//   config needs (ProcessCatalog), in rank order, each with its own STRATA_SECRET whose rights
+//   are first given to the Finder, and waits for each to register (Finder lifetime watch) ->
+//   the XRLs run.
+//   A process that dies is restarted by the supervisor; when it registers again the engine
+//   replays its part of the running config. One given up on stays "failed" (show processes).
+//   After each commit, processes the running config no longer needs are stopped.
+//   Shutdown: every process in reverse rank order (the Finder last), SIGKILL after a grace.
+// Threading: the io_context thread.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "libipc/router.h"
+#include "rtrmgr/commit_engine.h"
+#include "rtrmgr/commit_history.h"
+#include "rtrmgr/config/template_tree.h"
+#include "rtrmgr/process_catalog.h"
+#include "rtrmgr/process_supervisor.h"
+#include "rtrmgr/router_xrl_executor.h"
+
+namespace strata::rtrmgr {
+
+class RtrmgrService;
+
+class RouterManager {
+ public:
+  struct Options {
+    ProcessCatalog::Options catalog;
+    std::string state_dir;  // "" keeps no history on disk
+    ProcessSupervisor::Options supervisor;
+    std::chrono::milliseconds register_timeout{15000};
+    std::chrono::milliseconds xrl_timeout{10000};
+  };
+  RouterManager(boost::asio::io_context& io, const TemplateTree& templates, Options options);
+  ~RouterManager();
+
+  // Starts everything and applies `boot`; `done` reports the outcome (on failure the caller
+  // shuts down).
+  void Start(ConfigNode boot, std::function<void(const Status&)> done);
+  void Shutdown(std::function<void()> done);
+
+  CommitEngine& engine() { return *engine_; }
+  CommitHistory& history() { return history_; }
+  const ProcessSupervisor& supervisor() const { return supervisor_; }
+
+ private:
+  void WaitForFinder(int tries, std::function<void(const Status&)> done);
+  void StartRouter(ConfigNode boot, std::function<void(const Status&)> done);
+  void Prepare(const ConfigNode& candidate, CommitEngine::Done done);
+  void StartNext(std::vector<ProcessInstance> todo, CommitEngine::Done done);
+  void WaitRegistered(const std::string& instance, CommitEngine::Done done);
+  void OnLifetime(const std::string& instance, bool alive);
+  void StopUnneeded(const ConfigNode& running);
+
+  boost::asio::io_context& io_;
+  const TemplateTree& templates_;
+  Options options_;
+  ProcessCatalog catalog_;
+  ProcessSupervisor supervisor_;
+  CommitHistory history_;
+  std::unique_ptr<ipc::Router> router_;
+  std::unique_ptr<RouterXrlExecutor> executor_;
+  std::unique_ptr<CommitEngine> engine_;
+  std::unique_ptr<RtrmgrService> service_;
+  std::set<std::string> registered_;
+  std::map<std::string, std::vector<CommitEngine::Done>> waiting_;
+  std::set<std::string> needs_replay_;
+  bool shutting_down_ = false;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::rtrmgr

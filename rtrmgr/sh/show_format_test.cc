@@ -1,0 +1,42 @@
+#include "rtrmgr/sh/show_format.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::rtrmgr::sh {
+namespace {
+
+TEST(ShowFormatTest, RouteTableAlignsColumns) {
+  auto j = nlohmann::json::parse(R"({"routes":[
+    {"prefix":"192.0.2.0/24","protocol":"static","nexthop":"127.0.0.1","metric":1,
+     "admin_distance":1,"interface":"","best":true},
+    {"prefix":"10.0.0.0/8","protocol":"bgp","nexthop":"127.0.0.3","metric":0,
+     "admin_distance":20,"interface":"lo","best":false}],"truncated":false})");
+  const std::string t = ShowFormat::Format(ShowRequest::Kind::kRoute, j);
+  EXPECT_EQ(t,
+            "PREFIX        PROTOCOL  NEXTHOP    METRIC  ADMIN DISTANCE  INTERFACE  BEST\n"
+            "192.0.2.0/24  static    127.0.0.1  1       1               -          true\n"
+            "10.0.0.0/8    bgp       127.0.0.3  0       20              lo         false\n");
+}
+
+TEST(ShowFormatTest, CellsFlattenListsAndMissingValues) {
+  EXPECT_EQ(ShowFormat::Cell(nlohmann::json::array({"a", "b"})), "a,b");
+  EXPECT_EQ(ShowFormat::Cell(nlohmann::json()), "-");
+  EXPECT_EQ(ShowFormat::Cell(nlohmann::json::parse(R"({"address":"10.0.0.1"})")), "10.0.0.1");
+  EXPECT_EQ(ShowFormat::Cell(5), "5");
+  EXPECT_EQ(
+      ShowFormat::Cell(nlohmann::json::parse(
+          R"([{"address":"10.0.0.1","prefix":"10.0.0.0/24"},{"address":"::1","prefix":"::1/128"}])")),
+      "10.0.0.1/24,::1/128");
+}
+
+TEST(ShowFormatTest, NeighborIsOneRecord) {
+  auto j = nlohmann::json::parse(R"({"peers":[{"peer":"127.0.0.3","state":"Established"}]})");
+  EXPECT_EQ(ShowFormat::Format(ShowRequest::Kind::kBgpNeighbor, j),
+            "peer: 127.0.0.3\nstate: Established\n");
+  EXPECT_EQ(
+      ShowFormat::Format(ShowRequest::Kind::kBgpNeighbor, nlohmann::json::parse(R"({"peers":[]})")),
+      "no such neighbour\n");
+}
+
+}  // namespace
+}  // namespace strata::rtrmgr::sh

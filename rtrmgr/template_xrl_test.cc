@@ -1,0 +1,154 @@
+// Every XRL the templates and the policy compiler produce must build a real request of the
+// interface it names (libipc/interfaces/*.proto): names, types and methods checked by
+// reflection, so a template cannot drift from the protos.
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/dynamic_message.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "libipc/interfaces/bgp.pb.h"
+#include "libipc/reflection.h"
+#include "rtrmgr/commit_engine.h"
+#include "rtrmgr/config/config_parser.h"
+#include "rtrmgr/config/config_test_util.h"
+#include "rtrmgr/config/config_validator.h"
+
+namespace strata::rtrmgr {
+namespace {
+
+namespace gp = google::protobuf;
+using testing::MustParse;
+using testing::RealTemplates;
+
+struct NoExec : XrlExecutor {
+  void Execute(const ipc::Xrl&, std::function<void(const Status&)> d) override { d(Status()); }
+};
+
+std::string Camel(const std::string& snake) {
+  std::string out;
+  bool up = true;
+  for (char c : snake) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return out;
+}
+
+// OK if `xrl` names a method of libipc/interfaces/IFACE.proto whose request takes its atoms.
+Status CheckAgainstProto(const ipc::Xrl& xrl) {
+  const gp::FileDescriptor* f = gp::DescriptorPool::generated_pool()->FindFileByName(
+      "libipc/interfaces/" + xrl.iface() + ".proto");
+  if (f == nullptr || f->service_count() == 0) return NotFound("no interface " + xrl.iface());
+  const gp::MethodDescriptor* m = f->service(0)->FindMethodByName(Camel(xrl.method()));
+  if (m == nullptr) return NotFound("no method " + xrl.MethodPath());
+  std::unique_ptr<gp::Message> req(
+      gp::MessageFactory::generated_factory()->GetPrototype(m->input_type())->New());
+  return ipc::AtomsToMessage(xrl.args(), *req);
+}
+
+constexpr const char* kFull = R"(
+policy {
+    policy-statement p1 {
+        term t { from { route-filter 10.0.0.0/8 { le 24; } } then { action accept; metric 7; } }
+    }
+}
+virtual-router red {
+    interface lo;
+    static {
+        distance 5;
+        route 192.0.2.0/24 { next-hop 127.0.0.1; }
+        route 2001:db8::/32 { next-hop 2001:db8::1; }
+    }
+    bgp {
+        local-as 65001;
+        router-id 10.0.0.1;
+        listen-address 127.0.0.2;
+        network 203.0.113.0/24;
+        network 2001:db8:1::/48 { next-hop 2001:db8::2; }
+        peer 127.0.0.3 {
+            as 65002;
+            local-address 127.0.0.2;
+            passive true;
+            next-hop-self true;
+            multihop 3;
+            description "to blue";
+            disable false;
+            import p1;
+            export p1;
+        }
+    }
+}
+interfaces { interface lo; }
+)";
+
+void CheckPlan(const ConfigNode& from, const ConfigNode& to) {
+  NoExec exec;
+  CommitHistory history("");
+  CommitEngine engine(RealTemplates(), exec, history);
+  auto plan = engine.Plan(from, to);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_FALSE(plan->empty());
+  for (const auto& a : *plan) {
+    EXPECT_TRUE(CheckAgainstProto(a.xrl).ok())
+        << a.xrl.ToString() << ": " << CheckAgainstProto(a.xrl).ToString();
+    if (a.undo) {
+      EXPECT_TRUE(CheckAgainstProto(*a.undo).ok())
+          << a.undo->ToString() << ": " << CheckAgainstProto(*a.undo).ToString();
+    }
+  }
+}
+
+TEST(TemplateXrlTest, EveryCreateAndUndoMatchesTheProtos) {
+  ConfigNode full = MustParse(kFull);
+  auto errors = ConfigValidator(RealTemplates()).Validate(full);
+  for (const auto& e : errors) ADD_FAILURE() << e.ToString();
+  CheckPlan(ConfigNode(), full);
+  CheckPlan(full, ConfigNode());
+}
+
+TEST(TemplateXrlTest, ChangingAPeerLeafSendsChangePeer) {
+  ConfigNode a = MustParse(kFull);
+  std::string changed = kFull;
+  changed.replace(changed.find("multihop 3"), 10, "multihop 4");
+  CheckPlan(a, MustParse(changed));
+  NoExec exec;
+  CommitHistory history("");
+  CommitEngine engine(RealTemplates(), exec, history);
+  auto plan = engine.Plan(a, MustParse(changed));
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->size(), 1u);
+  EXPECT_EQ((*plan)[0].xrl.method(), "change_peer");
+  EXPECT_EQ((*plan)[0].xrl.FindArg("multihop_ttl")->ValueToString(), "4");
+  EXPECT_EQ((*plan)[0].undo->FindArg("multihop_ttl")->ValueToString(), "3");
+}
+
+TEST(TemplateXrlTest, ExampleConfigPlansInOrder) {
+  auto tree = ConfigParser::ParseFile(testing::SourceDir() + "/examples/strata.conf");
+  ASSERT_TRUE(tree.ok()) << tree.status().ToString();
+  EXPECT_TRUE(ConfigValidator(RealTemplates()).Check(*tree).ok());
+  CheckPlan(ConfigNode(), *tree);
+  NoExec exec;
+  CommitHistory history("");
+  CommitEngine engine(RealTemplates(), exec, history);
+  auto plan = engine.Plan(ConfigNode(), *tree);
+  ASSERT_TRUE(plan.ok());
+  // Per speaker: local config and policies before peers, peers before their policies.
+  for (const std::string vr : {"red", "blue"}) {
+    std::vector<std::string> methods;
+    for (const auto& a : *plan) {
+      if (a.instance == "bgp." + vr) methods.push_back(a.xrl.method());
+    }
+    EXPECT_EQ(methods,
+              (std::vector<std::string>{"define_policy", "define_policy", "set_local_config",
+                                        "add_peer", "set_peer_policy", "set_peer_policy"}))
+        << vr;
+  }
+}
+
+}  // namespace
+}  // namespace strata::rtrmgr

@@ -1,0 +1,296 @@
+// strata-rtrmgr running a real router (Finder, FEA in no-kernel mode, one RIB per VR), driven by
+// strata-sh -c as an operator would: shows, live commits, a failing commit, a crash of a RIB and
+// a shutdown that leaves nothing behind.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "tests/process_harness.h"
+
+namespace strata::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* kConfig = R"(
+interfaces {
+    interface lo { description "loopback"; }
+}
+virtual-router red {
+    table-id 0;
+    static {
+        route 192.0.2.0/24 { next-hop 127.0.0.1; }
+    }
+}
+virtual-router blue {
+    table-id 0;
+    static {
+        route 198.51.100.0/24 { next-hop 127.0.0.1; metric 10; }
+    }
+}
+)";
+
+class RtrmgrProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    conf_ = h_.run_dir() + "/router.conf";
+    std::ofstream(conf_) << kConfig;
+    rtrmgr_ = h_.Start(
+        {"strata-rtrmgr", "-c", conf_, "--no-kernel", "--state-dir", h_.run_dir() + "/state",
+         "--log-dir", h_.run_dir() + "/logs", "--restart-backoff-ms", "100"},
+        "rtrmgr");
+    ASSERT_GT(rtrmgr_, 0);
+    ASSERT_TRUE(ProcessHarness::WaitFor([&] { return HasRoute("red", "192.0.2.0/24"); }, 20s))
+        << h_.ReadLog("rtrmgr");
+  }
+  void TearDown() override {
+    if (rtrmgr_ > 0 && !h_.Exited(rtrmgr_)) {
+      h_.Kill(rtrmgr_, SIGTERM);
+      ProcessHarness::WaitFor([&] { return h_.Exited(rtrmgr_); }, 10s);
+    }
+  }
+
+  RunResult Sh(const std::string& script) { return h_.Run({"strata-sh", "-c", script}); }
+  nlohmann::json ShJson(const std::string& cmd) {
+    auto r = Sh(cmd + " --json");
+    if (r.exit_code != 0) return nullptr;
+    return nlohmann::json::parse(r.out, nullptr, false);
+  }
+  std::set<std::string> Routes(const std::string& vr) {
+    std::set<std::string> out;
+    auto j = ShJson("show route vr " + vr);
+    if (!j.is_object() || !j.contains("routes")) return out;
+    for (const auto& r : j["routes"]) out.insert(r["prefix"].get<std::string>());
+    return out;
+  }
+  bool HasRoute(const std::string& vr, const std::string& p) { return Routes(vr).contains(p); }
+  nlohmann::json Process(const std::string& instance) {
+    auto j = ShJson("show processes");
+    if (!j.is_object() || !j.contains("processes")) return nullptr;
+    for (const auto& p : j["processes"]) {
+      if (p["instance"] == instance) return p;
+    }
+    return nullptr;
+  }
+
+  ProcessHarness h_;
+  std::string conf_;
+  pid_t rtrmgr_ = 0;
+};
+
+TEST_F(RtrmgrProcessTest, ShowRouteJsonHasTheStatics) {
+  auto j = ShJson("show route vr red");
+  ASSERT_TRUE(j.is_object()) << Sh("show route vr red --json").err;
+  ASSERT_EQ(j["routes"].size(), 1u) << j.dump();
+  const auto& r = j["routes"][0];
+  EXPECT_EQ(r["prefix"], "192.0.2.0/24");
+  EXPECT_EQ(r["nexthop"], "127.0.0.1");
+  EXPECT_EQ(r["protocol"], "static");
+  EXPECT_EQ(r["metric"], 1);
+  auto b = ShJson("show route vr blue");
+  ASSERT_EQ(b["routes"].size(), 1u);
+  EXPECT_EQ(b["routes"][0]["metric"], 10);
+  // Text form and every-VR form.
+  auto all = Sh("show route");
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_NE(all.out.find("vr blue:"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("198.51.100.0/24"), std::string::npos) << all.out;
+  auto procs = ShJson("show processes");
+  std::set<std::string> names;
+  for (const auto& p : procs["processes"]) names.insert(p["instance"].get<std::string>());
+  EXPECT_EQ(names, (std::set<std::string>{"finder", "fea", "rib.blue", "rib.red"}));
+}
+
+TEST_F(RtrmgrProcessTest, LiveCommitsAddAndDeleteRoutesAndVrs) {
+  auto r =
+      Sh("configure; set virtual-router red static route 203.0.113.0/24 next-hop 127.0.0.1; "
+         "commit comment add");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("commit complete"), std::string::npos) << r.out;
+  EXPECT_EQ(Routes("red"), (std::set<std::string>{"192.0.2.0/24", "203.0.113.0/24"}));
+  r = Sh(
+      "configure; delete virtual-router red static route 203.0.113.0/24; show | compare; commit");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("[edit virtual-router red static]\n-    route 203.0.113.0/24 {"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(Routes("red"), (std::set<std::string>{"192.0.2.0/24"}));
+
+  // A new VR brings its RIB up; deleting it stops the RIB again.
+  r =
+      Sh("configure; set virtual-router green table-id 0; "
+         "set virtual-router green static route 10.9.0.0/16 next-hop 127.0.0.1; commit");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Routes("green"), (std::set<std::string>{"10.9.0.0/16"}));
+  EXPECT_EQ(Process("rib.green")["state"], "running");
+  r = Sh("configure; delete virtual-router green; commit");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(ProcessHarness::WaitFor([&] { return Process("rib.green")["state"] == "stopped"; }));
+  EXPECT_NE(Sh("show route vr green").exit_code, 0);
+
+  // History: rollback 1 brings VR green back.
+  r = Sh("configure; rollback 1; commit");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Routes("green"), (std::set<std::string>{"10.9.0.0/16"}));
+  EXPECT_TRUE(std::filesystem::exists(h_.run_dir() + "/state"));
+}
+
+TEST_F(RtrmgrProcessTest, FailingCommitChangesNothing) {
+  auto before = Sh("show configuration");
+  ASSERT_EQ(before.exit_code, 0);
+  // The first route is fine; the RIB refuses the second (an IPv4 next hop for an IPv6 prefix),
+  // so the first must be taken back.
+  auto r =
+      Sh("configure; set virtual-router red static route 203.0.113.0/24 next-hop 127.0.0.1; "
+         "set virtual-router red static route 2001:db8::/32 next-hop 127.0.0.1; commit");
+  EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.err.find("commit failed"), std::string::npos) << r.err;
+  EXPECT_EQ(Routes("red"), (std::set<std::string>{"192.0.2.0/24"}));
+  EXPECT_EQ(Sh("show configuration").out, before.out);
+  // A stale base revision is refused too: another session commits in between.
+  r =
+      Sh("configure; set virtual-router red static route 203.0.113.0/24 next-hop 127.0.0.1; "
+         "commit");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(RtrmgrProcessTest, KilledRibIsRestartedWithItsRoutes) {
+  auto p = Process("rib.red");
+  ASSERT_TRUE(p.is_object());
+  const pid_t pid = p["pid"].get<int>();
+  ASSERT_GT(pid, 0);
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] {
+        auto q = Process("rib.red");
+        // At least one restart: a new RIB that registers before the Finder has seen the old one
+        // go is refused, exits and is started again.
+        return q.is_object() && q["restarts"].get<int>() >= 1 && q["state"] == "running" &&
+               HasRoute("red", "192.0.2.0/24");
+      },
+      20s))
+      << h_.ReadLog("rtrmgr");
+  EXPECT_EQ(Process("rib.red")["last_exit"], "signal 9");
+  EXPECT_EQ(Routes("blue"), (std::set<std::string>{"198.51.100.0/24"}));
+}
+
+TEST_F(RtrmgrProcessTest, SigtermStopsEverything) {
+  auto j = ShJson("show processes");
+  std::vector<pid_t> pids;
+  for (const auto& p : j["processes"]) pids.push_back(p["pid"].get<int>());
+  ASSERT_EQ(pids.size(), 4u);
+  h_.Kill(rtrmgr_, SIGTERM);
+  int status = 0;
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return h_.Exited(rtrmgr_, &status); }, 15s));
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  for (pid_t p : pids) EXPECT_NE(::kill(p, 0), 0) << "pid " << p << " is still there";
+  rtrmgr_ = 0;
+}
+
+// Two VRs speaking BGP to each other over loopback addresses, configured by the rtrmgr: the
+// sessions come up, policies reach the speakers, a peer change is applied live, and a killed
+// speaker comes back with its peers and policies. Needs strata-bgp in the bin directory.
+TEST(RtrmgrBgpTest, SessionsPoliciesAndReplay) {
+  ProcessHarness h;
+  if (!std::filesystem::exists(h.bin("strata-bgp"))) {
+    GTEST_SKIP() << "strata-bgp is not built in " << h.bin("");
+  }
+  const std::string port = std::to_string(20000 + ::getpid() % 20000);
+  std::string conf = R"(
+policy {
+    policy-statement accept-all { term all { then { action accept; } } }
+    policy-statement statics-only {
+        term statics { from { protocol static; } then { action accept; local-preference 150; } }
+        default-action reject;
+    }
+}
+virtual-router red {
+    static { route 192.0.2.0/24 { next-hop 127.0.0.1; } }
+    bgp {
+        local-as 65001; router-id 10.255.0.1; listen-address 127.0.0.2; port PORT;
+        peer 127.0.0.3 { as 65002; local-address 127.0.0.2; port PORT;
+                         import accept-all; export statics-only; }
+    }
+}
+virtual-router blue {
+    bgp {
+        local-as 65002; router-id 10.255.0.2; listen-address 127.0.0.3; port PORT;
+        peer 127.0.0.2 { as 65001; local-address 127.0.0.3; port PORT; import accept-all; }
+    }
+}
+)";
+  for (size_t at; (at = conf.find("PORT")) != std::string::npos;) conf.replace(at, 4, port);
+  std::ofstream(h.run_dir() + "/bgp.conf") << conf;
+  const pid_t rtrmgr = h.Start({"strata-rtrmgr", "-c", h.run_dir() + "/bgp.conf", "--no-kernel",
+                                "--log-dir", h.run_dir() + "/logs", "--restart-backoff-ms", "100"},
+                               "rtrmgr");
+  ASSERT_GT(rtrmgr, 0);
+  auto json = [&](const std::string& cmd) {
+    auto r = h.Run({"strata-sh", "-c", cmd + " --json"});
+    return r.exit_code == 0 ? nlohmann::json::parse(r.out, nullptr, false) : nlohmann::json();
+  };
+  auto peer = [&](const std::string& vr, const std::string& addr) {
+    auto j = json("show bgp neighbor " + addr + " vr " + vr);
+    return j.is_object() && j.contains("peers") && !j["peers"].empty() ? j["peers"][0]
+                                                                       : nlohmann::json();
+  };
+  auto established = [&](const std::string& vr, const std::string& addr) {
+    auto p = peer(vr, addr);
+    return p.is_object() && p["state"] == "Established";
+  };
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return established("red", "127.0.0.3"); }, 30s))
+      << h.ReadLog("rtrmgr");
+  auto p = peer("red", "127.0.0.3");
+  EXPECT_EQ(p["import_policy"], "accept-all");
+  EXPECT_EQ(p["export_policy"], "statics-only");
+  EXPECT_EQ(p["peer_as"], 65002);
+
+  // A leaf of the peer changes: change_peer, live.
+  auto r = h.Run({"strata-sh", "-c",
+                  "configure; set virtual-router red bgp peer 127.0.0.3 description \"to blue\"; "
+                  "commit"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(peer("red", "127.0.0.3")["description"], "to blue");
+
+  // bgp.red dies: restarted, its local config, policies and peer replayed.
+  auto procs = json("show processes");
+  pid_t bgp_pid = 0;
+  for (const auto& q : procs["processes"]) {
+    if (q["instance"] == "bgp.red") bgp_pid = q["pid"].get<int>();
+  }
+  ASSERT_GT(bgp_pid, 0);
+  ASSERT_EQ(::kill(bgp_pid, SIGKILL), 0);
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] {
+        auto q = peer("red", "127.0.0.3");
+        return q.is_object() && q["state"] == "Established" && q["description"] == "to blue" &&
+               q["export_policy"] == "statics-only";
+      },
+      30s))
+      << h.ReadLog("rtrmgr");
+  h.Kill(rtrmgr, SIGTERM);
+  EXPECT_TRUE(ProcessHarness::WaitFor([&] { return h.Exited(rtrmgr); }, 15s));
+}
+
+TEST(RtrmgrCheckTest, CheckPrintsErrorsWithPositions) {
+  ProcessHarness h;
+  const std::string bad = h.run_dir() + "/bad.conf";
+  std::ofstream(bad)
+      << "virtual-router red {\n    static {\n        route 192.0.2.0/24 { metric 1; }\n"
+         "    }\n}\n";
+  auto r = h.Run({"strata-rtrmgr", "--check", bad});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find(bad + ":3:9:"), std::string::npos) << r.err;
+  const std::string good = h.run_dir() + "/good.conf";
+  std::ofstream(good) << kConfig;
+  r = h.Run({"strata-rtrmgr", "--check", good});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace strata::testing
