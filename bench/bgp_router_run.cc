@@ -1,0 +1,335 @@
+#include "bench/bgp_router_run.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "bench/bgp_kernel_routes.h"
+#include "bench/bgp_netns.h"
+#include "bench/bgp_process.h"
+#include "bench/bgp_route_counter.h"
+#include "bench/bgp_tester_session.h"
+#include "bgp/wire/update_packer.h"
+
+namespace strata::bench {
+namespace {
+
+using namespace std::chrono_literals;
+constexpr size_t kDownProbes = 16000;  // 100.64.0.0/24 .. 100.126.127.0/24
+constexpr auto kProbeEvery = 10ms;
+
+double Seconds(int64_t from_ns, int64_t to_ns) {
+  return static_cast<double>(to_ns - from_ns) / 1e9;
+}
+double Ms(int64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return -1;
+  std::sort(v.begin(), v.end());
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
+  return v[i];
+}
+
+bgp::PathAttributes ProbeAttrs(uint32_t feeder_as, const char* next_hop) {
+  bgp::PathAttributes a;
+  a.origin = bgp::Origin::kIgp;
+  a.as_path = bgp::AsPath::Sequence({feeder_as, 64496});
+  a.next_hop = *IpAddr::Parse(next_hop);
+  return a;
+}
+
+std::vector<uint8_t> Concat(const StatusOr<bgp::EncodedMessages>& msgs) {
+  std::vector<uint8_t> out;
+  if (!msgs.ok()) return out;
+  for (const auto& m : *msgs) out.insert(out.end(), m.begin(), m.end());
+  return out;
+}
+
+// Waits until pred() or the deadline; polls every `step`.
+template <typename Pred>
+bool WaitFor(Pred pred, std::chrono::nanoseconds timeout, std::chrono::nanoseconds step = 50us) {
+  const auto end = Clock::now() + timeout;
+  while (!pred()) {
+    if (Clock::now() > end) return false;
+    std::this_thread::sleep_for(step);
+  }
+  return true;
+}
+
+double SelfCpuSeconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+struct Usage {
+  long rss_kb = 0;
+  double cpu_s = 0;
+};
+Usage Measure(const RouterDriver& d) {
+  Usage u;
+  for (pid_t p : d.pids()) {
+    if (p <= 0) continue;
+    u.rss_kb += PeakRssKb(p);
+    u.cpu_s += CpuSeconds(p);
+  }
+  return u;
+}
+
+// Polls the kernel's route count in the router namespace from its own thread.
+class KernelWatcher {
+ public:
+  KernelWatcher(std::string ns, long target) : ns_(std::move(ns)), target_(target) {
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~KernelWatcher() { Stop(); }
+  void Stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  int64_t done_ns() const { return done_ns_.load(); }
+  long last() const { return last_.load(); }
+
+ private:
+  void Run() {
+    while (!stop_) {
+      const long n = CountKernelRoutes(ns_);
+      last_ = n;
+      if (n >= target_) {
+        done_ns_ = RouteCounter::NowNs();
+        return;
+      }
+      std::this_thread::sleep_for(200ms);
+    }
+  }
+  std::string ns_;
+  long target_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int64_t> done_ns_{0};
+  std::atomic<long> last_{0};
+  std::thread thread_;
+};
+
+}  // namespace
+
+const std::vector<uint8_t>& TableMessages::Get(bool extended) {
+  auto& out = extended ? extended_ : normal_;
+  if (!out.empty()) return out;
+  bgp::CodecOptions codec;
+  codec.extended_message = extended;
+  codec.peer_type = bgp::PeerType::kExternal;
+  for (const auto& g : table_.groups) {
+    bgp::PathAttributes a;
+    a.origin = bgp::Origin::kIgp;
+    a.as_path = g.path.Prepend(kFeederAAs);
+    a.next_hop = g.next_hop;
+    const auto msgs = bgp::PackAnnouncements(a, bgp::kIpv4Unicast, g.prefixes, codec);
+    if (!msgs.ok()) continue;
+    for (const auto& m : *msgs) out.insert(out.end(), m.begin(), m.end());
+  }
+  return out;
+}
+
+RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessages& messages,
+                       const RunOptions& opt) {
+  RouterResult r;
+  r.router = driver.name();
+  r.n = table.routes;
+  BenchNetwork net;
+  if (!net.ok()) {
+    r.error = "cannot create namespaces";
+    return r;
+  }
+  char tmpl[] = "/tmp/bb-bgp-bench-XXXXXX";
+  const std::string dir = ::mkdtemp(tmpl);
+  RouterSetup setup{net.router_ns(), dir, opt.kernel, opt.strata_bin};
+  if (const std::string m = driver.Missing(setup); !m.empty()) {
+    r.skipped = true;
+    r.error = "not installed: " + m;
+    std::filesystem::remove_all(dir);
+    return r;
+  }
+  // Table prefixes, the phase (b) probe at 0 and phase (c) probes from 1.
+  std::vector<IpPrefix> prefixes;
+  prefixes.reserve(table.routes);
+  for (const auto& g : table.groups)
+    prefixes.insert(prefixes.end(), g.prefixes.begin(), g.prefixes.end());
+  std::vector<IpPrefix> watched{IpPrefix(IpAddr::V4(0xC6120000u), 24)};
+  for (size_t k = 0; k < kDownProbes; ++k) {
+    watched.push_back(IpPrefix(IpAddr::V4(0x64400000u + static_cast<uint32_t>(k << 8)), 24));
+  }
+  RouteCounter counter(prefixes, watched);
+  if (!BenchNetwork::Enter(net.tester_ns())) {
+    r.error = "cannot enter the tester namespace";
+    return r;
+  }
+  if (Status s = driver.Start(setup); !s.ok()) {
+    r.error = s.message();
+    driver.Stop();
+    return r;
+  }
+  std::string kernel_error;  // set in (a), reported at the end
+  auto finish = [&](std::string error) {
+    error = kernel_error + error;
+    const Usage u = Measure(driver);
+    r.rss_kb = u.rss_kb;
+    r.cpu_total_s = u.cpu_s;
+    if (!error.empty()) {
+      r.error = error + " (files in " + dir + ")";
+    }
+    driver.Stop();
+    if (error.empty()) std::filesystem::remove_all(dir);
+    return r;
+  };
+  TesterSession counter_session(kCounterAddr, kCounterAs, &counter);
+  TesterSession feeder_b(kFeederBAddr, kFeederBAs, nullptr);
+  auto feeder_a = std::make_unique<TesterSession>(kFeederAAddr, kFeederAAs, nullptr);
+  if (Status s = counter_session.Connect(kRouterAddr, kRouterAs, 30); !s.ok()) {
+    return finish("counter session: " + s.message());
+  }
+  if (Status s = feeder_b.Connect(kRouterAddr, kRouterAs, 30); !s.ok()) {
+    return finish("feeder B session: " + s.message());
+  }
+  if (Status s = feeder_a->Connect(kRouterAddr, kRouterAs, 30); !s.ok()) {
+    return finish("feeder A session: " + s.message());
+  }
+  r.extended_messages = feeder_a->codec().extended_message;
+  const auto& bytes = messages.Get(r.extended_messages);
+
+  // (a) the whole table.
+  const Usage start = Measure(driver);
+  const double self_start = SelfCpuSeconds();
+  std::unique_ptr<KernelWatcher> kernel;
+  if (opt.kernel && driver.installs_kernel()) {
+    kernel = std::make_unique<KernelWatcher>(net.router_ns(), static_cast<long>(table.routes));
+  }
+  const int64_t t0 = RouteCounter::NowNs();
+  std::thread sender([&] { (void)feeder_a->Send(bytes); });
+  size_t last = 0;
+  auto last_change = Clock::now();
+  const auto stall = table.routes > 200000 ? 60s : 20s;
+  const auto deadline = Clock::now() + std::chrono::seconds(opt.timeout_s);
+  while (counter.present() < table.routes) {
+    const size_t now = counter.present();
+    if (now != last) {
+      last = now;
+      last_change = Clock::now();
+    }
+    if (Clock::now() - last_change > stall || Clock::now() > deadline || !counter_session.up()) {
+      break;
+    }
+    std::this_thread::sleep_for(200us);
+  }
+  r.received = counter.present();
+  r.full_s = Seconds(t0, RouteCounter::NowNs());
+  sender.join();
+  r.tester_cpu_full_s = SelfCpuSeconds() - self_start;
+  if (kernel) {
+    long seen = -1;
+    auto changed = Clock::now();
+    while (kernel->done_ns() == 0 && Clock::now() - changed < stall && Clock::now() < deadline) {
+      if (kernel->last() != seen) {
+        seen = kernel->last();
+        changed = Clock::now();
+      }
+      std::this_thread::sleep_for(10ms);
+    }
+    kernel->Stop();
+    r.kernel_routes = kernel->last();
+    if (kernel->done_ns() != 0) {
+      r.kernel_s = Seconds(t0, kernel->done_ns());
+    } else {
+      kernel_error = "kernel table holds only " + std::to_string(r.kernel_routes) + " routes; ";
+    }
+  }
+  r.cpu_full_s = Measure(driver).cpu_s - start.cpu_s;
+  if (r.received < table.routes) {
+    return finish("counter got " + std::to_string(r.received) + " of " +
+                  std::to_string(table.routes) + " routes");
+  }
+
+  // (b) one new prefix with the table loaded.
+  const auto probe_attrs = ProbeAttrs(kFeederAAs, kFeederAAddr);
+  const auto announce = Concat(
+      bgp::PackAnnouncements(probe_attrs, bgp::kIpv4Unicast, {&watched[0], 1}, feeder_a->codec()));
+  const auto withdraw =
+      Concat(bgp::PackWithdrawals(bgp::kIpv4Unicast, {&watched[0], 1}, feeder_a->codec()));
+  std::vector<double> lat, wd;
+  for (int i = 0; i < opt.latency_samples; ++i) {
+    counter.ResetWatch(0);
+    const int64_t s0 = RouteCounter::NowNs();
+    (void)feeder_a->Send(announce);
+    if (!WaitFor([&] { return counter.announced_at(0) != 0; }, 5s)) {
+      ++r.lat_lost;
+      continue;
+    }
+    lat.push_back(Ms(counter.announced_at(0) - s0));
+    const int64_t s1 = RouteCounter::NowNs();
+    (void)feeder_a->Send(withdraw);
+    if (WaitFor([&] { return counter.withdrawn_at(0) != 0; }, 5s)) {
+      wd.push_back(Ms(counter.withdrawn_at(0) - s1));
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  r.lat_median_ms = Percentile(lat, 0.5);
+  r.lat_p99_ms = Percentile(lat, 0.99);
+  r.wd_median_ms = Percentile(wd, 0.5);
+  r.wd_p99_ms = Percentile(wd, 0.99);
+
+  // (c) feeder A goes down while B's updates must keep crossing.
+  const auto b_attrs = ProbeAttrs(kFeederBAs, kFeederBAddr);
+  std::vector<int64_t> sent(kDownProbes + 1, 0);
+  std::atomic<bool> stop_probes{false};
+  std::atomic<size_t> probes_sent{0};
+  std::thread prober([&] {
+    auto next = Clock::now();
+    for (size_t k = 1; k <= kDownProbes && !stop_probes; ++k) {
+      const auto msg = Concat(
+          bgp::PackAnnouncements(b_attrs, bgp::kIpv4Unicast, {&watched[k], 1}, feeder_b.codec()));
+      sent[k] = RouteCounter::NowNs();
+      (void)feeder_b.Send(msg);
+      probes_sent = k;
+      next += kProbeEvery;
+      std::this_thread::sleep_until(next);
+    }
+  });
+  std::this_thread::sleep_for(500ms);
+  const size_t withdrawn0 = counter.withdrawn();
+  const int64_t down_at = RouteCounter::NowNs();
+  feeder_a->Close();
+  const bool all = WaitFor([&] { return counter.withdrawn() - withdrawn0 >= table.routes; },
+                           std::chrono::seconds(opt.timeout_s), 1ms);
+  const int64_t all_at = RouteCounter::NowNs();
+  std::this_thread::sleep_for(300ms);
+  stop_probes = true;
+  prober.join();
+  const size_t n_sent = probes_sent;
+  if (n_sent > 0) WaitFor([&] { return counter.announced_at(n_sent) != 0; }, 5s, 1ms);
+  std::vector<double> during;
+  double idle_worst = -1;
+  for (size_t k = 1; k <= n_sent; ++k) {
+    const int64_t got = counter.announced_at(k);
+    const double d = got == 0 ? 5000.0 : Ms(got - sent[k]);
+    if (sent[k] < down_at) {
+      idle_worst = std::max(idle_worst, d);
+    } else if (sent[k] <= all_at) {
+      during.push_back(d);
+      if (got == 0) ++r.down_lost;
+    }
+  }
+  r.down_withdraw_s = all ? Seconds(down_at, all_at) : -1;
+  r.down_probes = static_cast<int>(during.size());
+  r.down_worst_ms = during.empty() ? -1 : *std::max_element(during.begin(), during.end());
+  r.down_median_ms = Percentile(during, 0.5);
+  r.idle_worst_ms = idle_worst;
+  return finish(all ? "" : "not all withdrawals arrived after feeder A went down");
+}
+
+}  // namespace strata::bench
