@@ -1,7 +1,9 @@
-// Strata driver: strata-finder, strata-rib --vr bb and strata-bgp --vr bb sharing a run
-// directory, configured through strata-call with the XRLs of bgp/1.0 (libipc/interfaces/
-// bgp.proto). The binaries come from RouterSetup::strata_bin. No FEA runs, so nothing reaches
-// the kernel.
+// Strata driver: strata-finder, strata-fea, strata-rib --vr bb and strata-bgp --vr bb sharing a
+// run directory, configured through strata-call with the XRLs of fea/1.0 and bgp/1.0. The
+// binaries come from RouterSetup::strata_bin. The FEA runs with --no-kernel unless the run asks
+// for kernel installation; then VR bb is the router namespace's main table (254), as for the
+// other routers. The RIB adds VR bb to the FEA itself (--table-id); the driver binds the router's
+// veth interface to it, so the FEA reports the link's connected route and accepts next hops on it.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,7 +31,7 @@ class StrataDriver : public RouterDriver {
  public:
   std::string name() const override { return "Strata"; }
   std::string Missing(const RouterSetup& s) const override {
-    for (const char* b : {"strata-finder", "strata-rib", "strata-bgp", "strata-call"}) {
+    for (const char* b : {"strata-finder", "strata-fea", "strata-rib", "strata-bgp", "strata-call"}) {
       if (::access((s.strata_bin + "/" + b).c_str(), X_OK) != 0) return s.strata_bin + "/" + b;
     }
     return "";
@@ -43,7 +45,14 @@ class StrataDriver : public RouterDriver {
     for (int i = 0; i < 250 && !std::filesystem::exists(s.dir + "/finder.sock"); ++i) {
       std::this_thread::sleep_for(20ms);
     }
-    if (!rib_.Start(s.ns, {s.strata_bin + "/strata-rib", "--vr", "bb"}, s.dir + "/rib.out", env) ||
+    kernel_ = s.kernel;
+    std::vector<std::string> fea_argv{s.strata_bin + "/strata-fea"};
+    if (!s.kernel) fea_argv.push_back("--no-kernel");
+    if (!fea_.Start(s.ns, fea_argv, s.dir + "/fea.out", env)) {
+      return Status(StatusCode::kInternal, "cannot start strata-fea");
+    }
+    if (!rib_.Start(s.ns, {s.strata_bin + "/strata-rib", "--vr", "bb", "--table-id", "254"},
+                    s.dir + "/rib.out", env) ||
         !bgp_.Start(s.ns, {s.strata_bin + "/strata-bgp", "--vr", "bb"}, s.dir + "/bgp.out", env)) {
       return Status(StatusCode::kInternal, "cannot start strata-rib or strata-bgp");
     }
@@ -65,16 +74,25 @@ class StrataDriver : public RouterDriver {
         "set_peer_policy?peer:ipv4=" + kFeederAAddr + "&direction:txt=export&policy:txt=bb-deny\n" +
         std::string(kTarget) + "set_peer_policy?peer:ipv4=" + kFeederBAddr +
         "&direction:txt=export&policy:txt=bb-deny\n";
+    // The namespace is bb-r<id> and the router's end of the veth bb-<id>r (bench/bgp_netns.cc).
+    const std::string ifname = "bb-" + s.ns.substr(4) + "r";
+    const std::string fea_script =
+        "finder://fea/fea/1.0/add_vr?vr:txt=bb&table_id:u32=254\n"
+        "finder://fea/fea/1.0/bind_interface?interface:txt=" + ifname + "&vr:txt=bb\n";
+    if (Status st = RunScript(s, "fea.xrl", fea_script, env); !st.ok()) return st;
     if (Status st = RunScript(s, "rib.xrl", rib_script, env); !st.ok()) return st;
     return RunScript(s, "bgp.xrl", bgp_script, env);
   }
   void Stop() override {
     bgp_.Stop();
     rib_.Stop();
+    fea_.Stop();
     finder_.Stop();
   }
-  std::vector<pid_t> pids() const override { return {finder_.pid(), rib_.pid(), bgp_.pid()}; }
-  bool installs_kernel() const override { return false; }
+  std::vector<pid_t> pids() const override {
+    return {finder_.pid(), fea_.pid(), rib_.pid(), bgp_.pid()};
+  }
+  bool installs_kernel() const override { return kernel_; }
 
  private:
   // Runs strata-call -f on `script`, retrying while the target has not registered yet.
@@ -102,7 +120,8 @@ class StrataDriver : public RouterDriver {
     return Status(StatusCode::kInternal, "no answer to " + path);
   }
 
-  ChildProcess finder_, rib_, bgp_;
+  ChildProcess finder_, fea_, rib_, bgp_;
+  bool kernel_ = false;
 };
 
 }  // namespace

@@ -51,6 +51,9 @@ void NexthopCache::nexthop_answer(const IpAddr& nexthop, const NexthopAnswer& an
     oracle_.deregister_interest(c);
     return;
   }
+  // Next hops asked before the first answer for their subnet came back get the same answer again:
+  // telling the clients again would re-evaluate every route in the subnet once per next hop.
+  if (const NexthopAnswer* known = answers_.find(c); known != nullptr && *known == answer) return;
   answers_.insert(c, answer);
   drop_covered_stale();
   notify(c);

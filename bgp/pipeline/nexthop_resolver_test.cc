@@ -58,6 +58,32 @@ TEST_F(NexthopResolverTest, HoldsRoutesUntilAnswered) {
   Check();
 }
 
+// Next hops of one subnet asked before the first answer came back each get the same answer:
+// the clients hear about the subnet once, not once per next hop (which re-evaluated every route
+// in the subnet per next hop: quadratic on a full table from one upstream).
+TEST_F(NexthopResolverTest, RepeatedAnswersForOneSubnetNotifyOnce) {
+  struct CountingClient : NexthopClient {
+    void nexthops_changed(const IpPrefix&) override { ++calls; }
+    int calls = 0;
+  } counting;
+  cache.add_client(&counting);
+  for (int i = 1; i <= 50; ++i) {
+    Announce("10." + std::to_string(i) + ".0.0/16", "192.0.2." + std::to_string(i));
+  }
+  EXPECT_EQ(oracle.questions(), 50u);  // all asked before any answer
+  oracle.answer_all();
+  EXPECT_EQ(counting.calls, 1);
+  EXPECT_EQ(rec.events().size(), 50u);
+  EXPECT_EQ(resolver.counters().held, 0u);
+  // A different answer for the subnet (metric change) is news again.
+  oracle.set_route(P("192.0.2.0/24"), 30);
+  oracle.answer_all();
+  EXPECT_EQ(counting.calls, 2);
+  EXPECT_EQ(resolver.lookup_route(P("10.7.0.0/16"))->igp_metric, 30u);
+  cache.remove_client(&counting);
+  Check();
+}
+
 TEST_F(NexthopResolverTest, UnresolvableRoutesAreNotPassed) {
   Announce("1.0.0.0/8", "198.51.100.1");
   oracle.answer_all();
