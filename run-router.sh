@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds Strata, and runs the router in the foreground until Ctrl-C.
 #
-# strata-rtrmgr reads examples/strata.conf (two virtual routers, red and blue, with static routes
-# and BGP between them over 127.0.0.2/127.0.0.3 port 1179, no kernel routes), starts the Finder,
+# strata-rtrmgr reads examples/strata.conf (two virtual routers, red and blue, exchanging routes
+# by BGP over 127.0.0.2/127.0.0.3 port 1179, no kernel routes), starts the Finder,
 # the FEA, a RIB and a BGP speaker per VR, and configures them. From another shell:
 #   STRATA_RUN_DIR=/tmp/strata-run build/bin/strata-sh                    (interactive)
 #   STRATA_RUN_DIR=/tmp/strata-run build/bin/strata-sh -c "show route"

@@ -137,14 +137,15 @@ TEST(TemplateXrlTest, ExampleConfigPlansInOrder) {
   CommitEngine engine(RealTemplates(), exec, history);
   auto plan = engine.Plan(ConfigNode(), *tree);
   ASSERT_TRUE(plan.ok());
-  // Per speaker: local config and policies before peers, peers before their policies.
+  // Per speaker: policies and local config before networks and peers, peers before their
+  // policies.
   for (const std::string vr : {"red", "blue"}) {
     std::vector<std::string> methods;
     for (const auto& a : *plan) {
       if (a.instance == "bgp." + vr) methods.push_back(a.xrl.method());
     }
     EXPECT_EQ(methods,
-              (std::vector<std::string>{"define_policy", "define_policy", "set_local_config",
+              (std::vector<std::string>{"define_policy", "set_local_config", "add_network",
                                         "add_peer", "set_peer_policy", "set_peer_policy"}))
         << vr;
   }

@@ -220,7 +220,7 @@ TEST(ConfigPlannerTest, ExampleConfigPlans) {
   ASSERT_TRUE(tree.ok());
   auto plan = ConfigPlanner(RealTemplates()).PlanCreate(*tree);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
-  EXPECT_EQ(plan->size(), 14u);
+  EXPECT_EQ(plan->size(), 15u);
   for (const auto& a : *plan) EXPECT_TRUE(a.xrl.is_generic()) << a.ToString();
 }
 
