@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(
   build-essential cmake ninja-build ccache pkg-config
   libboost-dev libboost-system-dev
-  libprotobuf-dev libprotoc-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
+  libprotobuf-dev libprotoc-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc libabsl-dev
   libfmt-dev libspdlog-dev libcli11-dev libmnl-dev nlohmann-json3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libreadline-dev
   iproute2 procps

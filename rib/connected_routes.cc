@@ -1,5 +1,7 @@
 #include "rib/connected_routes.h"
 
+#include <vector>
+
 #include "rib/proto_convert.h"
 
 namespace strata::rib {
@@ -25,6 +27,66 @@ void ConnectedRoutes::watch() {
     if (alive.expired() || s.ok()) return;
     log_->warn("watch_interfaces for VR {} failed: {}", vr_, s.ToString());
   });
+  // Interfaces removed while the FEA was away get no event: compare with its full list.
+  const uint64_t id = ++sync_id_;
+  touched_since_list_.clear();
+  fea::v1::ListInterfacesRequest list;
+  list.set_vr(vr_);
+  fea_.ListInterfaces(list, [this, id, alive = std::weak_ptr<bool>(self_alive_)](
+                                const Status& s, const fea::v1::ListInterfacesReply& reply) {
+    if (alive.expired() || id != sync_id_) return;  // gone, or a newer watch() took over
+    if (!s.ok()) {
+      log_->warn("list_interfaces for VR {} failed: {}", vr_, s.ToString());
+      return;
+    }
+    reconcile(reply);
+    if (changed_) changed_();
+  });
+}
+
+StatusOr<std::map<IpPrefix, ConnectedRoutes::Subnet>> ConnectedRoutes::subnets_of(
+    const fea::v1::Interface& ifc) const {
+  std::map<IpPrefix, Subnet> subnets;
+  if (!ifc.up() || ifc.vr() != vr_) return subnets;
+  for (int i = 0; i < ifc.addresses_size(); ++i) {
+    const auto& a = ifc.addresses(i);
+    // The prefix keeps host bits (it is the address with its length): mask them here.
+    common::v1::IpAddress raw;
+    raw.set_addr(a.prefix().addr());
+    auto addr = AddrFromProto(raw, "addresses.prefix");
+    if (!addr.ok()) return addr.status();
+    auto prefix = IpPrefix::Make(*addr, static_cast<int>(a.prefix().len()));
+    if (a.prefix().len() > static_cast<uint32_t>(addr->bit_length()) || !prefix.ok()) {
+      return InvalidArgument("addresses.prefix: bad length " + std::to_string(a.prefix().len()));
+    }
+    subnets[*prefix] = Subnet{*addr};
+  }
+  return subnets;
+}
+
+void ConnectedRoutes::reconcile(const fea::v1::ListInterfacesReply& list) {
+  ++resyncs_;
+  std::set<std::string> listed;
+  for (const auto& ifc : list.interfaces()) {
+    if (ifc.name().empty()) continue;
+    listed.insert(ifc.name());
+    if (touched_since_list_.contains(ifc.name())) continue;
+    auto subnets = subnets_of(ifc);
+    if (!subnets.ok()) {
+      log_->warn("list_interfaces: interface {}: {}", ifc.name(), subnets.status().ToString());
+      continue;
+    }
+    set_interface(ifc.name(), std::move(*subnets));
+  }
+  std::vector<std::string> gone;
+  for (const auto& [name, subnets] : interfaces_) {
+    if (!listed.contains(name) && !touched_since_list_.contains(name)) gone.push_back(name);
+  }
+  for (const std::string& name : gone) {
+    log_->info("interface {} is gone from VR {}: withdrawing its connected routes", name, vr_);
+    ++resync_removals_;
+    set_interface(name, {});
+  }
 }
 
 void ConnectedRoutes::InterfaceEvent(const fcpb::InterfaceEventRequest& request,
@@ -40,26 +102,15 @@ void ConnectedRoutes::InterfaceEvent(const fcpb::InterfaceEventRequest& request,
     return;
   }
   std::map<IpPrefix, Subnet> subnets;
-  if (request.change() == fcpb::INTERFACE_CHANGE_UPDATED && ifc.up() && ifc.vr() == vr_) {
-    for (int i = 0; i < ifc.addresses_size(); ++i) {
-      const auto& a = ifc.addresses(i);
-      // The prefix keeps host bits (it is the address with its length): mask them here.
-      common::v1::IpAddress raw;
-      raw.set_addr(a.prefix().addr());
-      auto addr = AddrFromProto(raw, "addresses.prefix");
-      if (!addr.ok()) {
-        reply.Fail(addr.status());
-        return;
-      }
-      auto prefix = IpPrefix::Make(*addr, static_cast<int>(a.prefix().len()));
-      if (a.prefix().len() > static_cast<uint32_t>(addr->bit_length()) || !prefix.ok()) {
-        reply.Fail(
-            InvalidArgument("addresses.prefix: bad length " + std::to_string(a.prefix().len())));
-        return;
-      }
-      subnets[*prefix] = Subnet{*addr};
+  if (request.change() == fcpb::INTERFACE_CHANGE_UPDATED) {
+    auto parsed = subnets_of(ifc);
+    if (!parsed.ok()) {
+      reply.Fail(parsed.status());
+      return;
     }
+    subnets = std::move(*parsed);
   }
+  touched_since_list_.insert(ifc.name());
   ++events_;
   set_interface(ifc.name(), std::move(subnets));
   if (changed_) changed_();

@@ -6,7 +6,12 @@
 // per address (the subnet, nexthop = our address, interface = its name) while it is up and bound
 // to this VR. Two interfaces with the same subnet: the first one announced holds the route; the
 // other takes over if it goes. Events with malformed addresses are refused (INVALID_ARGUMENT)
-// and change nothing. Threading: the io_context thread.
+// and change nothing.
+// Re-sync: watch() runs on each FEA birth. Watch events only report interfaces that exist, so
+// watch() also asks fea/1.0/list_interfaces for the VR and reconciles with the answer: known
+// interfaces not listed (removed, or moved out of the VR, while the FEA was away) are withdrawn,
+// listed ones are set as listed. An interface that got an event after the list was asked for is
+// left to that event (it is at least as recent). Threading: the io_context thread.
 #pragma once
 
 #include <cstdint>
@@ -39,11 +44,18 @@ class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
 
   size_t routes() const { return holder_.size(); }
   uint64_t events() const { return events_; }
+  // Interface lists applied, and interfaces withdrawn because the list no longer had them.
+  uint64_t resyncs() const { return resyncs_; }
+  uint64_t resync_removals() const { return resync_removals_; }
 
  private:
   struct Subnet {
     IpAddr address;  // our address on it
   };
+  // The connected subnets an interface contributes to this VR (none if down or elsewhere).
+  StatusOr<std::map<IpPrefix, Subnet>> subnets_of(const fea::v1::Interface& ifc) const;
+  // Applies the FEA's full interface list for this VR (answer to list_interfaces).
+  void reconcile(const fea::v1::ListInterfacesReply& list);
   // Replaces the interface's contribution with `subnets` (empty: remove it).
   void set_interface(const std::string& ifname, std::map<IpPrefix, Subnet> subnets);
   void withdraw(const std::string& ifname, const IpPrefix& prefix);
@@ -59,6 +71,10 @@ class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
   std::map<std::string, std::map<IpPrefix, Subnet>> interfaces_;  // up and in this VR
   std::map<IpPrefix, std::string> holder_;                        // interface holding the route
   uint64_t events_ = 0;
+  uint64_t resyncs_ = 0;
+  uint64_t resync_removals_ = 0;
+  uint64_t sync_id_ = 0;                      // the list_interfaces answer still awaited
+  std::set<std::string> touched_since_list_;  // interfaces with events since it was asked
   std::shared_ptr<bool> self_alive_ = std::make_shared<bool>(true);
 };
 

@@ -55,8 +55,8 @@ TEST_F(ExtIntStageTest, UnresolvableRouteIsHeldUntilAnIgpRouteCoversItsNexthop) 
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->nexthop, A("10.9.9.9"));
   EXPECT_EQ(r->forwarding_nexthop(), A("192.168.1.1"));
-  EXPECT_EQ(*r->resolved_via, P("10.9.0.0/16"));
-  EXPECT_EQ(r->igp_metric, 7u);
+  EXPECT_EQ(*r->resolved_via(), P("10.9.0.0/16"));
+  EXPECT_EQ(r->igp_metric(), 7u);
   EXPECT_EQ(ext_int_.unresolved_count(), 0u);
   ExpectConsistent();
 }

@@ -34,9 +34,14 @@ void FakeFea::DeleteVr(const fpb::DeleteVrRequest&, ipc::Responder<fpb::DeleteVr
 void FakeFea::ListVrs(const fpb::ListVrsRequest&, ipc::Responder<fpb::ListVrsReply> reply) {
   reply.Fail(Unimplemented("fake"));
 }
-void FakeFea::ListInterfaces(const fpb::ListInterfacesRequest&,
+void FakeFea::ListInterfaces(const fpb::ListInterfacesRequest& r,
                              ipc::Responder<fpb::ListInterfacesReply> reply) {
-  reply.Fail(Unimplemented("fake"));
+  ++list_interfaces_calls;
+  fpb::ListInterfacesReply out;
+  for (const auto& [name, ifc] : interfaces_) {
+    if (r.vr().empty() || ifc.vr() == r.vr()) *out.add_interfaces() = ifc;
+  }
+  reply(out);
 }
 void FakeFea::BindInterface(const fpb::BindInterfaceRequest&,
                             ipc::Responder<fpb::BindInterfaceReply> reply) {

@@ -1,6 +1,7 @@
 // FakeFea: a test double for the FEA (fea/1.0), served on a Router of its own in tests.
 // Keeps each VR's routes as the RIB's batches leave them (begin/end resync included), records
-// every call, and answers watch_interfaces by sending the interfaces it was given as events.
+// every call, answers watch_interfaces by sending the interfaces it was given as events, and
+// list_interfaces with them (filtered by VR).
 // Methods the RIB does not use answer UNIMPLEMENTED. Threading: the io_context thread.
 #pragma once
 
@@ -21,6 +22,8 @@ class FakeFea : public fea::v1::FeaHandler {
 
   // Interfaces reported to watchers (at watch time and by send_interface()).
   void set_interface(const fea::v1::Interface& ifc) { interfaces_[ifc.name()] = ifc; }
+  // Forgets an interface without telling anyone (it went while no watcher listened).
+  void remove_interface(const std::string& name) { interfaces_.erase(name); }
   // Sends one event to every watcher.
   void send_interface(const fea::v1::Interface& ifc, bool removed = false);
 
@@ -56,6 +59,7 @@ class FakeFea : public fea::v1::FeaHandler {
   size_t changes = 0;
   size_t begin_resyncs = 0;
   size_t end_resyncs = 0;
+  size_t list_interfaces_calls = 0;
   size_t bad_changes = 0;  // deletes of absent prefixes, adds of present ones
   std::map<std::string, std::map<IpPrefix, fea::v1::RouteChange>> routes;  // vr -> table
 

@@ -69,7 +69,10 @@ void FeaStage::enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route) 
     ++overflows_;
     return;
   }
-  if (live_ >= options_.max_batch) flush();
+  // A full batch goes at once, unless the consumer refused the last one: then copying a batch
+  // per route only to be refused again would cost O(max_batch) per route; the owner's next
+  // flush() (after the consumer drained or came back) tries again.
+  if (live_ >= options_.max_batch && !refused_) flush();
 }
 
 bool FeaStage::send_queued() {
@@ -87,8 +90,10 @@ bool FeaStage::send_queued() {
   }
   if (Status s = consumer_.push(batch); !s.ok()) {
     ++send_failures_;
+    refused_ = true;
     return false;
   }
+  refused_ = false;
   ++batches_sent_;
   if (batch.resync_start) resync_start_sent_ = true;
   for (const FeaChange& c : batch.changes) queued_at_.erase(c.prefix);
@@ -125,6 +130,7 @@ void FeaStage::consumer_reconnected() {
   live_ = 0;
   dump_task_.reset();
   state_ = SyncState::kNeedResync;
+  refused_ = false;
   flush();
 }
 
@@ -142,8 +148,10 @@ bool FeaStage::dump_slice() {
   batch.resync_end = it == index_.end();
   if (Status s = consumer_.push(batch); !s.ok()) {
     ++send_failures_;
+    refused_ = true;
     return false;
   }
+  refused_ = false;
   ++batches_sent_;
   resync_start_sent_ = true;
   if (!batch.changes.empty()) dumped_to_ = batch.changes.back().prefix;

@@ -102,5 +102,36 @@ TEST_F(FeaStageTest, ReconnectResendsEverything) {
   EXPECT_TRUE(fea_.errors.empty());
 }
 
+TEST(FeaStageRefusalTest, RefusedConsumerIsNotRetriedPerRouteButOnTheNextFlush) {
+  TaskScheduler sched;
+  FakeFea fea;
+  OriginTable table("static", ProtocolKind::kIgp, 1, sched);
+  FeaStage out(&table, fea, sched, FeaStage::Options{.max_batch = 10, .max_queue = 1000});
+  table.set_next(&out);
+  fea.up = false;
+  for (int i = 0; i < 500; ++i) {
+    ASSERT_TRUE(
+        table.add(Route("10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".0/24",
+                        "192.0.2.1"))
+            .ok());
+  }
+  // One refused attempt when the first batch filled, not one per route after it.
+  EXPECT_EQ(fea.attempts, 1u);
+  EXPECT_EQ(out.queued(), 500u);
+  out.flush();  // the owner's flush tries again (refused once more)
+  EXPECT_EQ(fea.attempts, 2u);
+  fea.up = true;
+  out.flush();
+  EXPECT_EQ(out.queued(), 0u);
+  EXPECT_EQ(fea.table.size(), 500u);
+  EXPECT_EQ(fea.batches.size(), 50u);
+  // Accepted again: full batches go at once without waiting for a flush.
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(table.add(Route("11.0." + std::to_string(i) + ".0/24", "192.0.2.1")).ok());
+  }
+  EXPECT_EQ(fea.table.size(), 510u);
+  EXPECT_TRUE(fea.errors.empty());
+}
+
 }  // namespace
 }  // namespace strata::rib

@@ -9,15 +9,22 @@ RouteStage* MergeStage::other(RouteStage* caller) const {
   return caller == a_ ? b_ : a_;
 }
 
+const RouteRef& MergeStage::pick(RouteStage* caller, const RouteRef& mine,
+                                  const RouteRef& rival) const {
+  // As lookup_route: parent a's route wins a full tie (possible when a removed table is still
+  // withdrawing while its protocol registered a new table under the same name).
+  return caller == a_ ? PickBetter(mine, rival) : PickBetter(rival, mine);
+}
+
 void MergeStage::add_route(const RouteRef& route, RouteStage* caller) {
   // Rule 1 upstream: the caller held nothing for this prefix, so the old winner is the other's.
   RouteRef rival = other(caller)->lookup_route(route->prefix);
-  send_change(rival, PickBetter(rival, route));
+  send_change(rival, pick(caller, route, rival));
 }
 
 void MergeStage::delete_route(const RouteRef& route, RouteStage* caller) {
   RouteRef rival = other(caller)->lookup_route(route->prefix);
-  send_change(PickBetter(rival, route), rival);
+  send_change(pick(caller, route, rival), rival);
 }
 
 RouteRef MergeStage::lookup_route(const IpPrefix& prefix) const {

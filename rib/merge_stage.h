@@ -32,6 +32,8 @@ class MergeStage : public RouteStage {
  private:
   // The parent that did not send a message. REQUIRES: caller is a parent.
   RouteStage* other(RouteStage* caller) const;
+  // The winner between the caller's route and the other parent's, in lookup_route's order.
+  const RouteRef& pick(RouteStage* caller, const RouteRef& mine, const RouteRef& rival) const;
 
   std::string name_;
   RouteStage* a_;

@@ -55,6 +55,32 @@ TEST_F(MergeStageTest, EqualDistanceTieBrokenByMetric) {
   EXPECT_TRUE(rec_.CheckLookups().ok());
 }
 
+TEST(MergeStageTieTest, FullTieIsWonByParentAWhicheverArrivesFirst) {
+  // Two tables of one protocol name (a removed table still withdrawing, and its successor).
+  TaskScheduler sched;
+  OriginTable old_table("ebgp2", ProtocolKind::kEgp, 30, sched);
+  OriginTable new_table("ebgp2", ProtocolKind::kEgp, 30, sched);
+  MergeStage merge("merge", &old_table, &new_table);
+  RecordingStage rec(&merge);
+  old_table.set_next(&merge);
+  new_table.set_next(&merge);
+  merge.set_next(&rec);
+  ASSERT_TRUE(old_table.add(Route("10.0.0.0/8", "192.0.2.1")).ok());
+  ASSERT_TRUE(new_table.add(Route("10.0.0.0/8", "192.0.2.2")).ok());  // ties: a keeps it
+  ASSERT_TRUE(old_table.remove(P("10.0.0.0/8")).ok());                // b's is revealed
+  ASSERT_EQ(rec.current(P("10.0.0.0/8")), new_table.find(P("10.0.0.0/8")));
+  ASSERT_TRUE(new_table.add(Route("11.0.0.0/8", "192.0.2.2")).ok());
+  ASSERT_TRUE(old_table.add(Route("11.0.0.0/8", "192.0.2.1")).ok());  // a takes over the tie
+  EXPECT_EQ(rec.current(P("11.0.0.0/8")), old_table.find(P("11.0.0.0/8")));
+  ASSERT_TRUE(new_table.remove(P("11.0.0.0/8")).ok());                // the loser: no change
+  EXPECT_EQ(rec.current(P("11.0.0.0/8")), old_table.find(P("11.0.0.0/8")));
+  ASSERT_TRUE(old_table.remove(P("11.0.0.0/8")).ok());
+  EXPECT_EQ(rec.current(P("11.0.0.0/8")), nullptr);
+  EXPECT_EQ(rec.events().size(), 7u);
+  EXPECT_TRUE(rec.violations().empty());
+  EXPECT_TRUE(rec.CheckLookups().ok());
+}
+
 TEST_F(MergeStageTest, LookupsCombineBothParents) {
   ASSERT_TRUE(ospf_.add(Route("10.0.0.0/8", "192.0.2.1")).ok());
   ASSERT_TRUE(rip_.add(Route("10.1.0.0/16", "192.0.2.2")).ok());

@@ -27,9 +27,7 @@ RouteRef OriginTable::stamp(RibRoute route) const {
   route.protocol = protocol_;
   route.kind = kind_;
   route.admin_distance = admin_distance_;
-  route.resolved_nexthop.reset();
-  route.resolved_via.reset();
-  route.igp_metric = 0;
+  route.resolution.reset();
   return MakeRoute(std::move(route));
 }
 

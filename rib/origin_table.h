@@ -36,7 +36,7 @@ class OriginTable : public RouteStage {
               TaskScheduler& scheduler, size_t slice_routes = 1000);
   ~OriginTable() override;
 
-  const std::string& protocol() const { return protocol_; }
+  const std::string& protocol() const { return protocol_.str(); }
   ProtocolKind kind() const { return kind_; }
   uint32_t admin_distance() const { return admin_distance_; }
   // Routes stored here (not counting those handed to deletion stages).
@@ -73,7 +73,7 @@ class OriginTable : public RouteStage {
 
   // RouteStage. An origin table has no parent; add_route/delete_route called on it are treated as
   // the protocol's add-or-replace and remove (errors are counted in rejected()).
-  std::string name() const override { return "origin:" + protocol_; }
+  std::string name() const override { return "origin:" + protocol_.str(); }
   void add_route(const RouteRef& route, RouteStage* caller) override;
   void delete_route(const RouteRef& route, RouteStage* caller) override;
   RouteRef lookup_route(const IpPrefix& prefix) const override { return find(prefix); }
@@ -91,7 +91,7 @@ class OriginTable : public RouteStage {
   bool sweep_slice();
   void unplumb(DeletionStage* stage);
 
-  std::string protocol_;
+  Symbol protocol_;  // stamped on every route: a pointer copy
   ProtocolKind kind_;
   uint32_t admin_distance_;
   TaskScheduler& scheduler_;

@@ -71,12 +71,12 @@ StatusOr<RibRoute> RouteFromProto(const v1::RouteEntry& e) {
 void RouteToProto(const RibRoute& r, v1::Route* out) {
   PrefixToProto(r.prefix, out->mutable_prefix());
   AddrToProto(r.nexthop, out->mutable_nexthop());
-  if (r.resolved_nexthop) AddrToProto(*r.resolved_nexthop, out->mutable_resolved_nexthop());
+  if (r.resolution) AddrToProto(r.resolution->nexthop, out->mutable_resolved_nexthop());
   out->set_metric(r.metric);
   out->set_admin_distance(r.admin_distance);
-  out->set_protocol(r.protocol);
+  out->set_protocol(r.protocol.str());
   out->set_tag(r.tag);
-  out->set_interface(r.ifname);
+  out->set_interface(r.ifname.str());
 }
 
 StatusOr<ProtocolKind> KindFromProto(v1::ProtocolKind k) {

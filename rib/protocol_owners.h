@@ -3,8 +3,9 @@
 // A protocol registers its table with an owner target (e.g. "bgp.red"). When the owner dies its
 // routes are withdrawn (Rib::delete_all_routes), unless it registered with graceful restart:
 // then they are marked stale and kept, and swept when the restarted protocol says it is done or
-// when the restart timer ends, whichever comes first. A deleted table is disabled: it keeps its
-// (empty) stage, refuses routes, and comes back when registered again. Lifetime events come from
+// when the restart timer ends, whichever comes first. A deleted built-in table (connected, static,
+// ebgp, ibgp) is disabled: it keeps its (empty) stage, refuses routes, and comes back when
+// registered again; other deleted tables are removed from the RIB and forgotten here. Lifetime events come from
 // the Router's instance watches; `watch` is called once per owner name. Counters for `show`.
 // Threading: the io_context thread.
 #pragma once
@@ -43,6 +44,8 @@ class ProtocolOwners {
   void set(const std::string& protocol, const std::string& owner, bool graceful_restart);
   // Withdraws the table's routes and refuses new ones until set() again.
   Status disable(const std::string& protocol);
+  // The table was removed from the RIB: forgets its owner (and any restart in progress).
+  void forget(const std::string& protocol) { entries_.erase(protocol); }
   // True unless the protocol's table was deleted (tables never registered here count as
   // enabled: connected, static, ebgp and ibgp exist from the start).
   bool enabled(const std::string& protocol) const;

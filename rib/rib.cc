@@ -1,5 +1,7 @@
 #include "rib/rib.h"
 
+#include <algorithm>
+#include <cassert>
 #include <utility>
 
 namespace strata::rib {
@@ -12,6 +14,11 @@ std::optional<uint32_t> DefaultAdminDistance(const std::string& protocol) {
   auto it = kDefaults.find(protocol);
   if (it == kDefaults.end()) return std::nullopt;
   return it->second;
+}
+
+bool IsBuiltInProtocol(const std::string& protocol) {
+  return protocol == kConnectedProtocol || protocol == "static" || protocol == "ebgp" ||
+         protocol == "ibgp";
 }
 
 Rib::Rib(TaskScheduler& scheduler, FeaConsumer& fea, InterestListener* listener, Options options)
@@ -74,6 +81,47 @@ Status Rib::add_protocol(const std::string& protocol, ProtocolKind kind,
   merges_.push_back(std::move(merge));
   tables_.emplace(protocol, std::move(table));
   return Status::Ok();
+}
+
+Status Rib::remove_protocol(const std::string& protocol) {
+  auto it = tables_.find(protocol);
+  if (it == tables_.end()) return NotFound("no protocol " + protocol + " in the RIB");
+  if (IsBuiltInProtocol(protocol)) {
+    return FailedPrecondition("protocol " + protocol + " is built in and cannot be removed");
+  }
+  OriginTable* table = it->second.get();
+  auto removal = removing_.insert(removing_.end(), Removal{std::move(it->second), TaskHandle()});
+  tables_.erase(it);
+  table->delete_all_routes();
+  if (!table->busy()) {
+    finish_removal(table);
+    return Status::Ok();
+  }
+  // The watcher costs one O(1) slice per round while the deletion stages do the work; its
+  // handle lives in removing_, so it cannot outlive this Rib.
+  removal->task = scheduler_.add(
+      "remove:" + protocol, [table] { return table->busy(); },
+      [this, table] { finish_removal(table); });
+  return Status::Ok();
+}
+
+void Rib::finish_removal(OriginTable* table) {
+  // With the deletion stages gone the table is again directly above the merge that joined it,
+  // and sends nothing: the merge passes its other parent through unchanged, so bypassing it
+  // changes nothing downstream.
+  RouteStage* joined = table->next();
+  auto m = std::find_if(merges_.begin(), merges_.end(),
+                        [joined](const auto& p) { return p.get() == joined; });
+  assert(m != merges_.end());
+  MergeStage* merge = m->get();
+  assert(merge->parent_a() == table || merge->parent_b() == table);
+  RouteStage* other = merge->parent_a() == table ? merge->parent_b() : merge->parent_a();
+  RouteStage* child = merge->next();
+  other->set_next(child);
+  if (child) child->replace_parent(merge, other);
+  table->set_next(nullptr);
+  merges_.erase(m);
+  removing_.remove_if([table](const Removal& r) { return r.table.get() == table; });
 }
 
 StatusOr<OriginTable*> Rib::find_table(const std::string& protocol) {

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -38,6 +39,8 @@ namespace strata::rib {
 // connected 0, static 1, ebgp 20, ospf 110, isis 115, rip 120, ibgp 200; nullopt otherwise.
 std::optional<uint32_t> DefaultAdminDistance(const std::string& protocol);
 inline constexpr uint32_t kMaxAdminDistance = 255;
+// The tables every Rib is built on (connected, static, ebgp, ibgp): they cannot be removed.
+bool IsBuiltInProtocol(const std::string& protocol);
 
 class Rib {
  public:
@@ -59,6 +62,16 @@ class Rib {
   // name then is an error). AlreadyExists if registered; InvalidArgument for a bad distance.
   Status add_protocol(const std::string& protocol, ProtocolKind kind,
                       std::optional<uint32_t> admin_distance = std::nullopt);
+  // Removes a protocol's origin table (the protocol went away for good, or an operator deleted
+  // it): the table leaves the name space at once (the name may be registered again), its routes
+  // are withdrawn in the background through a DeletionStage, and then the table and the merge
+  // stage that joined it are unplumbed, leaving the pipeline as if the table had never been
+  // added. NotFound if unknown; FailedPrecondition for the tables the pipeline is built on
+  // (connected, static, ebgp, ibgp: use delete_all_routes).
+  Status remove_protocol(const std::string& protocol);
+  // Tables removed whose routes are still being withdrawn.
+  size_t removals_pending() const { return removing_.size(); }
+  size_t merge_count() const { return merges_.size(); }
   // Re-merges the table's routes in the background.
   Status set_admin_distance(const std::string& protocol, uint32_t admin_distance);
 
@@ -93,11 +106,19 @@ class Rib {
 
  private:
   StatusOr<OriginTable*> find_table(const std::string& protocol);
+  // A removed table is empty and idle: unplumb its merge and destroy both.
+  void finish_removal(OriginTable* table);
+
+  struct Removal {
+    std::unique_ptr<OriginTable> table;
+    TaskHandle task;  // waits for the table's deletion stages to finish
+  };
 
   TaskScheduler& scheduler_;
   Options options_;
   std::map<std::string, std::unique_ptr<OriginTable>> tables_;
   std::vector<std::unique_ptr<MergeStage>> merges_;
+  std::list<Removal> removing_;
   std::unique_ptr<ExtIntStage> ext_int_;
   std::unique_ptr<RedistStage> redist_;
   std::unique_ptr<RegisterStage> register_;

@@ -66,10 +66,9 @@ class Model {
       if (ex) {
         if (const RibRoute* via = igp_match(ex->nexthop)) {
           resolved = *ex;
-          resolved->resolved_nexthop =
-              via->protocol == kConnectedProtocol ? ex->nexthop : via->nexthop;
-          resolved->resolved_via = via->prefix;
-          resolved->igp_metric = via->metric;
+          resolved->resolution = std::make_shared<const Resolution>(
+              Resolution{via->protocol == kConnectedProtocol ? ex->nexthop : via->nexthop,
+                         via->prefix, via->metric});
         }
       }
       if (in && (!resolved || !RouteBetter(*resolved, *in))) {

@@ -10,8 +10,8 @@ std::string_view ProtocolKindName(ProtocolKind k) {
 
 std::string RibRoute::ToString() const {
   std::string s = prefix.ToString() + " via " + nexthop.ToString();
-  if (resolved_nexthop) s += " (resolved " + resolved_nexthop->ToString() + ")";
-  s += " " + protocol + " ad " + std::to_string(admin_distance) + " metric " +
+  if (resolution) s += " (resolved " + resolution->nexthop.ToString() + ")";
+  s += " " + protocol.str() + " ad " + std::to_string(admin_distance) + " metric " +
        std::to_string(metric);
   if (tag != 0) s += " tag " + std::to_string(tag);
   return s;
@@ -23,6 +23,14 @@ Status RibRoute::Validate() const {
                            prefix.ToString());
   }
   return Status::Ok();
+}
+
+bool operator==(const RibRoute& a, const RibRoute& b) {
+  const bool same_resolution = a.resolution == b.resolution ||
+                               (a.resolution && b.resolution && *a.resolution == *b.resolution);
+  return same_resolution && a.protocol == b.protocol && a.ifname == b.ifname &&
+         a.prefix == b.prefix && a.metric == b.metric && a.admin_distance == b.admin_distance &&
+         a.tag == b.tag && a.nexthop == b.nexthop && a.kind == b.kind;
 }
 
 bool RouteBetter(const RibRoute& a, const RibRoute& b) {

@@ -16,6 +16,7 @@
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
 #include "common/status.h"
+#include "rib/symbol.h"
 
 namespace strata::rib {
 
@@ -27,34 +28,49 @@ std::string_view ProtocolKindName(ProtocolKind k);  // "igp" / "egp"
 // The protocol name of directly connected subnets: EGP nexthops inside them need no resolving.
 inline constexpr std::string_view kConnectedProtocol = "connected";
 
+// How ExtInt resolved an EGP route's nexthop. Kept out of line (most routes have none).
+struct Resolution {
+  IpAddr nexthop;  // the router to forward to
+  IpPrefix via;    // the internal route that supplied it
+  uint32_t igp_metric = 0;
+  friend bool operator==(const Resolution&, const Resolution&) = default;
+};
+
 struct RibRoute {
+  // Fields are ordered by alignment, largest first, so the struct has no padding holes: one
+  // RibRoute is stored per route per protocol, so every byte counts a million times.
+  Symbol protocol;
+  // Outgoing interface name if the protocol knows it (connected routes do); may be empty.
+  Symbol ifname;
+  // Set by ExtInt on an EGP route whose nexthop was resolved; null otherwise.
+  std::shared_ptr<const Resolution> resolution;
   IpPrefix prefix;
-  // The nexthop as the protocol gave it (for BGP the peer's NEXT_HOP attribute).
-  IpAddr nexthop;
   uint32_t metric = 0;
   // Stamped by the origin table; lower is preferred.
   uint32_t admin_distance = 0;
-  std::string protocol;
-  ProtocolKind kind = ProtocolKind::kIgp;
   uint32_t tag = 0;
-  // Outgoing interface name if the protocol knows it (connected routes do); may be empty.
-  std::string ifname;
-  // Set by ExtInt on an EGP route whose nexthop was resolved: the router to forward to and the
-  // internal route that supplied it.
-  std::optional<IpAddr> resolved_nexthop;
-  std::optional<IpPrefix> resolved_via;
-  uint32_t igp_metric = 0;
+  // The nexthop as the protocol gave it (for BGP the peer's NEXT_HOP attribute).
+  IpAddr nexthop;
+  ProtocolKind kind = ProtocolKind::kIgp;
 
   // The router packets are sent to: the resolved nexthop if any, else the protocol's nexthop.
   const IpAddr& forwarding_nexthop() const {
-    return resolved_nexthop ? *resolved_nexthop : nexthop;
+    return resolution ? resolution->nexthop : nexthop;
   }
+  std::optional<IpAddr> resolved_nexthop() const {
+    return resolution ? std::optional<IpAddr>(resolution->nexthop) : std::nullopt;
+  }
+  std::optional<IpPrefix> resolved_via() const {
+    return resolution ? std::optional<IpPrefix>(resolution->via) : std::nullopt;
+  }
+  uint32_t igp_metric() const { return resolution ? resolution->igp_metric : 0; }
   // "10.0.0.0/8 via 192.0.2.1 static ad 1 metric 5".
   std::string ToString() const;
   // Checks what untrusted input may get wrong (families agree).
   Status Validate() const;
 
-  friend bool operator==(const RibRoute&, const RibRoute&) = default;
+  // Field by field; resolutions compare by value.
+  friend bool operator==(const RibRoute& a, const RibRoute& b);
 };
 
 using RouteRef = std::shared_ptr<const RibRoute>;

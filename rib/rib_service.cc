@@ -83,7 +83,14 @@ void RibService::DeleteOriginTable(const v1::DeleteOriginTableRequest& request,
   if (!rib_.table(request.protocol())) {
     return reply.Fail(NotFound("no origin table for protocol '" + request.protocol() + "'"));
   }
-  if (Status s = parts_.owners->disable(request.protocol()); !s.ok()) return reply.Fail(s);
+  if (IsBuiltInProtocol(request.protocol())) {
+    // The pipeline is built on these: the table stays, emptied and refusing routes.
+    if (Status s = parts_.owners->disable(request.protocol()); !s.ok()) return reply.Fail(s);
+  } else {
+    // Withdrawn in the background, then unplumbed; the name may be registered again at once.
+    if (Status s = rib_.remove_protocol(request.protocol()); !s.ok()) return reply.Fail(s);
+    parts_.owners->forget(request.protocol());
+  }
   notify_changed();
   reply(v1::DeleteOriginTableReply());
 }

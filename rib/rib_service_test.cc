@@ -282,10 +282,64 @@ TEST_F(RibServiceTest, ReplaceAndDeleteAndDeletedTableRefusesRoutes) {
   ASSERT_TRUE(
       (Call<rpb::DeleteOriginTableRequest, rpb::DeleteOriginTableReply>("delete_origin_table", del)
            .first.ok()));
-  ASSERT_TRUE(RunUntil([&] { return Routes("ospf") == 0; }));
+  ASSERT_TRUE(RunUntil([&] { return !Lookup("10.0.0.1").has_value(); }));
   EXPECT_EQ(AddRoutes("ospf", {Entry("10.0.0.0/8", "192.0.2.1")}).code(), StatusCode::kNotFound);
-  ASSERT_TRUE(AddTable("ospf").ok());  // registering again enables it
+  ASSERT_TRUE(AddTable("ospf").ok());  // registering again creates it anew
   EXPECT_TRUE(AddRoutes("ospf", {Entry("10.0.0.0/8", "192.0.2.1")}).ok());
+
+  // A built-in table is only emptied and disabled; registering it again enables it.
+  ASSERT_TRUE(AddRoutes("static", {Entry("11.0.0.0/8", "192.0.2.1")}).ok());
+  del.set_protocol("static");
+  ASSERT_TRUE(
+      (Call<rpb::DeleteOriginTableRequest, rpb::DeleteOriginTableReply>("delete_origin_table", del)
+           .first.ok()));
+  ASSERT_TRUE(RunUntil([&] { return Routes("static") == 0; }));
+  EXPECT_EQ(AddRoutes("static", {Entry("11.0.0.0/8", "192.0.2.1")}).code(), StatusCode::kNotFound);
+  ASSERT_TRUE(AddTable("static").ok());
+  EXPECT_TRUE(AddRoutes("static", {Entry("11.0.0.0/8", "192.0.2.1")}).ok());
+}
+
+TEST_F(RibServiceTest, DeletedRunTimeTableIsWithdrawnThenRemoved) {
+  StartFea();
+  ASSERT_TRUE(RunUntil([&] { return rib_->fea().ready(); }));
+  const size_t base_merges = rib_->rib().merge_count();
+  ASSERT_TRUE(AddTable("ospf").ok());
+  ASSERT_TRUE(AddTable("rip").ok());
+  std::vector<rpb::RouteEntry> batch;
+  for (int i = 0; i < 3000; ++i) {
+    batch.push_back(Entry("10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".0/24",
+                          "192.0.2.1"));
+  }
+  ASSERT_TRUE(AddRoutes("ospf", batch).ok());
+  ASSERT_TRUE(AddRoutes("rip", {Entry("10.0.5.0/24", "192.0.2.2")}).ok());
+  ASSERT_TRUE(RunUntil([&] { return FeaRoutes() == 3000; }));
+
+  rpb::DeleteOriginTableRequest del;
+  del.set_protocol("ospf");
+  ASSERT_TRUE(
+      (Call<rpb::DeleteOriginTableRequest, rpb::DeleteOriginTableReply>("delete_origin_table", del)
+           .first.ok()));
+  // The table is gone from the name space at once; its routes go in the background.
+  auto [s, stats] = Call<rpb::GetStatsRequest, rpb::GetStatsReply>("get_stats", {});
+  ASSERT_TRUE(s.ok());
+  for (const auto& t : stats.tables()) EXPECT_NE(t.protocol(), "ospf");
+  EXPECT_EQ(AddRoutes("ospf", {Entry("11.0.0.0/8", "192.0.2.1")}).code(), StatusCode::kNotFound);
+  EXPECT_EQ(
+      (Call<rpb::DeleteOriginTableRequest, rpb::DeleteOriginTableReply>("delete_origin_table", del)
+           .first.code()),
+      StatusCode::kNotFound);
+  ASSERT_TRUE(RunUntil([&] { return FeaRoutes() == 1 && rib_->rib().removals_pending() == 0; }));
+  EXPECT_EQ(rib_->rib().merge_count(), base_merges + 1);
+  EXPECT_EQ(fea_->bad_changes, 0u);
+  EXPECT_EQ(fea_->routes["red"].at(P("10.0.5.0/24")).protocol(), "rip");
+  EXPECT_EQ(Lookup("10.0.5.1")->protocol(), "rip");
+  EXPECT_FALSE(Lookup("10.0.6.1").has_value());
+  // Registered again, it is a new table with the default distance.
+  ASSERT_TRUE(AddTable("ospf").ok());
+  ASSERT_TRUE(AddRoutes("ospf", {Entry("10.0.5.0/24", "192.0.2.3")}).ok());
+  EXPECT_EQ(Lookup("10.0.5.1")->protocol(), "ospf");
+  ASSERT_TRUE(RunUntil(
+      [&] { return fea_->routes["red"].at(P("10.0.5.0/24")).protocol() == "ospf"; }));
 }
 
 TEST_F(RibServiceTest, BatchesReachTheFeaAndItsDeathThenRebirthResyncs) {
@@ -363,6 +417,60 @@ TEST_F(RibServiceTest, ConnectedRoutesFollowTheFeasInterfaces) {
   ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 1; }));
   fea_->send_interface(Ifc("eth0", true, "red", "192.168.1.1", 24), /*removed=*/true);
   ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 0; }));
+}
+
+// Adds one more address (with host bits, as the FEA sends it) to an interface.
+void AddAddress(fea::v1::Interface& ifc, const std::string& addr, uint32_t len) {
+  auto* a = ifc.add_addresses();
+  AddrToProto(A(addr), a->mutable_address());
+  common::v1::IpAddress bytes;
+  AddrToProto(A(addr), &bytes);
+  a->mutable_prefix()->set_addr(bytes.addr());
+  a->mutable_prefix()->set_len(len);
+}
+
+TEST_F(RibServiceTest, InterfacesChangedWhileTheFeaWasAwayAreResynchronised) {
+  fea::v1::Interface eth0 = Ifc("eth0", true, "red", "192.168.1.1", 24);
+  AddAddress(eth0, "10.1.1.1", 16);
+  fea_interfaces_ = {eth0, Ifc("eth1", true, "blue", "192.168.2.1", 24),
+                     Ifc("eth2", true, "red", "192.168.3.1", 24),
+                     Ifc("eth5", true, "red", "192.168.5.1", 24)};
+  StartFea();
+  ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 4 && FeaRoutes() == 4; }));
+  ASSERT_TRUE(Lookup("192.168.3.9").has_value());
+
+  StopFea();
+  ASSERT_TRUE(RunUntil([&] { return !rib_->fea().ready(); }));
+  // While the FEA is away: eth2 is deleted, eth0 loses 10.1.1.1/16 and gains 172.16.0.1/16,
+  // eth5 moves to VR blue, and eth3 appears. No event tells the RIB about the removals.
+  fea::v1::Interface eth0_now = Ifc("eth0", true, "red", "192.168.1.1", 24);
+  AddAddress(eth0_now, "172.16.0.1", 16);
+  fea_interfaces_ = {eth0_now, Ifc("eth1", true, "blue", "192.168.2.1", 24),
+                     Ifc("eth3", true, "red", "192.168.4.1", 24),
+                     Ifc("eth5", true, "blue", "192.168.5.1", 24)};
+  StartFea();
+  ASSERT_TRUE(RunUntil([&] { return fea_->end_resyncs >= 1 && fea_->list_interfaces_calls == 1; }));
+  ASSERT_TRUE(RunUntil([&] {
+    return Routes("connected") == 3 && FeaRoutes() == 3 && !Lookup("192.168.3.9").has_value();
+  }));
+  EXPECT_FALSE(Lookup("10.1.2.3").has_value());
+  EXPECT_FALSE(Lookup("192.168.5.9").has_value());
+  EXPECT_EQ(Lookup("172.16.9.9")->interface(), "eth0");
+  EXPECT_EQ(Lookup("192.168.4.9")->interface(), "eth3");
+  EXPECT_EQ(Lookup("192.168.1.9")->interface(), "eth0");
+  const auto& fea_table = fea_->routes["red"];
+  EXPECT_TRUE(fea_table.contains(P("172.16.0.0/16")));
+  EXPECT_TRUE(fea_table.contains(P("192.168.4.0/24")));
+  EXPECT_FALSE(fea_table.contains(P("192.168.3.0/24")));
+  EXPECT_FALSE(fea_table.contains(P("10.1.0.0/16")));
+  EXPECT_EQ(fea_->bad_changes, 0u);
+  EXPECT_EQ(rib_->connected().resyncs(), 2u);
+  // eth2 can only go by the re-sync; eth5 (moved to blue) by it or by its watch event.
+  EXPECT_GE(rib_->connected().resync_removals(), 1u);
+
+  // Events keep working after the re-sync.
+  fea_->send_interface(Ifc("eth3", false, "red", "192.168.4.1", 24));
+  ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 2; }));
 }
 
 TEST_F(RibServiceTest, OwnerDeathWithdrawsItsRoutes) {

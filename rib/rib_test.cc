@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <string>
+#include <vector>
 
 #include "rib/rib_test_util.h"
 
@@ -116,6 +119,132 @@ TEST(RibTest, GracefulRestartKeepsForwardingUntilSweep) {
   EXPECT_EQ(fea.table.size(), 1u);
   EXPECT_TRUE(fea.table.contains(P("11.0.0.0/8")));
   EXPECT_EQ(rib.sweep_stale("nope").status().code(), StatusCode::kNotFound);
+}
+
+
+TEST(RibTest, RemovedProtocolIsWithdrawnInSlicesThenUnplumbed) {
+  TaskScheduler sched;
+  FakeFea fea;
+  Rib::Options opts;
+  opts.slice_routes = 10;
+  opts.fea.max_queue = 1000;
+  Rib rib(sched, fea, nullptr, opts);
+  const size_t base_merges = rib.merge_count();
+  RouteStage* const igp_tail = rib.ext_int().int_parent();
+  ASSERT_TRUE(rib.add_protocol("ospf", ProtocolKind::kIgp).ok());
+  ASSERT_TRUE(rib.add_protocol("rip", ProtocolKind::kIgp).ok());
+  ASSERT_EQ(rib.merge_count(), base_merges + 2);
+  ASSERT_TRUE(rib.add_route("connected", Route("192.168.1.0/24", "192.168.1.1")).ok());
+  // ospf holds 100 routes; static and rip overlap some of them with worse distances.
+  for (uint32_t i = 0; i < 100; ++i) {
+    RibRoute r;
+    r.prefix = IpPrefix(IpAddr::V4(0x0a000000u + (i << 8)), 24);
+    r.nexthop = A("192.168.1.2");
+    ASSERT_TRUE(rib.add_route("ospf", std::move(r)).ok());
+  }
+  ASSERT_TRUE(rib.add_route("rip", Route("10.0.5.0/24", "192.168.1.3")).ok());
+  ASSERT_TRUE(rib.set_admin_distance("static", 130).ok());
+  ASSERT_TRUE(rib.add_route("static", Route("10.0.7.0/24", "192.168.1.4")).ok());
+  // An EGP route resolving through an ospf route moves to the covering static one when it goes.
+  ASSERT_TRUE(rib.add_route("static", Route("10.0.0.0/16", "192.168.1.5")).ok());
+  ASSERT_TRUE(rib.add_route("ebgp", Route("203.0.113.0/24", "10.0.9.9")).ok());
+  sched.run_until_idle();
+  rib.flush_fea();
+  ASSERT_EQ(fea.table.size(), 103u);
+  EXPECT_EQ(rib.lookup_route(P("203.0.113.0/24"))->resolved_via(), P("10.0.9.0/24"));
+
+  ASSERT_TRUE(rib.remove_protocol("ospf").ok());
+  EXPECT_EQ(rib.table("ospf"), nullptr);
+  EXPECT_EQ(rib.removals_pending(), 1u);
+  EXPECT_EQ(rib.add_route("ospf", Route("10.1.0.0/16", "192.168.1.2")).code(),
+            StatusCode::kNotFound);
+  // Until withdrawn, the held routes still answer; the removal takes many slices.
+  EXPECT_EQ(rib.lookup_route(P("10.0.50.0/24"))->protocol, "ospf");
+  ASSERT_TRUE(sched.run_slice());
+  ASSERT_TRUE(sched.run_slice());
+  rib.flush_fea();
+  EXPECT_GT(fea.table.size(), 4u);
+  EXPECT_LT(fea.table.size(), 103u);
+  EXPECT_GE(sched.run_until_idle(), 5u);
+  rib.flush_fea();
+  EXPECT_EQ(rib.removals_pending(), 0u);
+  EXPECT_EQ(rib.merge_count(), base_merges + 1);
+  EXPECT_TRUE(fea.errors.empty());
+  // What is left: connected, static's two, rip's one, and ebgp re-resolved via static.
+  ASSERT_EQ(fea.table.size(), 5u);
+  EXPECT_EQ(fea.table[P("10.0.5.0/24")]->protocol, "rip");
+  EXPECT_EQ(fea.table[P("10.0.7.0/24")]->protocol, "static");
+  EXPECT_EQ(fea.table[P("203.0.113.0/24")]->resolved_via(), P("10.0.0.0/16"));
+  // The pipeline is as if ospf had never been: rip's merge now sits on static's merge.
+  std::vector<std::string> protocols = rib.protocols();
+  EXPECT_EQ(std::count(protocols.begin(), protocols.end(), "ospf"), 0);
+
+  // Removing rip too restores the original IGP tail.
+  ASSERT_TRUE(rib.remove_protocol("rip").ok());
+  sched.run_until_idle();
+  rib.flush_fea();
+  EXPECT_EQ(rib.ext_int().int_parent(), igp_tail);
+  EXPECT_EQ(rib.merge_count(), base_merges);
+  EXPECT_EQ(fea.table.size(), 4u);
+  EXPECT_FALSE(fea.table.contains(P("10.0.5.0/24")));
+  EXPECT_TRUE(fea.errors.empty());
+
+  // The name can be registered again and works as a fresh table.
+  ASSERT_TRUE(rib.add_protocol("ospf", ProtocolKind::kIgp).ok());
+  ASSERT_TRUE(rib.add_route("ospf", Route("10.0.7.0/24", "192.168.1.2")).ok());
+  rib.flush_fea();
+  EXPECT_EQ(fea.table[P("10.0.7.0/24")]->protocol, "ospf");
+}
+
+TEST(RibTest, RemovalRefusesBuiltInAndUnknownTables) {
+  TaskScheduler sched;
+  FakeFea fea;
+  Rib rib(sched, fea);
+  for (const char* p : {"connected", "static", "ebgp", "ibgp"}) {
+    EXPECT_EQ(rib.remove_protocol(p).code(), StatusCode::kFailedPrecondition) << p;
+    EXPECT_NE(rib.table(p), nullptr);
+  }
+  EXPECT_EQ(rib.remove_protocol("ospf").code(), StatusCode::kNotFound);
+  // An empty table goes at once.
+  ASSERT_TRUE(rib.add_protocol("ospf", ProtocolKind::kIgp).ok());
+  ASSERT_TRUE(rib.remove_protocol("ospf").ok());
+  EXPECT_EQ(rib.removals_pending(), 0u);
+  EXPECT_EQ(rib.merge_count(), 2u);
+  EXPECT_EQ(sched.pending(), 0u);
+}
+
+TEST(RibTest, ProtocolReRegisteredWhileItsOldTableIsStillWithdrawing) {
+  TaskScheduler sched;
+  FakeFea fea;
+  Rib::Options opts;
+  opts.slice_routes = 4;
+  Rib rib(sched, fea, nullptr, opts);
+  ASSERT_TRUE(rib.add_route("connected", Route("192.168.1.0/24", "192.168.1.1")).ok());
+  ASSERT_TRUE(rib.add_protocol("ebgp2", ProtocolKind::kEgp, 30).ok());
+  for (uint32_t i = 0; i < 40; ++i) {
+    RibRoute r;
+    r.prefix = IpPrefix(IpAddr::V4(0x20000000u + (i << 8)), 24);
+    r.nexthop = A("192.168.1.7");
+    ASSERT_TRUE(rib.add_route("ebgp2", std::move(r)).ok());
+  }
+  // Also flap an earlier delete_all so the removed table has stacked deletion stages.
+  ASSERT_TRUE(rib.delete_all_routes("ebgp2").ok());
+  ASSERT_TRUE(rib.add_route("ebgp2", Route("32.0.1.0/24", "192.168.1.8")).ok());
+  ASSERT_TRUE(rib.add_route("ebgp2", Route("33.0.0.0/24", "192.168.1.8")).ok());
+  ASSERT_TRUE(rib.remove_protocol("ebgp2").ok());
+  ASSERT_TRUE(rib.add_protocol("ebgp2", ProtocolKind::kEgp, 30).ok());
+  ASSERT_TRUE(rib.add_route("ebgp2", Route("32.0.2.0/24", "192.168.1.9")).ok());
+  ASSERT_TRUE(rib.add_route("ebgp2", Route("32.0.3.0/24", "192.168.1.9")).ok());
+  sched.run_slice();
+  rib.flush_fea();
+  sched.run_until_idle();
+  rib.flush_fea();
+  EXPECT_TRUE(fea.errors.empty());
+  EXPECT_EQ(rib.removals_pending(), 0u);
+  ASSERT_EQ(fea.table.size(), 3u);
+  EXPECT_EQ(fea.table[P("32.0.2.0/24")]->nexthop, A("192.168.1.9"));
+  EXPECT_EQ(rib.table("ebgp2")->size(), 2u);
+  EXPECT_EQ(rib.merge_count(), 3u);
 }
 
 }  // namespace

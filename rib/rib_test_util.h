@@ -53,6 +53,7 @@ inline RouteRef Stamped(std::string_view prefix, std::string_view nexthop, std::
 class FakeFea : public FeaConsumer {
  public:
   Status push(const FeaBatch& batch) override {
+    ++attempts;
     if (!up) return Unavailable("fea unreachable");
     batches.push_back(batch);
     if (batch.resync_start) table.clear();
@@ -77,6 +78,7 @@ class FakeFea : public FeaConsumer {
   }
 
   bool up = true;
+  size_t attempts = 0;  // push calls, refused ones included
   std::map<IpPrefix, RouteRef> table;
   std::vector<FeaBatch> batches;
   std::vector<std::string> errors;
