@@ -48,15 +48,18 @@ BgpPeer::~BgpPeer() {
 
 void BgpPeer::Enable() {
   settings_.enabled = true;
+  clear_prefix_limit();
   session_->Start();
 }
 
 void BgpPeer::Disable() {
   settings_.enabled = false;
+  clear_prefix_limit();
   session_->Stop(CeaseSubcode::kAdministrativeShutdown);
 }
 
 void BgpPeer::HardReset() {
+  clear_prefix_limit();
   session_->Stop(CeaseSubcode::kAdministrativeReset);
   if (settings_.enabled) session_->Start();
 }
@@ -117,6 +120,7 @@ std::string BgpPeer::last_error() const {
 
 void BgpPeer::OnSessionEstablished(const NegotiatedSession& session) {
   negotiated_ = session;
+  limit_warned_ = false;
   local_address_ = session_->local_address();
   since_ = std::chrono::steady_clock::now();
   adj_out_.clear();
@@ -164,8 +168,16 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
     return;
   }
   if (!up_) return;
-  const std::vector<IpPrefix> announced = update.Announcements();
-  const std::vector<IpPrefix> withdrawn = update.Withdrawals();
+  std::vector<IpPrefix> announced = update.Announcements();
+  std::vector<IpPrefix> withdrawn = update.Withdrawals();
+  if (!announced.empty() && first_as_wrong(update.update.attrs)) {
+    ++counters_.first_as_violations;
+    const auto& path = update.update.attrs.as_path;
+    log_->warn("{}: UPDATE with AS_PATH '{}' not starting with the peer's AS: treated as withdraw",
+               settings_.session.Name(), path ? path->ToString() : std::string());
+    withdrawn.insert(withdrawn.end(), announced.begin(), announced.end());
+    announced.clear();
+  }
   std::vector<IpPrefix> per_family[2];
   for (const IpPrefix& p : announced) per_family[p.is_v4() ? 0 : 1].push_back(p);
   bool withdrawals_sent = false;
@@ -181,6 +193,53 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
   if (!withdrawals_sent && !withdrawn.empty()) {
     (void)pipeline_.receive_update(id_, nullptr, {}, withdrawn);
   }
+  if (!announced.empty()) check_prefix_limit();
+}
+
+bool BgpPeer::first_as_wrong(const PathAttributes& attrs) const {
+  const PeerConfig& c = settings_.session;
+  if (!c.enforce_first_as || c.peer_type() != PeerType::kExternal) return false;
+  const std::optional<uint32_t> first = attrs.as_path ? attrs.as_path->FirstAs() : std::nullopt;
+  return first != c.peer_as;
+}
+
+void BgpPeer::check_prefix_limit() {
+  const PeerConfig& c = settings_.session;
+  if (c.max_prefixes == 0 || limit_exceeded_) return;
+  auto counters = pipeline_.counters(id_);
+  if (!counters.ok()) return;
+  const uint64_t received = counters->received;
+  const uint64_t warn_at =
+      (static_cast<uint64_t>(c.max_prefixes) * c.max_prefixes_warning_pct + 99) / 100;
+  if (!limit_warned_ && received >= warn_at) {
+    limit_warned_ = true;
+    log_->warn("{}: {} prefixes received, {}% of the limit of {}", c.Name(), received,
+               c.max_prefixes_warning_pct, c.max_prefixes);
+  }
+  if (received <= c.max_prefixes) return;
+  limit_exceeded_ = true;
+  ++counters_.max_prefixes_teardowns;
+  log_->error("{}: {} prefixes received, over the limit of {}: session torn down{}", c.Name(),
+              received, c.max_prefixes,
+              c.max_prefixes_restart.count() > 0
+                  ? ", restart in " + std::to_string(c.max_prefixes_restart.count()) + " ms"
+                  : std::string(" until reset"));
+  session_->Stop(CeaseSubcode::kMaxPrefixes);
+  if (c.max_prefixes_restart.count() <= 0) return;
+  limit_restart_timer_ = std::make_unique<boost::asio::steady_timer>(io_, c.max_prefixes_restart);
+  limit_restart_timer_->async_wait(
+      [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+        if (ec || alive.expired() || !limit_exceeded_) return;
+        limit_exceeded_ = false;
+        log_->info("{}: max prefixes restart timer expired, starting the session",
+                   settings_.session.Name());
+        if (settings_.enabled) session_->Start();
+      });
+}
+
+void BgpPeer::clear_prefix_limit() {
+  limit_exceeded_ = false;
+  limit_restart_timer_.reset();
 }
 
 void BgpPeer::OnRouteRefresh(const RouteRefreshMessage& request) {

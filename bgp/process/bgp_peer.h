@@ -8,6 +8,11 @@
 //   PeerOut --send_updates(batch)--> Withdraw / Announce on the session; kept as Adj-RIB-Out
 //   End-of-RIB per negotiated family once the initial dump is sent (BgpPipeline::dump_done).
 //   ROUTE-REFRESH received: the Adj-RIB-Out of that family is announced again.
+// Session safety here: enforce_first_as (eBGP UPDATEs whose AS_PATH does not start with the
+// peer's AS are treated as withdraw, like FRR) and max_prefixes (the Adj-RIB-In size after each
+// UPDATE: a warning log line once at the threshold, Cease / Maximum Number of Prefixes Reached
+// over the limit, then the session stays down for max_prefixes_restart, or until HardReset or
+// Enable when that is 0).
 // The peer's session settings are fixed for its life; the speaker replaces the whole BgpPeer
 // when they change. Policies change in place (the pipeline re-evaluates routes).
 // Threading: the io_context thread. REQUIRES: pipeline and interner outlive the peer.
@@ -42,6 +47,8 @@ class BgpPeer : public SessionConsumer, public SessionSink {
     uint64_t send_errors = 0;        // batches the session refused
     uint64_t refreshes_in = 0;
     uint64_t end_of_rib_in = 0;
+    uint64_t first_as_violations = 0;   // UPDATEs treated as withdraw (enforce_first_as)
+    uint64_t max_prefixes_teardowns = 0;  // sessions torn down over max_prefixes
   };
 
   // Adds the peer to the pipeline (down) and starts the session if enabled.
@@ -73,6 +80,8 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   size_t adj_rib_out_size() const { return adj_out_.size(); }
   std::optional<std::chrono::steady_clock::time_point> state_since() const { return since_; }
   std::string last_error() const;
+  // Torn down over max_prefixes and not yet restarted (by the timer, a reset or an enable).
+  bool max_prefixes_exceeded() const { return limit_exceeded_; }
 
   // SessionConsumer.
   void OnSessionEstablished(const NegotiatedSession& session) override;
@@ -92,6 +101,11 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   ExportSelf export_self() const;
   void announce_adj_out(AfiSafi family);
   void watch_end_of_rib();
+  // eBGP with enforce_first_as: the AS_PATH of `attrs` does not start with the peer's AS.
+  bool first_as_wrong(const PathAttributes& attrs) const;
+  // After routes came in: the warning at the threshold, the teardown over the limit.
+  void check_prefix_limit();
+  void clear_prefix_limit();
 
   boost::asio::io_context& io_;
   BgpPipeline& pipeline_;
@@ -107,6 +121,9 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   std::map<IpPrefix, AttributeSetPtr> adj_out_;  // what the peer has been sent
   std::optional<std::chrono::steady_clock::time_point> since_;
   std::unique_ptr<boost::asio::steady_timer> eor_timer_;
+  bool limit_warned_ = false;    // the warning was logged for this session
+  bool limit_exceeded_ = false;  // torn down over max_prefixes, not restarted yet
+  std::unique_ptr<boost::asio::steady_timer> limit_restart_timer_;
   Counters counters_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

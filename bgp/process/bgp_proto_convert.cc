@@ -77,6 +77,27 @@ StatusOr<PeerSettings> PeerSettingsFromProto(const v1::AddPeerRequest& r) {
   if (!r.has_ipv4_unicast() || r.ipv4_unicast()) c.families.push_back(kIpv4Unicast);
   if (!r.has_ipv6_unicast() || r.ipv6_unicast()) c.families.push_back(kIpv6Unicast);
   if (c.families.empty()) return InvalidArgument("no address family enabled for the peer");
+  if (r.md5_password().size() > 80) return InvalidArgument("md5_password longer than 80 bytes");
+  c.md5_password = r.md5_password();
+  if (r.ttl_security_hops() != 0) {
+    if (r.ttl_security_hops() > 254) return InvalidArgument("ttl_security_hops must be 1..254");
+    if (c.multihop_ttl) {
+      return InvalidArgument("ttl_security_hops and multihop_ttl exclude each other");
+    }
+    c.ttl_security_hops = static_cast<uint8_t>(r.ttl_security_hops());
+  }
+  c.enforce_first_as = !r.has_enforce_first_as() || r.enforce_first_as();
+  c.max_prefixes = r.max_prefixes();
+  if (r.has_max_prefixes_warning()) {
+    if (r.max_prefixes_warning() == 0 || r.max_prefixes_warning() > 100) {
+      return InvalidArgument("max_prefixes_warning must be 1..100 percent");
+    }
+    c.max_prefixes_warning_pct = static_cast<uint8_t>(r.max_prefixes_warning());
+  }
+  if (r.max_prefixes_restart() > 86400 * 7) {
+    return InvalidArgument("max_prefixes_restart longer than a week");
+  }
+  c.max_prefixes_restart = std::chrono::seconds(r.max_prefixes_restart());
   s.enabled = !r.disabled();
   return s;
 }

@@ -83,6 +83,8 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   out->set_import_policy(p.settings().import_policy);
   out->set_export_policy(p.settings().export_policy);
   out->set_malformed_updates(p.counters().malformed_updates);
+  out->set_max_prefixes_exceeded(p.max_prefixes_exceeded());
+  out->set_first_as_violations(p.counters().first_as_violations);
 }
 
 void BgpService::ListPeers(const v1::ListPeersRequest& request,

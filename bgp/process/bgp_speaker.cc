@@ -105,8 +105,12 @@ Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
     listener_ = std::move(listener);
     for (auto& [addr, p] : peers_) {
       BgpPeer* raw = p.get();
-      listener_->AddPeer(addr,
-                         [raw](boost::asio::ip::tcp::socket s) { raw->Accept(std::move(s)); });
+      if (Status s = listener_->AddPeer(
+              addr, [raw](boost::asio::ip::tcp::socket s) { raw->Accept(std::move(s)); },
+              raw->settings().session.md5_password);
+          !s.ok()) {
+        log_->error("peer {}: {}", addr.ToString(), s.ToString());
+      }
     }
   }
   if (!previous) return build_pipeline();
@@ -170,15 +174,33 @@ Status BgpSpeaker::AddPeer(PeerSettings settings) {
   }
   settings.session.local_as = local_->local_as;
   settings.session.router_id = local_->router_id;
-  if (settings.session.peer_type() == PeerType::kInternal && !settings.session.multihop_ttl) {
+  if (settings.session.peer_type() == PeerType::kInternal && !settings.session.multihop_ttl &&
+      !settings.session.ttl_security_hops) {
     settings.session.multihop_ttl = 64;
   }
+  if (Status s = settings.session.Validate(); !s.ok()) return s;
+  // The listener's key goes first: a peer whose key the kernel refuses is not added.
+  if (listener_) {
+    // The peer does not exist yet; connections arriving before it does are refused.
+    if (Status s = listener_->AddPeer(
+            addr, [](boost::asio::ip::tcp::socket sock) { sock.close(); },
+            settings.session.md5_password);
+        !s.ok()) {
+      listener_->RemovePeer(addr);
+      return InvalidArgument("md5_password: " + s.message());
+    }
+  }
   auto peer = make_peer(std::move(settings));
-  if (!peer.ok()) return peer.status();
+  if (!peer.ok()) {
+    if (listener_) listener_->RemovePeer(addr);
+    return peer.status();
+  }
   BgpPeer* raw = peer->get();
   peers_.emplace(addr, std::move(*peer));
   if (listener_) {
-    listener_->AddPeer(addr, [raw](boost::asio::ip::tcp::socket s) { raw->Accept(std::move(s)); });
+    (void)listener_->AddPeer(
+        addr, [raw](boost::asio::ip::tcp::socket s) { raw->Accept(std::move(s)); },
+        raw->settings().session.md5_password);
   }
   log_->info("peer {} added", raw->settings().session.Name());
   return Status::Ok();
@@ -190,7 +212,8 @@ Status BgpSpeaker::ChangePeer(PeerSettings settings) {
   if (!p) return NotFound("no peer " + settings.session.peer_address.ToString());
   settings.session.local_as = local_->local_as;
   settings.session.router_id = local_->router_id;
-  if (settings.session.peer_type() == PeerType::kInternal && !settings.session.multihop_ttl) {
+  if (settings.session.peer_type() == PeerType::kInternal && !settings.session.multihop_ttl &&
+      !settings.session.ttl_security_hops) {
     settings.session.multihop_ttl = 64;
   }
   if (Status s = settings.session.Validate(); !s.ok()) return s;
@@ -205,7 +228,11 @@ Status BgpSpeaker::ChangePeer(PeerSettings settings) {
       a.local_address == b.local_address && a.passive == b.passive && a.hold_time == b.hold_time &&
       a.keepalive_time == b.keepalive_time && a.connect_retry == b.connect_retry &&
       a.multihop_ttl == b.multihop_ttl && a.next_hop_self == b.next_hop_self &&
-      a.mrai_ms == b.mrai_ms && a.families == b.families;
+      a.mrai_ms == b.mrai_ms && a.families == b.families && a.md5_password == b.md5_password &&
+      a.ttl_security_hops == b.ttl_security_hops && a.enforce_first_as == b.enforce_first_as &&
+      a.max_prefixes == b.max_prefixes &&
+      a.max_prefixes_warning_pct == b.max_prefixes_warning_pct &&
+      a.max_prefixes_restart == b.max_prefixes_restart;
   if (same_session) {
     const bool enable = settings.enabled && !p->settings().enabled;
     const bool disable = !settings.enabled && p->settings().enabled;

@@ -55,15 +55,24 @@ class BgpSpeakerTest : public ::testing::Test {
     req.set_port(port);
     return Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>(vr, "set_local_config", req);
   }
+  using Adjust = std::function<void(bpb::AddPeerRequest&)>;
   Status AddPeer(const std::string& vr, std::string_view peer, uint32_t as, std::string_view local,
-                 uint16_t port) {
+                 uint16_t port, const Adjust& adjust = nullptr) {
     bpb::AddPeerRequest req;
     rib::AddrToProto(A(peer), req.mutable_peer());
     req.set_peer_as(as);
     rib::AddrToProto(A(local), req.mutable_local_address());
     req.set_peer_port(port);
     req.set_connect_retry(1);
+    if (adjust) adjust(req);
     return Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>(vr, "add_peer", req);
+  }
+  bpb::PeerStatus Peer(const std::string& vr, std::string_view peer) {
+    bpb::ListPeersRequest req;
+    rib::AddrToProto(A(peer), req.mutable_peer());
+    bpb::ListPeersReply rep;
+    EXPECT_TRUE(Bgp(vr, "list_peers", req, &rep).ok());
+    return rep.peers_size() == 1 ? rep.peers(0) : bpb::PeerStatus();
   }
   Status Network(const std::string& vr, std::string_view prefix, bool add = true) {
     bpb::NetworkRequest req;
@@ -120,7 +129,8 @@ class BgpSpeakerTest : public ::testing::Test {
                                                                        "rib/1.0/add_routes", req))
                     .first.ok());
   }
-  void Pair(uint16_t port) {
+  // `adjust_b`: changes to b's add_peer call for a.
+  void Pair(uint16_t port, const Adjust& adjust_b = nullptr) {
     env_.StartRib("a");
     env_.StartRib("b");
     AddLoopbackIgp("a");
@@ -130,7 +140,7 @@ class BgpSpeakerTest : public ::testing::Test {
     ASSERT_TRUE(SetLocal("a", 65001, "127.0.0.2", port).ok());
     ASSERT_TRUE(SetLocal("b", 65002, "127.0.0.3", port).ok());
     ASSERT_TRUE(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", port).ok());
-    ASSERT_TRUE(AddPeer("b", "127.0.0.2", 65001, "127.0.0.3", port).ok());
+    ASSERT_TRUE(AddPeer("b", "127.0.0.2", 65001, "127.0.0.3", port, adjust_b).ok());
     ASSERT_TRUE(env_.RunUntil(
         [&] {
           return PeerState("a", "127.0.0.3") == "Established" &&
@@ -472,6 +482,171 @@ TEST_F(BgpSpeakerTest, ListenerThatCannotBindIsAnErrorAndKeepsTheOldOne) {
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
   EXPECT_FALSE(procs_["b"]->speaker().configured());
   EXPECT_EQ(procs_["a"]->speaker().listen_ports(), std::vector<uint16_t>{kPort + 5});
+}
+
+// Per-peer maximum prefixes: b allows 2 routes from a; the third tears the session down with
+// Cease / Maximum Number of Prefixes Reached (RFC 4486); after the restart time it comes back.
+TEST_F(BgpSpeakerTest, MaxPrefixesTearsDownAndRestartsAfterTheTimer) {
+  Pair(kPort + 20, [](bpb::AddPeerRequest& r) {
+    r.set_max_prefixes(2);
+    r.set_max_prefixes_warning(50);
+    r.set_max_prefixes_restart(2);
+  });
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(Network("a", "10.2.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 2; }));
+  env_.Run(200ms);
+  EXPECT_EQ(PeerState("b", "127.0.0.2"), "Established");
+  EXPECT_FALSE(Peer("b", "127.0.0.2").max_prefixes_exceeded());
+
+  ASSERT_TRUE(Network("a", "10.3.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Peer("b", "127.0.0.2").max_prefixes_exceeded(); }));
+  ASSERT_TRUE(env_.RunUntil([&] { return PeerState("a", "127.0.0.3") != "Established"; }));
+  EXPECT_NE(PeerState("b", "127.0.0.2"), "Established");
+  EXPECT_EQ(Peer("a", "127.0.0.3").last_error(),
+            "NOTIFICATION received: Cease / Maximum Number of Prefixes Reached");
+  // a's routes are gone from b.
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").empty(); }));
+  // a keeps connecting (connect_retry 1 s); b refuses until its restart timer runs out.
+  ASSERT_TRUE(Network("a", "10.3.0.0/16", false).ok());
+  env_.Run(1000ms);
+  EXPECT_NE(PeerState("b", "127.0.0.2"), "Established");
+  ASSERT_TRUE(env_.RunUntil(
+      [&] {
+        return PeerState("a", "127.0.0.3") == "Established" &&
+               PeerState("b", "127.0.0.2") == "Established";
+      },
+      10s));
+  EXPECT_FALSE(Peer("b", "127.0.0.2").max_prefixes_exceeded());
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 2; }));
+  EXPECT_EQ(Peer("b", "127.0.0.2").established_transitions(), 2u);
+}
+
+// Without a restart time the session stays down until reset_peer.
+TEST_F(BgpSpeakerTest, MaxPrefixesWithoutRestartStaysDownUntilReset) {
+  Pair(kPort + 21, [](bpb::AddPeerRequest& r) { r.set_max_prefixes(1); });
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(Network("a", "10.2.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Peer("b", "127.0.0.2").max_prefixes_exceeded(); }));
+  ASSERT_TRUE(Network("a", "10.2.0.0/16", false).ok());
+  env_.Run(2500ms);  // two connect retries of a
+  EXPECT_NE(PeerState("b", "127.0.0.2"), "Established");
+  EXPECT_TRUE(Peer("b", "127.0.0.2").max_prefixes_exceeded());
+
+  bpb::PeerRequest reset;
+  rib::AddrToProto(A("127.0.0.2"), reset.mutable_peer());
+  ASSERT_TRUE(Bgp("b", "reset_peer", reset).ok());
+  EXPECT_FALSE(Peer("b", "127.0.0.2").max_prefixes_exceeded());
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 1; }, 10s));
+  EXPECT_EQ(PeerState("b", "127.0.0.2"), "Established");
+}
+
+// A bare session (bgp/session) playing a's part, so that it can send any AS_PATH.
+class FirstAsTest : public BgpSpeakerTest {
+ protected:
+  void Start(uint16_t port, const Adjust& adjust_b = nullptr) {
+    env_.StartRib("b");
+    AddLoopbackIgp("b");
+    StartBgp("b");
+    ASSERT_TRUE(SetLocal("b", 65002, "127.0.0.3", port).ok());
+    ASSERT_TRUE(AddPeer("b", "127.0.0.2", 65001, "127.0.0.3", port, [&](bpb::AddPeerRequest& r) {
+                  r.set_passive(true);
+                  if (adjust_b) adjust_b(r);
+                }).ok());
+    PeerConfig c;
+    c.peer_address = A("127.0.0.3");
+    c.peer_port = port;
+    c.local_address = A("127.0.0.2");
+    c.local_as = 65001;
+    c.peer_as = 65002;
+    c.router_id = A("10.9.9.9");
+    auto s = PeerSession::Create(env_.io(), c, nullptr);
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    raw_ = std::move(*s);
+    raw_->Start();
+    ASSERT_TRUE(env_.RunUntil([&] { return raw_->state() == SessionState::kEstablished; }, 10s));
+  }
+  void Send(std::string_view prefix, std::vector<uint32_t> path) {
+    PathAttributes attrs;
+    attrs.origin = Origin::kIgp;
+    attrs.as_path = path.empty() ? AsPath() : AsPath({AsSegment{AsSegmentType::kSequence, path}});
+    attrs.next_hop = A("127.0.0.2");
+    const IpPrefix one[] = {P(prefix)};
+    ASSERT_TRUE(raw_->Announce(attrs, kIpv4Unicast, one).ok());
+  }
+  void TearDown() override {
+    raw_.reset();
+    BgpSpeakerTest::TearDown();
+  }
+  std::unique_ptr<PeerSession> raw_;
+};
+
+TEST_F(FirstAsTest, EbgpPathNotStartingWithThePeerAsIsTreatedAsWithdraw) {
+  Start(kPort + 22);
+  Send("10.1.0.0/16", {65001, 65009});
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 1; }));
+  EXPECT_EQ(Best("b"), (std::vector<std::string>{"10.1.0.0/16 [65001 65009]"}));
+  // The same prefix with a path from another AS: the route is withdrawn, the session stays.
+  Send("10.1.0.0/16", {65009});
+  Send("10.2.0.0/16", {});
+  ASSERT_TRUE(env_.RunUntil([&] { return Peer("b", "127.0.0.2").first_as_violations() == 2; }));
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").empty(); }));
+  EXPECT_EQ(PeerState("b", "127.0.0.2"), "Established");
+  EXPECT_EQ(raw_->state(), SessionState::kEstablished);
+  Send("10.2.0.0/16", {65001});
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 1; }));
+  EXPECT_EQ(Best("b"), (std::vector<std::string>{"10.2.0.0/16 [65001]"}));
+}
+
+TEST_F(FirstAsTest, CheckCanBeTurnedOff) {
+  Start(kPort + 23, [](bpb::AddPeerRequest& r) { r.set_enforce_first_as(false); });
+  Send("10.1.0.0/16", {65009});
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 1; }));
+  EXPECT_EQ(Best("b"), (std::vector<std::string>{"10.1.0.0/16 [65009]"}));
+  EXPECT_EQ(Peer("b", "127.0.0.2").first_as_violations(), 0u);
+}
+
+// The session options reach the session layer, and bad ones are refused naming the field.
+TEST_F(BgpSpeakerTest, SafetyOptionsAreCheckedAndApplied) {
+  env_.StartRib("a");
+  BgpProcess& bgp = StartBgp("a");
+  ASSERT_TRUE(SetLocal("a", 65001, "127.0.0.2", kPort + 24).ok());
+  auto code = [](const Status& s) { return s.code(); };
+  EXPECT_EQ(code(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 24,
+                         [](bpb::AddPeerRequest& r) { r.set_md5_password(std::string(81, 'x')); })),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(code(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 24,
+                         [](bpb::AddPeerRequest& r) {
+                           r.set_ttl_security_hops(1);
+                           r.set_multihop_ttl(2);
+                         })),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(code(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 24,
+                         [](bpb::AddPeerRequest& r) { r.set_ttl_security_hops(255); })),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(code(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 24,
+                         [](bpb::AddPeerRequest& r) { r.set_max_prefixes_warning(0); })),
+            StatusCode::kInvalidArgument);
+  EXPECT_TRUE(bgp.speaker().peers().empty());
+  ASSERT_TRUE(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 24, [](bpb::AddPeerRequest& r) {
+                r.set_md5_password("key");
+                r.set_ttl_security_hops(2);
+                r.set_enforce_first_as(false);
+                r.set_max_prefixes(100);
+                r.set_max_prefixes_warning(90);
+                r.set_max_prefixes_restart(30);
+              }).ok());
+  const BgpPeer* p = bgp.speaker().peer(A("127.0.0.3"));
+  ASSERT_NE(p, nullptr);
+  const PeerConfig& c = p->session().config();
+  EXPECT_EQ(c.md5_password, "key");
+  EXPECT_EQ(c.ttl_security_hops, 2);
+  EXPECT_EQ(c.ttl(), 255);
+  EXPECT_EQ(c.min_ttl(), 254);
+  EXPECT_FALSE(c.enforce_first_as);
+  EXPECT_EQ(c.max_prefixes, 100u);
+  EXPECT_EQ(c.max_prefixes_warning_pct, 90);
+  EXPECT_EQ(c.max_prefixes_restart, std::chrono::seconds(30));
 }
 
 }  // namespace

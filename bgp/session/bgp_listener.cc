@@ -1,6 +1,7 @@
 #include "bgp/session/bgp_listener.h"
 
 #include "bgp/session/asio_address.h"
+#include "bgp/session/socket_security.h"
 #include "common/log.h"
 
 namespace strata::bgp {
@@ -14,6 +15,9 @@ StatusOr<std::unique_ptr<BgpListener>> BgpListener::Open(
     acceptor->open(ep.protocol(), ec);
     if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
     if (!ec && ep.address().is_v6()) acceptor->set_option(boost::asio::ip::v6_only(true), ec);
+    // SYN-ACKs go out with the listener's TTL: 255 lets a GTSM peer (RFC 5082) accept them, as
+    // FRR's listeners do. Accepted sockets get the peer's own TTL.
+    if (!ec) acceptor->set_option(boost::asio::ip::unicast::hops(255), ec);
     if (!ec) acceptor->bind(ep, ec);
     if (!ec) acceptor->listen(boost::asio::socket_base::max_listen_connections, ec);
     if (ec) {
@@ -43,11 +47,41 @@ std::vector<BgpListener::tcp::endpoint> BgpListener::endpoints() const {
   return out;
 }
 
-void BgpListener::AddPeer(const IpAddr& remote, AcceptFn accept) {
-  peers_[remote] = std::move(accept);
+Status BgpListener::SetKey(const IpAddr& remote, std::string_view key) {
+  const boost::asio::ip::address addr = ToAsio(remote);
+  for (auto& a : acceptors_) {
+    boost::system::error_code ec;
+    const bool v6 = a->local_endpoint(ec).protocol() == tcp::v6();
+    if (ec) return Internal("listener endpoint: " + ec.message());
+    if (!v6 && addr.is_v6()) continue;  // an IPv4 socket never sees this peer
+    if (v6 && addr.is_v4()) continue;   // IPv6 listeners are IPv6-only
+    if (Status s = SetTcpMd5Key(a->native_handle(), v6, addr, key); !s.ok()) return s;
+  }
+  return Status::Ok();
 }
 
-void BgpListener::RemovePeer(const IpAddr& remote) { peers_.erase(remote); }
+Status BgpListener::AddPeer(const IpAddr& remote, AcceptFn accept, std::string_view md5_key) {
+  if (!md5_key.empty() || keys_.contains(remote)) {
+    if (Status s = SetKey(remote, md5_key); !s.ok()) return s;
+    if (md5_key.empty()) {
+      keys_.erase(remote);
+    } else {
+      keys_[remote] = std::string(md5_key);
+    }
+  }
+  peers_[remote] = std::move(accept);
+  return Status::Ok();
+}
+
+void BgpListener::RemovePeer(const IpAddr& remote) {
+  peers_.erase(remote);
+  if (keys_.erase(remote) > 0) {
+    if (Status s = SetKey(remote, {}); !s.ok()) {
+      MakeLogger("bgp.session")->warn("removing the MD5 key of {}: {}", remote.ToString(),
+                                      s.ToString());
+    }
+  }
+}
 
 void BgpListener::Accept(size_t index) {
   acceptors_[index]->async_accept([this, index, alive = std::weak_ptr<bool>(alive_)](

@@ -1,6 +1,8 @@
 // BgpListener: the passive side shared by every peer of a BGP instance: accepts on one or more
 // local endpoints (normally port 179 on IPv4 and IPv6) and hands each connection to the peer
 // registered for its remote address; a connection from an unknown address is closed at once.
+// Listening sockets send with TTL 255 (the SYN-ACK of a GTSM session) and hold the MD5 keys of
+// the peers that have one.
 //
 // Threading: the io_context thread only. A registered accept function must stay valid until it
 // is removed or the listener is destroyed.
@@ -9,6 +11,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -30,9 +34,13 @@ class BgpListener {
 
   // The bound endpoints, in the order given to Open.
   std::vector<tcp::endpoint> endpoints() const;
-  // Replaces any function registered for `remote`.
-  void AddPeer(const IpAddr& remote, AcceptFn accept);
+  // Replaces any function registered for `remote`. A non-empty `md5_key` is installed as the
+  // RFC 2385 key for `remote` on every listening socket that can take its family (an empty one
+  // removes an earlier key); fails, registering nothing, when the kernel refuses the key.
+  Status AddPeer(const IpAddr& remote, AcceptFn accept, std::string_view md5_key = {});
+  // Also removes the peer's MD5 key.
   void RemovePeer(const IpAddr& remote);
+
   // Connections closed because no peer was registered for their address.
   uint64_t rejected() const { return rejected_; }
 
@@ -42,7 +50,10 @@ class BgpListener {
 
   boost::asio::io_context& io_;
   std::vector<std::unique_ptr<tcp::acceptor>> acceptors_;
+  Status SetKey(const IpAddr& remote, std::string_view key);
+
   std::unordered_map<IpAddr, AcceptFn> peers_;
+  std::unordered_map<IpAddr, std::string> keys_;  // peers with an MD5 key
   uint64_t rejected_ = 0;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

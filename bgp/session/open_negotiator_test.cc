@@ -125,5 +125,39 @@ TEST(PeerConfigTest, TtlIsOneForSingleHopEbgp) {
   EXPECT_EQ(c.ttl(), 64);
 }
 
+TEST(PeerConfigTest, TtlSecuritySends255AndAcceptsFromHopsAway) {
+  PeerConfig c = TestConfig();
+  EXPECT_EQ(c.min_ttl(), 0);
+  c.ttl_security_hops = 1;
+  EXPECT_TRUE(c.Validate().ok());
+  EXPECT_EQ(c.ttl(), 255);
+  EXPECT_EQ(c.min_ttl(), 255);
+  c.ttl_security_hops = 10;
+  EXPECT_EQ(c.min_ttl(), 246);
+  c.ttl_security_hops = 0;
+  EXPECT_FALSE(c.Validate().ok());
+  c.ttl_security_hops = 255;
+  EXPECT_FALSE(c.Validate().ok());
+  c.ttl_security_hops = 1;
+  c.multihop_ttl = 5;
+  EXPECT_FALSE(c.Validate().ok());
+}
+
+TEST(PeerConfigTest, ValidateChecksSafetyOptions) {
+  PeerConfig c = TestConfig();
+  c.md5_password = std::string(80, 'k');
+  EXPECT_TRUE(c.Validate().ok());
+  c.md5_password = std::string(81, 'k');
+  EXPECT_FALSE(c.Validate().ok());
+  c = TestConfig();
+  c.max_prefixes = 10;
+  c.max_prefixes_warning_pct = 100;
+  EXPECT_TRUE(c.Validate().ok());
+  c.max_prefixes_warning_pct = 0;
+  EXPECT_FALSE(c.Validate().ok());
+  c.max_prefixes_warning_pct = 101;
+  EXPECT_FALSE(c.Validate().ok());
+}
+
 }  // namespace
 }  // namespace strata::bgp::testing

@@ -23,6 +23,19 @@ Status PeerConfig::Validate() const {
     return InvalidArgument("idle hold must be positive and at most idle hold max");
   }
   if (multihop_ttl && *multihop_ttl == 0) return InvalidArgument("multihop TTL is 0");
+  if (md5_password.size() > 80) return InvalidArgument("MD5 password longer than 80 bytes");
+  if (ttl_security_hops) {
+    if (*ttl_security_hops == 0 || *ttl_security_hops > 254) {
+      return InvalidArgument("TTL security hops must be 1..254");
+    }
+    if (multihop_ttl) return InvalidArgument("TTL security and multihop TTL exclude each other");
+  }
+  if (max_prefixes_warning_pct == 0 || max_prefixes_warning_pct > 100) {
+    return InvalidArgument("max prefixes warning percentage must be 1..100");
+  }
+  if (max_prefixes_restart.count() < 0) {
+    return InvalidArgument("max prefixes restart time is negative");
+  }
   if (families.empty()) return InvalidArgument("no address family configured");
   for (const AfiSafi& f : families) {
     if (!f.IpFamily() || f.safi != kSafiUnicast) {
@@ -39,8 +52,14 @@ Status PeerConfig::Validate() const {
 }
 
 uint8_t PeerConfig::ttl() const {
+  if (ttl_security_hops) return 255;
   if (multihop_ttl) return *multihop_ttl;
   return peer_type() == PeerType::kExternal ? 1 : 64;
+}
+
+uint8_t PeerConfig::min_ttl() const {
+  if (!ttl_security_hops) return 0;
+  return static_cast<uint8_t>(256 - *ttl_security_hops);
 }
 
 std::string PeerConfig::Name() const {

@@ -41,6 +41,21 @@ struct PeerConfig {
   Millis stable_time{300000};           // an Established period this long resets the backoff
   std::optional<uint8_t> multihop_ttl;  // eBGP multihop; single-hop eBGP sends with TTL 1
 
+  // Session safety.
+  std::string md5_password;  // RFC 2385 TCP MD5 key, at most 80 bytes; empty: none
+  // RFC 5082 GTSM: we send with TTL 255 and accept only TTL >= 256 - hops (1..254); excludes
+  // multihop_ttl.
+  std::optional<uint8_t> ttl_security_hops;
+  // eBGP: an UPDATE whose AS_PATH does not start with the peer's AS is treated as withdraw
+  // (FRR's default "enforce-first-as").
+  bool enforce_first_as = true;
+  // Adj-RIB-In limit: 0 none. Over it the session is torn down with Cease / Maximum Number of
+  // Prefixes Reached (RFC 4486) and stays down for max_prefixes_restart (0: until reset or
+  // enable). A log line warns once the count reaches max_prefixes_warning_pct percent.
+  uint32_t max_prefixes = 0;
+  uint8_t max_prefixes_warning_pct = 75;
+  Millis max_prefixes_restart{0};
+
   bool next_hop_self = false;  // for the pipeline's export side
   uint32_t mrai_ms = 0;        // MinRouteAdvertisementInterval for the pipeline; 0 = none
 
@@ -63,8 +78,10 @@ struct PeerConfig {
   PeerType peer_type() const {
     return peer_as == local_as ? PeerType::kInternal : PeerType::kExternal;
   }
-  // TTL of our packets: 1 for single-hop eBGP, the multihop value if set, else 64 (iBGP).
+  // TTL of our packets: 255 with GTSM, 1 for single-hop eBGP, the multihop value if set, else 64 (iBGP).
   uint8_t ttl() const;
+  // The lowest TTL accepted from the peer: 256 - hops with GTSM, else 0 (no check).
+  uint8_t min_ttl() const;
   // "192.0.2.1 AS 65001 (upstream)".
   std::string Name() const;
 };

@@ -2,8 +2,20 @@
 
 #include "bgp/session/asio_address.h"
 #include "bgp/session/asio_timer.h"
+#include "common/log.h"
 
 namespace strata::bgp {
+namespace {
+
+TcpConnection::Options SocketOptions(const PeerConfig& config, bool with_key) {
+  TcpConnection::Options o;
+  o.ttl = config.ttl();
+  o.min_ttl = config.min_ttl();
+  if (with_key) o.md5_key = config.md5_password;
+  return o;
+}
+
+}  // namespace
 
 StatusOr<std::unique_ptr<PeerSession>> PeerSession::Create(boost::asio::io_context& io,
                                                            const PeerConfig& config,
@@ -33,7 +45,9 @@ size_t PeerSession::write_queue_bytes() const {
 
 void PeerSession::AcceptIncoming(boost::asio::ip::tcp::socket socket) {
   auto conn = std::make_shared<TcpConnection>(std::move(socket));
-  if (Status st = conn->SetOptions(fsm_->config().ttl()); !st.ok()) {
+  if (Status st = conn->SetOptions(SocketOptions(fsm_->config(), /*with_key=*/false)); !st.ok()) {
+    MakeLogger("bgp.session")->warn("{}: accepted connection: {}", fsm_->config().Name(),
+                                    st.ToString());
     conn->Abort();
     return;
   }
@@ -74,7 +88,7 @@ void PeerSession::Connect() {
   std::optional<boost::asio::ip::address> local;
   if (config.local_address) local = ToAsio(*config.local_address);
   conn->AsyncConnect(boost::asio::ip::tcp::endpoint(ToAsio(config.peer_address), config.peer_port),
-                     local, config.ttl(),
+                     local, SocketOptions(config, /*with_key=*/true),
                      [this, id](const boost::system::error_code& ec) { OnConnectDone(id, ec); });
 }
 

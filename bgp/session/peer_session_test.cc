@@ -52,16 +52,23 @@ class PeerSessionTest : public ::testing::TestWithParam<const char*> {
     ASSERT_TRUE(session.ok()) << session.status().ToString();
     s.session = std::move(session).value();
     PeerSession* p = s.session.get();
-    s.listener->AddPeer(Loopback(), [p](tcp::socket sock) { p->AcceptIncoming(std::move(sock)); });
+    ASSERT_TRUE(s.listener
+                    ->AddPeer(
+                        Loopback(), [p](tcp::socket sock) { p->AcceptIncoming(std::move(sock)); },
+                        c.md5_password)
+                    .ok());
   }
   // A (AS 65001, id 10.0.0.1) and B (AS 65002, id 10.0.0.2), each told the other's port.
-  void MakePair(bool a_passive, bool b_passive) {
+  // `adjust` changes A's and B's configurations before the sessions are made.
+  void MakePair(bool a_passive, bool b_passive,
+                const std::function<void(PeerConfig&, PeerConfig&)>& adjust = nullptr) {
     Listen(a_);
     Listen(b_);
     PeerConfig ca = Config(65001, 65002, "10.0.0.1", b_.port());
     PeerConfig cb = Config(65002, 65001, "10.0.0.2", a_.port());
     ca.passive = a_passive;
     cb.passive = b_passive;
+    if (adjust) adjust(ca, cb);
     Attach(a_, ca);
     Attach(b_, cb);
   }
@@ -232,6 +239,113 @@ TEST_P(PeerSessionTest, ListenerRejectsUnknownAddresses) {
   tcp::socket raw(io_);
   raw.connect(tcp::endpoint(ToAsio(Loopback()), a_.port()));
   ASSERT_TRUE(RunUntil([&] { return a_.listener->rejected() == 1; }));
+}
+
+// RFC 2385: the listener holds the key for the peer's address, the connecting socket its own.
+TEST_P(PeerSessionTest, Md5MatchingKeysEstablishBothWays) {
+  MakePair(false, false, [](PeerConfig& a, PeerConfig& b) {
+    a.md5_password = b.md5_password = "s3cret-key";
+  });
+  a_.session->Start();
+  b_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
+  const std::vector<IpPrefix> v4 = {*IpPrefix::Parse("198.51.100.0/24")};
+  ASSERT_TRUE(a_.session->Announce(Attrs("192.0.2.1"), kIpv4Unicast, v4).ok());
+  ASSERT_TRUE(RunUntil([&] { return b_.consumer.updates.size() == 1; }));
+  EXPECT_EQ(b_.consumer.updates[0].Announcements(), v4);
+}
+
+TEST_P(PeerSessionTest, Md5MismatchedKeysNeverEstablish) {
+  MakePair(false, false, [](PeerConfig& a, PeerConfig& b) {
+    a.md5_password = "alpha";
+    b.md5_password = "beta";
+  });
+  a_.session->Start();
+  b_.session->Start();
+  RunFor(2500ms);  // several connect retries each way
+  EXPECT_TRUE(a_.consumer.established.empty());
+  EXPECT_TRUE(b_.consumer.established.empty());
+  // No segment got through: neither side ever saw an OPEN.
+  EXPECT_EQ(a_.session->fsm().counters().in(MessageType::kOpen), 0u);
+  EXPECT_EQ(b_.session->fsm().counters().in(MessageType::kOpen), 0u);
+}
+
+TEST_P(PeerSessionTest, Md5KeyOnOneSideOnlyNeverEstablishes) {
+  MakePair(false, false, [](PeerConfig& a, PeerConfig&) { a.md5_password = "alpha"; });
+  a_.session->Start();
+  b_.session->Start();
+  RunFor(2500ms);
+  EXPECT_TRUE(a_.consumer.established.empty());
+  EXPECT_TRUE(b_.consumer.established.empty());
+  EXPECT_EQ(a_.session->fsm().counters().in(MessageType::kOpen), 0u);
+  EXPECT_EQ(b_.session->fsm().counters().in(MessageType::kOpen), 0u);
+}
+
+TEST_P(PeerSessionTest, ListenerKeyIsReplacedAndRemoved) {
+  // A's listener first knows the peer with a wrong key, then with the right one.
+  MakePair(true, false, [](PeerConfig& a, PeerConfig& b) {
+    a.md5_password = "wrong";
+    b.md5_password = "right";
+  });
+  a_.session->Start();
+  b_.session->Start();
+  RunFor(1000ms);
+  EXPECT_TRUE(a_.consumer.established.empty());
+  PeerConfig ca = a_.session->config();
+  ca.md5_password = "right";
+  a_.session.reset();
+  Attach(a_, ca);  // AddPeer replaces the key
+  a_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
+  // Without a key the listener takes unsigned connections again.
+  a_.listener->RemovePeer(Loopback());
+  b_.listener->RemovePeer(Loopback());
+  a_.session.reset();
+  b_.session.reset();
+  ca.md5_password.clear();
+  PeerConfig cb = Config(65002, 65001, "10.0.0.2", a_.port());
+  Attach(a_, ca);
+  Attach(b_, cb);
+  a_.session->Start();
+  b_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
+}
+
+// RFC 5082: both sides send with TTL 255 and require at least 255 (one hop).
+TEST_P(PeerSessionTest, TtlSecurityOnBothSidesEstablishes) {
+  MakePair(false, false, [](PeerConfig& a, PeerConfig& b) {
+    a.ttl_security_hops = 1;
+    b.ttl_security_hops = 1;
+  });
+  EXPECT_EQ(a_.session->config().ttl(), 255);
+  EXPECT_EQ(a_.session->config().min_ttl(), 255);
+  a_.session->Start();
+  b_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
+}
+
+// A single-hop eBGP peer sends with TTL 1 (not decremented on loopback): A drops its segments.
+TEST_P(PeerSessionTest, TtlSecurityDropsPacketsWithLowTtl) {
+  MakePair(false, false, [](PeerConfig& a, PeerConfig&) { a.ttl_security_hops = 1; });
+  EXPECT_EQ(b_.session->config().ttl(), 1);
+  a_.session->Start();
+  b_.session->Start();
+  RunFor(2500ms);
+  EXPECT_TRUE(a_.consumer.established.empty());
+  EXPECT_TRUE(b_.consumer.established.empty());
+  EXPECT_EQ(a_.session->fsm().counters().in(MessageType::kOpen), 0u);
+}
+
+// TTL 255 without GTSM on B passes A's check; GTSM with 2 hops accepts TTL 254 and above.
+TEST_P(PeerSessionTest, TtlSecurityAcceptsTtl255FromAPlainPeer) {
+  MakePair(true, false, [](PeerConfig& a, PeerConfig& b) {
+    a.ttl_security_hops = 2;
+    b.multihop_ttl = 255;
+  });
+  EXPECT_EQ(a_.session->config().min_ttl(), 254);
+  a_.session->Start();
+  b_.session->Start();
+  ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));
 }
 
 INSTANTIATE_TEST_SUITE_P(Loopback, PeerSessionTest, ::testing::Values("127.0.0.1", "::1"),

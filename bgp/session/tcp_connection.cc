@@ -2,6 +2,8 @@
 
 #include <netinet/in.h>
 
+#include "bgp/session/socket_security.h"
+
 namespace strata::bgp {
 namespace {
 
@@ -24,14 +26,19 @@ std::optional<boost::asio::ip::address> TcpConnection::local_address() const {
 }
 
 void TcpConnection::AsyncConnect(const tcp::endpoint& remote,
-                                 const std::optional<boost::asio::ip::address>& local, uint8_t ttl,
+                                 const std::optional<boost::asio::ip::address>& local,
+                                 const Options& options,
                                  std::function<void(const boost::system::error_code&)> done) {
   connect_done_ = std::move(done);
   boost::system::error_code ec;
   socket_.open(remote.protocol(), ec);
   if (!ec && local) socket_.bind(tcp::endpoint(*local, 0), ec);
   if (!ec) {
-    Status st = SetOptions(ttl);
+    Status st = SetOptions(options);
+    if (st.ok() && !options.md5_key.empty()) {
+      st = SetTcpMd5Key(socket_.native_handle(), remote.protocol() == tcp::v6(), remote.address(),
+                        options.md5_key);
+    }
     if (!st.ok()) ec = boost::asio::error::invalid_argument;
   }
   if (ec) {
@@ -46,13 +53,18 @@ void TcpConnection::AsyncConnect(const tcp::endpoint& remote,
   });
 }
 
-Status TcpConnection::SetOptions(uint8_t ttl) {
+Status TcpConnection::SetOptions(const Options& options) {
   boost::system::error_code ec;
   socket_.set_option(tcp::no_delay(true), ec);
   if (ec) return Internal("TCP_NODELAY: " + ec.message());
   // IP_TTL for IPv4, IPV6_UNICAST_HOPS for IPv6.
-  socket_.set_option(boost::asio::ip::unicast::hops(ttl), ec);
+  socket_.set_option(boost::asio::ip::unicast::hops(options.ttl), ec);
   if (ec) return Internal("TTL: " + ec.message());
+  if (options.min_ttl != 0) {
+    const bool v6 = socket_.local_endpoint(ec).protocol() == tcp::v6();
+    if (ec) return Internal("local endpoint: " + ec.message());
+    return SetMinTtl(socket_.native_handle(), v6, options.min_ttl);
+  }
   return Status::Ok();
 }
 

@@ -1,5 +1,5 @@
 // TcpConnection: one TCP connection to a BGP peer: connect (with an optional local address),
-// socket options (TTL for eBGP single-hop or multihop, TCP_NODELAY), a read loop that hands raw
+// socket options (TTL for eBGP single-hop or multihop, GTSM minimum TTL, TCP MD5 key, TCP_NODELAY), a read loop that hands raw
 // bytes up, and a write queue whose size is accounted for flow control.
 //
 // Lifetime: held by shared_ptr; pending operations keep it alive. The owner's callbacks are
@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -35,12 +36,20 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   explicit TcpConnection(tcp::socket socket);
   ~TcpConnection();
 
-  // Opens, binds `local` if set, applies the options and connects; `done` gets the outcome.
+  // What is set on the socket besides TCP_NODELAY.
+  struct Options {
+    uint8_t ttl = 64;     // TTL / hop limit of our packets
+    uint8_t min_ttl = 0;  // GTSM: lowest TTL accepted (0: no check)
+    std::string md5_key;  // RFC 2385 key for the remote address (connecting sockets); "" none
+  };
+  // Opens, binds `local` if set, applies the options (the MD5 key before connect()) and
+  // connects; `done` gets the outcome.
   void AsyncConnect(const tcp::endpoint& remote,
-                    const std::optional<boost::asio::ip::address>& local, uint8_t ttl,
+                    const std::optional<boost::asio::ip::address>& local, const Options& options,
                     std::function<void(const boost::system::error_code&)> done);
-  // Applies TTL and TCP_NODELAY (accepted sockets).
-  Status SetOptions(uint8_t ttl);
+  // Applies TTL, minimum TTL and TCP_NODELAY (accepted sockets: their MD5 key is the
+  // listener's).
+  Status SetOptions(const Options& options);
   void StartReading(Handlers handlers);
 
   void Send(std::vector<uint8_t> bytes);
