@@ -350,6 +350,8 @@ int main(int argc, char** argv) {
         std::string ups = "";
         if (k == kmax) {
           char buf[64];
+          // Progress on stderr, so that a profiler can be attached for the update phase only.
+          std::fprintf(stderr, "%s K=%d %s: updates\n", s.name.c_str(), k, PolicyName(p));
           double single = UpdateRate(*b.fib, s, k, update_ops, 0, rng);
           double batched = UpdateRate(*b.fib, s, k, update_ops, 256, rng);
           std::snprintf(buf, sizeof buf, "%.2fM / %.2fM", single / 1e6, batched / 1e6);

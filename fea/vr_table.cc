@@ -1,5 +1,6 @@
 #include "fea/vr_table.h"
 
+#include <algorithm>
 #include <set>
 
 namespace strata::fea {
@@ -10,14 +11,19 @@ constexpr size_t kMaxNextHops = 64;
 
 std::string Entry(size_t i) { return "changes[" + std::to_string(i) + "]: "; }
 
-fib::NextHop FibNextHop(const FeaRoute& r) {
-  fib::NextHop nh;
-  nh.addr = IpAddr::Zero(r.prefix.family());
-  if (!r.nexthops.empty()) {
-    if (r.nexthops[0].address) nh.addr = *r.nexthops[0].address;
-    nh.ifindex = r.nexthops[0].ifindex;
+// Every next hop of the route (an ECMP group when several); a blackhole route (no next hop)
+// gets one next hop with the zero address and no interface.
+std::vector<fib::NextHop> FibNextHops(const FeaRoute& r) {
+  std::vector<fib::NextHop> out;
+  for (const ResolvedNextHop& h : r.nexthops) {
+    fib::NextHop nh;
+    nh.addr = h.address ? *h.address : IpAddr::Zero(r.prefix.family());
+    nh.ifindex = h.ifindex;
+    nh.weight = std::max<uint32_t>(h.weight, 1);
+    out.push_back(nh);
   }
-  return nh;
+  if (out.empty()) out.push_back(fib::NextHop{IpAddr::Zero(r.prefix.family()), 0, 1});
+  return out;
 }
 
 }  // namespace
@@ -137,9 +143,9 @@ StatusOr<FeaRoute> VrTable::Validate(const Vr& vr, const RouteChange& c) const {
 }
 
 Status VrTable::Install(Vr& vr, FeaRoute route) {
-  const fib::NextHop nh = FibNextHop(route);
-  Status s = route.prefix.is_v4() ? fib4_.AddRoute(vr.id, route.prefix, nh)
-                                  : fib6_.AddRoute(vr.id, route.prefix, nh);
+  const std::vector<fib::NextHop> hops = FibNextHops(route);
+  Status s = route.prefix.is_v4() ? fib4_.AddRoute(vr.id, route.prefix, hops)
+                                  : fib6_.AddRoute(vr.id, route.prefix, hops);
   if (!s.ok()) return s;
   if (vr.resyncing) vr.fresh.insert(route.prefix);
   const IpPrefix p = route.prefix;

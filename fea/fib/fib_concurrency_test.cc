@@ -88,19 +88,21 @@ TEST(FibConcurrencyTest, ReadersSeeOnlyStatesBeforeOrAfterEachUpdate) {
   }
   std::atomic<int> done_ops{0};
   std::atomic<bool> stop{false};
+  std::atomic<int> started{0};
   std::atomic<long> checked{0}, bad{0};
   auto reader = [&](uint64_t seed) {
     std::mt19937_64 r(seed);
     Fib4::ReaderSlot slot(fib);
     ASSERT_TRUE(slot.ok());
+    started.fetch_add(1);
     while (!stop.load()) {
       Fib4::ReadSection rs(fib, slot);
       for (int i = 0; i < 64; ++i) {
         size_t p = r() % probes.size();
         VrId vr = static_cast<VrId>(r() % kVrs);
         int before = done_ops.load(std::memory_order_acquire);
-        const NextHop* nh = rs.Resolve(vr, rs.Lookup(vr, probes[p]));
-        uint32_t got = nh == nullptr ? 0 : nh->ifindex;
+        const NextHopGroup* g = rs.Resolve(vr, rs.Lookup(vr, probes[p]));
+        uint32_t got = g == nullptr ? 0 : (*g)[0].ifindex;
         int after = done_ops.load(std::memory_order_acquire);
         bool ok = false;
         for (int s = before; s <= std::min(after + 1, kOps) && !ok; ++s) {
@@ -112,6 +114,8 @@ TEST(FibConcurrencyTest, ReadersSeeOnlyStatesBeforeOrAfterEachUpdate) {
     }
   };
   std::thread t1(reader, 1), t2(reader, 2);
+  // On a loaded machine the readers may not get a core before the writer is done: wait for them.
+  while (started.load() < 2) std::this_thread::yield();
   for (int i = 0; i < kOps; ++i) {
     const Op& op = ops[i];
     Status s = op.add ? fib.AddRoute(op.vr, op.key, op.len, MakeNextHop<uint32_t>(op.nh))
@@ -122,6 +126,7 @@ TEST(FibConcurrencyTest, ReadersSeeOnlyStatesBeforeOrAfterEachUpdate) {
       fib.Rebuild();  // swaps every group while readers run
     }
   }
+  while (checked.load() <= 1000) std::this_thread::yield();
   stop.store(true);
   t1.join();
   t2.join();

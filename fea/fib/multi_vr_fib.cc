@@ -11,6 +11,7 @@ MultiVrFib<Key>::MultiVrFib(FibOptions options) : options_(options) {
 
 template <typename Key>
 MultiVrFib<Key>::~MultiVrFib() {
+  WaitForBackgroundRebuild();
   delete snap_.load(std::memory_order_relaxed);
 }
 
@@ -28,21 +29,22 @@ SharedTrie<Key>* MultiVrFib<Key>::GroupOf(VrId vr) const {
 }
 
 template <typename Key>
-typename MultiVrFib<Key>::Group MultiVrFib<Key>::BuildGroup(std::vector<VrId> members) const {
-  auto g = std::make_unique<SharedTrie<Key>>(master_, std::move(members), options_.trie);
+typename MultiVrFib<Key>::Group MultiVrFib<Key>::BuildGroup(const RouteMaster<Key>& master,
+                                                            std::vector<VrId> members) const {
+  auto g = std::make_unique<SharedTrie<Key>>(master, std::move(members), options_.trie);
   g->Build();
   return g;
 }
 
 template <typename Key>
 std::vector<typename MultiVrFib<Key>::Group> MultiVrFib<Key>::Partition(
-    std::vector<VrId> members) const {
+    const RouteMaster<Key>& master, std::vector<VrId> members) const {
   std::vector<Group> out;
   if (options_.policy == GroupingPolicy::kPerVr) {
-    for (VrId vr : members) out.push_back(BuildGroup({vr}));
+    for (VrId vr : members) out.push_back(BuildGroup(master, {vr}));
     return out;
   }
-  Group whole = BuildGroup(members);
+  Group whole = BuildGroup(master, members);
   const double whole_bytes = double(whole->used_trie_bytes() + whole->used_row_bytes());
   if (options_.policy == GroupingPolicy::kShared || members.size() == 1 ||
       double(whole->used_row_bytes()) <= options_.split_row_ratio * whole->used_trie_bytes()) {
@@ -50,8 +52,8 @@ std::vector<typename MultiVrFib<Key>::Group> MultiVrFib<Key>::Partition(
     return out;
   }
   size_t half = members.size() / 2;
-  std::vector<Group> a = Partition({members.begin(), members.begin() + half});
-  std::vector<Group> b = Partition({members.begin() + half, members.end()});
+  std::vector<Group> a = Partition(master, {members.begin(), members.begin() + half});
+  std::vector<Group> b = Partition(master, {members.begin() + half, members.end()});
   double split_bytes = 0;
   for (auto* part : {&a, &b}) {
     for (const Group& g : *part) split_bytes += double(g->used_trie_bytes() + g->used_row_bytes());
@@ -117,7 +119,8 @@ Status MultiVrFib<Key>::AddVr(VrId vr) {
   if (vr >= vrs_.size()) vrs_.resize(vr + 1);
   vrs_[vr] = std::make_unique<VrState>();
   vrs_[vr]->nht = std::make_unique<NextHopTable>();
-  groups_.push_back(BuildGroup({vr}));
+  groups_.push_back(BuildGroup(master_, {vr}));
+  ++vr_generation_;
   PublishLocked();
   FinishLocked(nullptr, nullptr);
   return Status::Ok();
@@ -138,7 +141,8 @@ Status MultiVrFib<Key>::RemoveVr(VrId vr) {
                          [old](const Group& g) { return g.get() == old; });
   retired_groups_.Add(std::move(*it));
   groups_.erase(it);
-  if (!rest.empty()) groups_.push_back(BuildGroup(std::move(rest)));
+  if (!rest.empty()) groups_.push_back(BuildGroup(master_, std::move(rest)));
+  ++vr_generation_;
   retired_nhts_.Add(std::move(vrs_[vr]->nht));
   vrs_[vr].reset();
   PublishLocked();
@@ -153,24 +157,32 @@ Status MultiVrFib<Key>::AddRoute(VrId vr, const IpPrefix& prefix, const NextHop&
 }
 
 template <typename Key>
+Status MultiVrFib<Key>::AddRoute(VrId vr, const IpPrefix& prefix, std::span<const NextHop> hops) {
+  if (prefix.family() != KeyTraits<Key>::kFamily) return InvalidArgument("wrong address family");
+  return AddRoute(vr, KeyTraits<Key>::FromAddr(prefix.addr()), prefix.len(), hops);
+}
+
+template <typename Key>
 Status MultiVrFib<Key>::DeleteRoute(VrId vr, const IpPrefix& prefix) {
   if (prefix.family() != KeyTraits<Key>::kFamily) return InvalidArgument("wrong address family");
   return DeleteRoute(vr, KeyTraits<Key>::FromAddr(prefix.addr()), prefix.len());
 }
 
 template <typename Key>
-Status MultiVrFib<Key>::SetLocked(VrId vr, Key key, int len, const NextHop& nh) {
+Status MultiVrFib<Key>::SetLocked(VrId vr, Key key, int len, std::span<const NextHop> hops) {
   VrState& v = *vrs_[vr];
-  StatusOr<NextHopId> id = v.nht->Acquire(nh);
+  StatusOr<NextHopId> id = v.nht->Acquire(hops);
   if (!id.ok()) return id.status();
   NextHopId old = master_.Set(vr, key, len, *id);
   ++updates_;
+  ++updates_since_rebuild_;
   if (old == kDropNextHop) {
     ++v.routes;
   } else {
     v.nht->Release(old);
     if (old == *id) return Status::Ok();
   }
+  if (logging_) LogLocked(vr, key, len);
   if (!bulk_) GroupOf(vr)->Update(vr, key, len);
   return Status::Ok();
 }
@@ -181,20 +193,31 @@ bool MultiVrFib<Key>::RemoveLocked(VrId vr, Key key, int len) {
   NextHopId old = master_.Remove(vr, key, len);
   if (old == kDropNextHop) return false;
   ++updates_;
+  ++updates_since_rebuild_;
   --v.routes;
   v.nht->Release(old);
+  if (logging_) LogLocked(vr, key, len);
   if (!bulk_) GroupOf(vr)->Update(vr, key, len);
   return true;
 }
 
 template <typename Key>
 Status MultiVrFib<Key>::AddRoute(VrId vr, Key key, int len, const NextHop& nh) {
+  return AddRoute(vr, key, len, std::span(&nh, 1));
+}
+
+template <typename Key>
+Status MultiVrFib<Key>::AddRoute(VrId vr, Key key, int len, std::span<const NextHop> hops) {
   if (len < 0 || len > kBits) return InvalidArgument("bad prefix length");
   key = MaskKey(key, len);
-  std::lock_guard lock(mu_);
-  if (Status s = CheckVr(vr); !s.ok()) return s;
-  Status s = SetLocked(vr, key, len, nh);
-  FinishLocked(GroupOf(vr), vrs_[vr]->nht.get());
+  Status s;
+  {
+    std::lock_guard lock(mu_);
+    if (Status c = CheckVr(vr); !c.ok()) return c;
+    s = SetLocked(vr, key, len, hops);
+    FinishLocked(GroupOf(vr), vrs_[vr]->nht.get());
+  }
+  AfterChanges(1);
   return s;
 }
 
@@ -202,10 +225,13 @@ template <typename Key>
 Status MultiVrFib<Key>::DeleteRoute(VrId vr, Key key, int len) {
   if (len < 0 || len > kBits) return InvalidArgument("bad prefix length");
   key = MaskKey(key, len);
-  std::lock_guard lock(mu_);
-  if (Status s = CheckVr(vr); !s.ok()) return s;
-  if (!RemoveLocked(vr, key, len)) return NotFound("no such route");
-  FinishLocked(GroupOf(vr), vrs_[vr]->nht.get());
+  {
+    std::lock_guard lock(mu_);
+    if (Status s = CheckVr(vr); !s.ok()) return s;
+    if (!RemoveLocked(vr, key, len)) return NotFound("no such route");
+    FinishLocked(GroupOf(vr), vrs_[vr]->nht.get());
+  }
+  AfterChanges(1);
   return Status::Ok();
 }
 
@@ -216,7 +242,7 @@ Status MultiVrFib<Key>::ApplyBatch(std::span<const RouteUpdate<Key>> updates) {
       return InvalidArgument("updates[" + std::to_string(i) + "]: bad prefix length");
     }
   }
-  std::lock_guard lock(mu_);
+  std::unique_lock lock(mu_);
   for (size_t i = 0; i < updates.size(); ++i) {
     if (Status s = CheckVr(updates[i].vr); !s.ok()) {
       return NotFound("updates[" + std::to_string(i) + "]: " + s.message());
@@ -233,7 +259,8 @@ Status MultiVrFib<Key>::ApplyBatch(std::span<const RouteUpdate<Key>> updates) {
   }
   Status first = Status::Ok();
   for (size_t i = 0; i < updates.size(); ++i) {
-    if (i + kAhead < updates.size()) master_.PrefetchIndex(key_of(i + kAhead), updates[i + kAhead].len);
+    if (i + kAhead < updates.size())
+      master_.PrefetchIndex(key_of(i + kAhead), updates[i + kAhead].len);
     if (i + 2 * kAhead / 3 < updates.size()) {
       const RouteUpdate<Key>& a = updates[i + 2 * kAhead / 3];
       master_.PrefetchNode(key_of(i + 2 * kAhead / 3), a.len);
@@ -248,31 +275,143 @@ Status MultiVrFib<Key>::ApplyBatch(std::span<const RouteUpdate<Key>> updates) {
         g->PrefetchLevel2(key_of(i + kAhead / 3));
       }
     }
+    // Then one level deeper per step: level 3 (or the leaf's row) at i + 2, level 4 at i + 1.
+    for (size_t d = 2; d >= 1 && !bulk_; --d) {
+      if (i + d >= updates.size()) continue;
+      const RouteUpdate<Key>& a = updates[i + d];
+      GroupOf(a.vr)->PrefetchPath(key_of(i + d), a.len, static_cast<int>(4 - d));
+    }
     const RouteUpdate<Key>& u = updates[i];
     if (u.withdraw) {
       RemoveLocked(u.vr, key_of(i), u.len);
-    } else if (Status s = SetLocked(u.vr, key_of(i), u.len, u.nh); !s.ok() && first.ok()) {
+    } else if (Status s =
+                   SetLocked(u.vr, key_of(i), u.len, u.ecmp.empty() ? std::span(&u.nh, 1) : u.ecmp);
+               !s.ok() && first.ok()) {
       first = s;
     }
   }
   FinishLocked(nullptr, nullptr);
+  lock.unlock();
+  AfterChanges(updates.size());
   return first;
+}
+
+template <typename Key>
+std::vector<VrId> MultiVrFib<Key>::LiveVrsLocked() const {
+  std::vector<VrId> all;
+  for (size_t vr = 0; vr < vrs_.size(); ++vr) {
+    if (vrs_[vr] != nullptr) all.push_back(static_cast<VrId>(vr));
+  }
+  return all;
 }
 
 template <typename Key>
 void MultiVrFib<Key>::Rebuild() {
   std::lock_guard lock(mu_);
-  std::vector<VrId> all;
-  for (size_t vr = 0; vr < vrs_.size(); ++vr) {
-    if (vrs_[vr] != nullptr) all.push_back(static_cast<VrId>(vr));
-  }
+  std::vector<VrId> all = LiveVrsLocked();
   std::vector<Group> fresh;
-  if (!all.empty()) fresh = Partition(all);
+  if (!all.empty()) fresh = Partition(master_, all);
   for (Group& g : groups_) retired_groups_.Add(std::move(g));
   groups_ = std::move(fresh);
   ++rebuilds_;
+  updates_since_rebuild_ = 0;
   PublishLocked();
   FinishLocked(nullptr, nullptr);
+}
+
+template <typename Key>
+void MultiVrFib<Key>::LogLocked(VrId vr, Key key, int len) {
+  if (log_.size() >= options_.rebuild_log_limit) {
+    log_overflow_ = true;
+    return;
+  }
+  log_.push_back(LoggedChange{vr, len, key});
+}
+
+template <typename Key>
+bool MultiVrFib<Key>::NeedsRebuild() const {
+  std::lock_guard lock(mu_);
+  if (options_.rebuild_after_updates != 0 &&
+      updates_since_rebuild_ >= options_.rebuild_after_updates) {
+    return true;
+  }
+  for (const Group& g : groups_) {
+    double used = double(g->used_trie_bytes() + g->used_row_bytes());
+    if (used > double(g->built_bytes()) * (1.0 + options_.rebuild_growth)) return true;
+  }
+  return false;
+}
+
+template <typename Key>
+bool MultiVrFib<Key>::RebuildConcurrently() {
+  std::unique_ptr<RouteMaster<Key>> copy;  // destroyed last, after the lock is released
+  std::vector<VrId> all;
+  uint64_t generation;
+  {
+    std::lock_guard lock(mu_);
+    if (logging_) return false;
+    copy = std::make_unique<RouteMaster<Key>>(master_);
+    all = LiveVrsLocked();
+    generation = vr_generation_;
+    logging_ = true;
+    log_overflow_ = false;
+    log_.clear();
+  }
+  std::vector<Group> fresh;
+  if (!all.empty()) fresh = Partition(*copy, all);
+  if (options_.during_concurrent_rebuild) options_.during_concurrent_rebuild();
+  std::lock_guard lock(mu_);
+  logging_ = false;
+  if (generation != vr_generation_ || log_overflow_) {
+    log_.clear();
+    return false;  // `fresh` is unpublished: freed right away
+  }
+  // The new groups describe the copy; the logged changes are exactly where the live master
+  // differs. Re-running each against the live master (in any order: each re-derives its
+  // region from the final state) brings the groups up to date before anyone can see them.
+  std::vector<SharedTrie<Key>*> group_of(vrs_.size(), nullptr);
+  for (Group& g : fresh) {
+    g->Rebind(master_);
+    for (VrId vr : g->members()) group_of[vr] = g.get();
+  }
+  for (const LoggedChange& c : log_) group_of[c.vr]->Update(c.vr, c.key, c.len);
+  log_.clear();
+  log_.shrink_to_fit();
+  for (Group& g : groups_) retired_groups_.Add(std::move(g));
+  groups_ = std::move(fresh);
+  ++rebuilds_;
+  updates_since_rebuild_ = 0;
+  PublishLocked();
+  FinishLocked(nullptr, nullptr);
+  return true;
+}
+
+template <typename Key>
+bool MultiVrFib<Key>::MaybeStartBackgroundRebuild() {
+  std::lock_guard wl(worker_mu_);
+  if (worker_running_.load(std::memory_order_acquire) || !NeedsRebuild()) return false;
+  if (worker_.joinable()) worker_.join();
+  worker_running_.store(true, std::memory_order_release);
+  worker_ = std::thread([this] {
+    (void)RebuildConcurrently();
+    worker_running_.store(false, std::memory_order_release);
+  });
+  return true;
+}
+
+template <typename Key>
+void MultiVrFib<Key>::AfterChanges(size_t n) {
+  if (!options_.auto_rebuild) return;
+  constexpr uint64_t kEvery = 4096;
+  uint64_t before = auto_count_.fetch_add(n, std::memory_order_relaxed);
+  if (before / kEvery == (before + n) / kEvery) return;
+  (void)MaybeStartBackgroundRebuild();
+}
+
+template <typename Key>
+void MultiVrFib<Key>::WaitForBackgroundRebuild() {
+  std::lock_guard wl(worker_mu_);
+  if (worker_.joinable()) worker_.join();
 }
 
 template <typename Key>

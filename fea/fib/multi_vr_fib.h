@@ -12,21 +12,26 @@
 //   ReaderSlot slot(fib);            // once per reader thread (at most 64 at a time)
 //   { ReadSection rs(fib, slot);     // pins an epoch; keep it short, e.g. one packet batch
 //     NextHopId id = rs.Lookup(vr, addr);          // 0 = no route (drop)
-//     const NextHop* nh = rs.Resolve(vr, id); }    // valid until the section ends
+//     const NextHopGroup* g = rs.Resolve(vr, id);  // valid until the section ends
+//     const NextHop& nh = g->Select(flow_hash); }  // ECMP: pick a member by flow hash
 // Inside a section a lookup sees, for each address, the table as it was before or after any
 // update running concurrently (each address's answer comes from one atomically published
 // subtree). Memory the writer unlinks is freed only after every section that could see it ended.
 //
 // Writer contract: AddVr/RemoveVr/AddRoute/DeleteRoute/Rebuild/Stats may be called from any
 // thread; they are serialized by an internal mutex that readers never take. Rebuild() holds it
-// while it builds (call it from a background thread); lookups continue meanwhile.
+// while it builds; RebuildConcurrently() (or the FIB's own worker, MaybeStartBackgroundRebuild /
+// FibOptions::auto_rebuild) holds it only to copy the master and to catch up and swap, so route
+// changes continue during the build. Lookups continue in both cases.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "common/ip_prefix.h"
@@ -53,6 +58,19 @@ struct FibOptions {
   double split_row_ratio = 1.0;
   // and keeps the split when the halves use less than this fraction of the group's bytes.
   double split_keep_fraction = 0.9;
+  // Rebuild policy (NeedsRebuild): a group's used trie + row bytes grew by more than this
+  // fraction over its size right after its build (incremental updates never re-collapse), or
+  // this many route changes were applied since the last rebuild (0: no count limit).
+  double rebuild_growth = 0.25;
+  uint64_t rebuild_after_updates = 1'000'000;
+  // A concurrent rebuild logs the route changes applied while it builds; beyond this many it
+  // gives up (a writer far outpacing the build), and the next attempt starts over.
+  size_t rebuild_log_limit = size_t{1} << 22;
+  // When true, AddRoute/DeleteRoute/ApplyBatch check the policy every 4096 route changes and
+  // call MaybeStartBackgroundRebuild() (after releasing the writer lock).
+  bool auto_rebuild = false;
+  // Tests only: called by RebuildConcurrently() while it builds without the writer lock.
+  std::function<void()> during_concurrent_rebuild = nullptr;
   static constexpr VrId kMaxVrs = 4096;
 };
 
@@ -62,8 +80,11 @@ struct RouteUpdate {
   VrId vr = 0;
   Key key{};
   int len = 0;
-  bool withdraw = false;  // else add or replace with nh
+  bool withdraw = false;  // else add or replace with nh (or ecmp)
   NextHop nh;
+  // When non-empty, the route's next hops (an ECMP group) instead of nh. The caller keeps the
+  // members alive for the duration of the ApplyBatch call.
+  std::span<const NextHop> ecmp = {};
 };
 
 template <typename Key>
@@ -93,17 +114,39 @@ class MultiVrFib {
   Status RemoveVr(VrId vr);
   // Adds or replaces vr's route for prefix. Host bits are ignored; wrong family is an error.
   Status AddRoute(VrId vr, const IpPrefix& prefix, const NextHop& nh);
+  // Same with several next hops (ECMP; see NextHopTable::Acquire for what is rejected).
+  Status AddRoute(VrId vr, const IpPrefix& prefix, std::span<const NextHop> hops);
   Status DeleteRoute(VrId vr, const IpPrefix& prefix);
   // Same on raw keys. REQUIRES: 0 <= len <= kBits (else InvalidArgument).
   Status AddRoute(VrId vr, Key key, int len, const NextHop& nh);
+  Status AddRoute(VrId vr, Key key, int len, std::span<const NextHop> hops);
   Status DeleteRoute(VrId vr, Key key, int len);
   // Applies the updates in order under one lock and one publication, overlapping their cache
   // misses (for 1 to a few thousand updates at a time). A withdraw of an absent route is a
   // no-op. A bad length or unknown VR rejects the whole batch before anything is applied; a
-  // next-hop table overflow skips that update and is returned after the rest are applied.
+  // next-hop table overflow or a bad next-hop group skips that update and is returned after
+  // the rest are applied.
   Status ApplyBatch(std::span<const RouteUpdate<Key>> updates);
   // Re-partitions the VRs and rebuilds every group from the master, swapping each in atomically.
+  // Holds the writer lock throughout (readers never wait; writers do).
   void Rebuild();
+  // Whether the rebuild policy (FibOptions::rebuild_growth, rebuild_after_updates) asks for a
+  // rebuild: some group grew by incremental updates, or many changes happened since the last.
+  bool NeedsRebuild() const;
+  // The same result as Rebuild() without blocking the writer while it builds: under the lock it
+  // copies the route master (a copy of its arrays) and starts logging route changes; it builds
+  // the new groups from the copy with the lock released, while AddRoute/DeleteRoute/ApplyBatch
+  // go on; then, under the lock, it brings the new groups up to date by re-running the logged
+  // changes against the live master (the incremental Update path) and swaps them in. Returns
+  // false, changing nothing, when another concurrent rebuild is running, a VR was added or
+  // removed meanwhile, or the log exceeded rebuild_log_limit. Cost: a transient master copy.
+  bool RebuildConcurrently();
+  // If NeedsRebuild() and no background rebuild is running, starts RebuildConcurrently() on a
+  // worker thread owned by the FIB and returns true. Call it from the writer now and then (e.g.
+  // after each batch). The destructor waits for the worker.
+  bool MaybeStartBackgroundRebuild();
+  // Waits until the worker started by MaybeStartBackgroundRebuild() (if any) has finished.
+  void WaitForBackgroundRebuild();
   // Between these, route changes only update the master (lookups keep the old answers);
   // EndBulkLoad() rebuilds. For loading whole tables.
   void BeginBulkLoad();
@@ -153,8 +196,9 @@ class MultiVrFib {
       if (addr.family() != KeyTraits<Key>::kFamily) return kDropNextHop;
       return Lookup(vr, KeyTraits<Key>::FromAddr(addr));
     }
-    // The next hop behind an id from Lookup(vr, ...); nullptr for kDropNextHop.
-    const NextHop* Resolve(VrId vr, NextHopId id) const {
+    // The next hops behind an id from Lookup(vr, ...); nullptr for kDropNextHop. Pick the
+    // member of an ECMP route with Select(flow hash).
+    const NextHopGroup* Resolve(VrId vr, NextHopId id) const {
       if (id == kDropNextHop || vr >= snap_->vrs.size() || snap_->vrs[vr].nht == nullptr) {
         return nullptr;
       }
@@ -174,8 +218,14 @@ class MultiVrFib {
   };
   using Group = std::unique_ptr<SharedTrie<Key>>;
 
-  Group BuildGroup(std::vector<VrId> members) const;
-  std::vector<Group> Partition(std::vector<VrId> members) const;
+  Group BuildGroup(const RouteMaster<Key>& master, std::vector<VrId> members) const;
+  std::vector<Group> Partition(const RouteMaster<Key>& master, std::vector<VrId> members) const;
+  std::vector<VrId> LiveVrsLocked() const;
+  // Notes a route change for a concurrent rebuild in progress.
+  void LogLocked(VrId vr, Key key, int len);
+  // FibOptions::auto_rebuild: counts n route changes; every 4096 checks the policy.
+  // REQUIRES: mu_ not held.
+  void AfterChanges(size_t n);
   SharedTrie<Key>* GroupOf(VrId vr) const;
   // Replaces groups_ (retiring the old ones) and publishes a snapshot.
   void PublishLocked();
@@ -184,7 +234,7 @@ class MultiVrFib {
   Status CheckVr(VrId vr) const;
   // The route change without publication (FinishLocked); REQUIRES: mu_ held, vr exists, key
   // masked. RemoveLocked returns false when there was no such route.
-  Status SetLocked(VrId vr, Key key, int len, const NextHop& nh);
+  Status SetLocked(VrId vr, Key key, int len, std::span<const NextHop> hops);
   bool RemoveLocked(VrId vr, Key key, int len);
 
   const FibOptions options_;
@@ -202,7 +252,23 @@ class MultiVrFib {
   uint64_t rebuilds_ = 0;
   uint64_t updates_ = 0;
   uint64_t finishes_ = 0;
+  uint64_t updates_since_rebuild_ = 0;
   bool bulk_ = false;
+  // Concurrent rebuild state (under mu_).
+  struct LoggedChange {
+    VrId vr;
+    int len;
+    Key key;
+  };
+  bool logging_ = false;
+  bool log_overflow_ = false;
+  uint64_t vr_generation_ = 0;  // bumped by AddVr/RemoveVr
+  std::vector<LoggedChange> log_;
+  // The background worker (MaybeStartBackgroundRebuild), guarded by worker_mu_.
+  std::mutex worker_mu_;
+  std::thread worker_;
+  std::atomic<bool> worker_running_{false};
+  std::atomic<uint64_t> auto_count_{0};
 };
 
 using Fib4 = MultiVrFib<uint32_t>;

@@ -60,8 +60,8 @@ class Harness {
       for (VrId vr : vrs) {
         uint32_t want = model_.Lookup(vr, a);
         NextHopId id = rs.Lookup(vr, a);
-        const NextHop* nh = rs.Resolve(vr, id);
-        uint32_t got = nh == nullptr ? 0 : nh->ifindex;
+        const NextHopGroup* g = rs.Resolve(vr, id);
+        uint32_t got = g == nullptr ? 0 : (*g)[0].ifindex;
         ASSERT_EQ(got, want) << "vr " << vr << " addr " << KeyTraits<Key>::ToAddr(a).ToString();
       }
     }
@@ -177,7 +177,8 @@ TEST(MultiVrFibApiTest, RejectsBadInput) {
   Fib4::ReadSection rs(fib, slot);
   NextHopId id = rs.Lookup(3, *IpAddr::Parse("10.1.2.3"));
   ASSERT_NE(id, kDropNextHop);
-  EXPECT_EQ(*rs.Resolve(3, id), nh);
+  ASSERT_EQ(rs.Resolve(3, id)->size(), 1u);
+  EXPECT_EQ((*rs.Resolve(3, id))[0], nh);
   EXPECT_EQ(rs.Lookup(3, *IpAddr::Parse("11.1.2.3")), kDropNextHop);
   EXPECT_EQ(rs.Lookup(3, *IpAddr::Parse("::1")), kDropNextHop);
   EXPECT_EQ(rs.Lookup(4, *IpAddr::Parse("10.1.2.3")), kDropNextHop);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fea/fib/fib_key.h"
+#include "fea/fib/large_alloc.h"
 
 namespace strata::fib {
 
@@ -85,14 +86,14 @@ class PrefixIndex {
     slots_[s] = slot;
   }
   void Grow() {
-    std::vector<Slot> old = std::move(slots_);
+    std::vector<Slot, LargeAllocator<Slot>> old = std::move(slots_);
     slots_.assign(old.size() * 2, Slot{});
     for (const Slot& s : old) {
       if (s.node != kNone) Place(s);
     }
   }
 
-  std::vector<Slot> slots_;
+  std::vector<Slot, LargeAllocator<Slot>> slots_;
   size_t size_ = 0;
 };
 

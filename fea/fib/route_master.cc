@@ -20,6 +20,8 @@ uint32_t RouteMaster<Key>::NewNode(uint32_t parent) {
     nodes_.emplace_back();
   }
   nodes_[i].parent = parent;
+  const Node& p = nodes_[parent];
+  nodes_[i].up = p.ent_cnt != 0 ? parent : p.up;
   return i;
 }
 
@@ -53,15 +55,17 @@ template <typename Key>
 NextHopId RouteMaster<Key>::SetEntry(uint32_t i, Key key, int len, VrId vr, NextHopId nh) {
   Node& n = nodes_[i];
   Entry* begin = entries_.data() + n.ent_off;
-  Entry* it = std::lower_bound(begin, begin + n.ent_cnt, vr,
-                               [](const Entry& e, VrId v) { return e.vr < v; });
+  Entry* it = LowerBound(begin, n.ent_cnt, vr);
   if (it != begin + n.ent_cnt && it->vr == vr) {
     NextHopId old = it->nh;
     it->nh = nh;
     return old;
   }
   size_t pos = static_cast<size_t>(it - begin);
-  if (n.ent_cnt == 0) index_.Insert(key, len, i);
+  if (n.ent_cnt == 0) {
+    index_.Insert(key, len, i);
+    RelinkBelow(i, i);
+  }
   if (n.ent_cnt == n.ent_cap) GrowEntries(n);
   begin = entries_.data() + n.ent_off;
   std::copy_backward(begin + pos, begin + n.ent_cnt, begin + n.ent_cnt + 1);
@@ -125,7 +129,7 @@ NextHopId RouteMaster<Key>::Remove(VrId vr, Key key, int len) {
   Node& n = nodes_[i];
   Entry* begin = entries_.data() + n.ent_off;
   Entry* end = begin + n.ent_cnt;
-  Entry* it = std::lower_bound(begin, end, vr, [](const Entry& e, VrId v) { return e.vr < v; });
+  Entry* it = LowerBound(begin, n.ent_cnt, vr);
   if (it == end || it->vr != vr) return kDropNextHop;
   NextHopId old = it->nh;
   std::copy(it + 1, end, it);
@@ -134,6 +138,7 @@ NextHopId RouteMaster<Key>::Remove(VrId vr, Key key, int len) {
     free_entries_[std::countr_zero(uint32_t{n.ent_cap})].push_back(n.ent_off);
     n.ent_cap = 0;
     index_.Erase(key, len);
+    RelinkBelow(i, n.up);
   }
   FixUp(i);
   return old;
@@ -185,6 +190,25 @@ bool RouteMaster<Key>::RemoveVrRec(uint32_t i, Key key, int depth, VrId vr,
 template <typename Key>
 void RouteMaster<Key>::RemoveVr(VrId vr, const std::function<void(NextHopId)>& on_removed) {
   RemoveVrRec(kRoot, Key{0}, 0, vr, on_removed);
+  RelinkAll(kRoot, kNoNode);
+}
+
+template <typename Key>
+void RouteMaster<Key>::RelinkBelow(uint32_t i, uint32_t to) {
+  for (uint32_t c : nodes_[i].child) {
+    if (c == 0) continue;
+    nodes_[c].up = to;
+    if (nodes_[c].ent_cnt == 0) RelinkBelow(c, to);
+  }
+}
+
+template <typename Key>
+void RouteMaster<Key>::RelinkAll(uint32_t i, uint32_t up) {
+  nodes_[i].up = up;
+  uint32_t below = nodes_[i].ent_cnt != 0 ? i : up;
+  for (uint32_t c : nodes_[i].child) {
+    if (c != 0) RelinkAll(c, below);
+  }
 }
 
 template <typename Key>

@@ -8,14 +8,22 @@ namespace strata::fib {
 
 RowTable::RowTable(uint32_t width, uint32_t initial_rows)
     : width_(width), capacity_(std::max<uint32_t>(initial_rows, 4)) {
-  data_.store(new uint16_t[capacity_ * width_](), std::memory_order_release);
+  data_.store(NewData(capacity_ * width_), std::memory_order_release);
   refs_.resize(capacity_, 0);
   hashes_.resize(capacity_, 0);
   indexed_.resize(capacity_, 0);
   slots_.assign(std::bit_ceil(capacity_ * 2), 0);
 }
 
-RowTable::~RowTable() { delete[] data_.load(std::memory_order_relaxed); }
+RowTable::~RowTable() {
+  FreeLarge(data_.load(std::memory_order_relaxed), capacity_ * width_ * sizeof(uint16_t));
+}
+
+uint16_t* RowTable::NewData(size_t cells) {
+  auto* d = static_cast<uint16_t*>(AllocLarge(cells * sizeof(uint16_t)));
+  std::memset(d, 0, cells * sizeof(uint16_t));
+  return d;
+}
 
 uint64_t RowTable::HashRow(const uint16_t* row) const {
   uint64_t h = 0;
@@ -58,11 +66,12 @@ void RowTable::IndexErase(uint32_t id) {
 
 void RowTable::Grow() {
   size_t cap = capacity_ * 2;
-  auto* fresh = new uint16_t[cap * width_]();
+  uint16_t* fresh = NewData(cap * width_);
   uint16_t* old = data_.load(std::memory_order_relaxed);
   std::memcpy(fresh, old, capacity_ * width_ * sizeof(uint16_t));
   data_.store(fresh, std::memory_order_release);
-  retired_arrays_.Add(std::unique_ptr<uint16_t[]>(old));
+  retired_arrays_.Add(std::unique_ptr<uint16_t[], LargeArrayDeleter>(
+      old, LargeArrayDeleter{capacity_ * width_ * sizeof(uint16_t)}));
   capacity_ = cap;
   refs_.resize(cap, 0);
   hashes_.resize(cap, 0);
@@ -112,7 +121,7 @@ void RowTable::Stamp(uint64_t tag) {
 
 void RowTable::Reclaim(uint64_t min_active) {
   retired_rows_.Collect(min_active, [this](uint32_t id) { free_.push_back(id); });
-  retired_arrays_.Collect(min_active, [](std::unique_ptr<uint16_t[]>) {});
+  retired_arrays_.Collect(min_active, [](auto) {});
 }
 
 size_t RowTable::bytes() const { return capacity_ * width_ * sizeof(uint16_t); }

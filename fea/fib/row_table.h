@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "fea/fib/large_alloc.h"
 #include "fea/fib/retire_list.h"
 
 namespace strata::fib {
@@ -60,6 +61,7 @@ class RowTable {
     x *= 0xBF58476D1CE4E5B9ULL;
     return x ^ (x >> 29);
   }
+  static uint16_t* NewData(size_t cells);
   void Grow();
   void IndexInsert(uint32_t id);
   void IndexErase(uint32_t id);
@@ -76,7 +78,7 @@ class RowTable {
   std::vector<uint32_t> slots_;  // open addressing, id + 1, 0 = empty
   std::vector<uint32_t> free_;
   RetireList<uint32_t> retired_rows_;
-  RetireList<std::unique_ptr<uint16_t[]>> retired_arrays_;
+  RetireList<std::unique_ptr<uint16_t[], LargeArrayDeleter>> retired_arrays_;
 };
 
 }  // namespace strata::fib

@@ -5,13 +5,14 @@
 #include <cassert>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 namespace strata::fib {
 
 template <typename Key>
 SharedTrie<Key>::SharedTrie(const RouteMaster<Key>& master, std::vector<VrId> members,
                             TrieOptions options)
-    : master_(master),
+    : master_(&master),
       members_(std::move(members)),
       options_(options),
       width_(static_cast<uint32_t>(members_.size())),
@@ -27,13 +28,24 @@ SharedTrie<Key>::SharedTrie(const RouteMaster<Key>& master, std::vector<VrId> me
 
 template <typename Key>
 SharedTrie<Key>::~SharedTrie() {
-  delete[] nodes_.load(std::memory_order_relaxed);
+  FreeLarge(nodes_.load(std::memory_order_relaxed), capacity_ * sizeof(uint32_t));
+}
+
+template <typename Key>
+std::atomic<uint32_t>* SharedTrie<Key>::NewArray(size_t cap) const {
+  auto* fresh = static_cast<std::atomic<uint32_t>*>(AllocLarge(cap * sizeof(uint32_t)));
+  std::uninitialized_value_construct_n(fresh, cap);
+  std::atomic<uint32_t>* old = nodes_.load(std::memory_order_relaxed);
+  for (size_t i = 0; i < used_; ++i) {
+    fresh[i].store(old[i].load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
+  return fresh;
 }
 
 template <typename Key>
 const uint16_t* SharedTrie<Key>::Apply(uint32_t node, int depth, const uint16_t* row) {
   uint16_t* out = nullptr;
-  for (const auto& e : master_.entries(master_.node(node))) {
+  for (const auto& e : master_->entries(master_->node(node))) {
     int c = ColumnOf(e.vr);
     if (c < 0) continue;
     if (out == nullptr) {
@@ -61,7 +73,7 @@ void SharedTrie<Key>::GenLeaves(Key key, int len) {
   const uint16_t* row = Apply(node, 0, base);
   bool below = true;
   for (int d = 0; d < len; ++d) {
-    const auto& n = master_.node(node);
+    const auto& n = master_->node(node);
     uint32_t c = n.child[KeyBit(key, d)];
     if ((n.mask & group_mask_) == 0 || c == 0) {
       below = false;
@@ -70,7 +82,7 @@ void SharedTrie<Key>::GenLeaves(Key key, int len) {
     node = c;
     row = Apply(node, d + 1, row);
   }
-  if (below && (master_.node(node).mask & group_mask_) != 0) {
+  if (below && (master_->node(node).mask & group_mask_) != 0) {
     GenRec(node, key, len, row);
   } else {
     Emit(key, len, row);
@@ -83,10 +95,10 @@ void SharedTrie<Key>::GenRec(uint32_t node, Key key, int depth, const uint16_t* 
     Emit(key, depth, row);
     return;
   }
-  const auto& n = master_.node(node);
+  const auto& n = master_->node(node);
   bool rel[2];
   for (int b = 0; b < 2; ++b) {
-    rel[b] = n.child[b] != 0 && (master_.node(n.child[b]).mask & group_mask_) != 0;
+    rel[b] = n.child[b] != 0 && (master_->node(n.child[b]).mask & group_mask_) != 0;
   }
   if (!rel[0] && !rel[1]) {
     Emit(key, depth, row);
@@ -132,13 +144,13 @@ void SharedTrie<Key>::EnsureCapacity(size_t slots) {
   if (slots <= capacity_) return;
   size_t cap = std::max(slots, capacity_ * 2);
   assert(cap <= kMaxPointer);
-  auto* fresh = new std::atomic<uint32_t>[cap];
+  std::atomic<uint32_t>* fresh = NewArray(cap);
   std::atomic<uint32_t>* old = nodes_.load(std::memory_order_relaxed);
-  for (size_t i = 0; i < used_; ++i) {
-    fresh[i].store(old[i].load(std::memory_order_relaxed), std::memory_order_relaxed);
-  }
   nodes_.store(fresh, std::memory_order_release);
-  if (old != nullptr) retired_arrays_.Add(std::unique_ptr<std::atomic<uint32_t>[]>(old));
+  if (old != nullptr) {
+    retired_arrays_.Add(std::unique_ptr<std::atomic<uint32_t>[], LargeArrayDeleter>(
+        old, LargeArrayDeleter{capacity_ * sizeof(uint32_t)}));
+  }
   capacity_ = cap;
 }
 
@@ -202,18 +214,15 @@ void SharedTrie<Key>::Build() {
   FillBlock(0, leaves_.size(), 0, root_bits_, 0);
   // Not yet published: resize the array to the reserve directly.
   size_t cap = std::max<size_t>(static_cast<size_t>(used_ * options_.reserve), used_ + 1024);
-  auto* fresh = new std::atomic<uint32_t>[cap];
-  std::atomic<uint32_t>* old = nodes_.load(std::memory_order_relaxed);
-  for (size_t i = 0; i < used_; ++i) {
-    fresh[i].store(old[i].load(std::memory_order_relaxed), std::memory_order_relaxed);
-  }
-  delete[] old;
+  std::atomic<uint32_t>* fresh = NewArray(cap);
+  FreeLarge(nodes_.load(std::memory_order_relaxed), capacity_ * sizeof(uint32_t));
   nodes_.store(fresh, std::memory_order_release);
   capacity_ = cap;
   retired_arrays_.Stamp(0);
   retired_arrays_.Collect(~uint64_t{0}, [](auto) {});
   leaves_.clear();
   leaves_.shrink_to_fit();
+  built_bytes_ = used_trie_bytes() + used_row_bytes();
 }
 
 template <typename Key>

@@ -23,6 +23,7 @@
 
 #include "fea/fib/fib_key.h"
 #include "fea/fib/fib_stats.h"
+#include "fea/fib/large_alloc.h"
 #include "fea/fib/retire_list.h"
 #include "fea/fib/route_master.h"
 #include "fea/fib/row_table.h"
@@ -49,6 +50,9 @@ class SharedTrie {
 
   // Builds the whole trie from the master. Called once, before the trie is published.
   void Build();
+  // Reads `master` from now on (a trie built from a copy of the master, then kept up to date
+  // against the live one). REQUIRES: master describes the same VRs.
+  void Rebind(const RouteMaster<Key>& master) { master_ = &master; }
   // Brings the trie up to date after the master changed vr's route for key/len (added, replaced
   // or removed). Only vr's column changes, and only where key/len is vr's longest match: those
   // leaves get a new row id in place (one atomic store each); a leaf that hid a more specific
@@ -80,6 +84,27 @@ class SharedTrie {
     __builtin_prefetch(nodes_.load(std::memory_order_relaxed) + (w >> kBranchBits) +
                        KeyChunk(key, root_bits_, std::min(b, kBits - root_bits_)));
   }
+  // Reads the first `loads` node words on the path to the prefix key/len (REQUIRES: prefetched
+  // by earlier calls, so these hit the cache) and prefetches the next word, or the leaf's row.
+  // PrefetchPath(k, l, 2) after PrefetchLevel2, then PrefetchPath(k, l, 3), ...
+  void PrefetchPath(Key key, int len, int loads) const {
+    const std::atomic<uint32_t>* n = nodes_.load(std::memory_order_relaxed);
+    const std::atomic<uint32_t>* slot = n + KeyChunk(key, 0, root_bits_);
+    int pos = root_bits_;
+    for (int level = 0; level < loads; ++level) {
+      uint32_t w = slot->load(std::memory_order_relaxed);
+      int b = static_cast<int>(w & kBranchMask);
+      if (b == 0) {
+        if (level + 1 == loads)
+          __builtin_prefetch(rows_.data() + size_t{w >> kBranchBits} * width_);
+        return;
+      }
+      if (pos + b > len) return;  // the update walks the slots below this node
+      slot = n + (w >> kBranchBits) + KeyChunk(key, pos, b);
+      pos += b;
+    }
+    __builtin_prefetch(slot);
+  }
   const std::vector<VrId>& members() const { return members_; }
   // The column of vr, or -1.
   int ColumnOf(VrId vr) const { return vr < col_of_.size() ? col_of_[vr] : -1; }
@@ -88,6 +113,8 @@ class SharedTrie {
   // Bytes in use (not the reserve): what the grouping policy compares.
   size_t used_trie_bytes() const { return (used_ - free_slots_) * sizeof(uint32_t); }
   size_t used_row_bytes() const { return rows_.live_rows() * width_ * sizeof(uint16_t); }
+  // used_trie_bytes() + used_row_bytes() right after Build(): the rebuild policy's baseline.
+  size_t built_bytes() const { return built_bytes_; }
   size_t allocated_bytes() const { return capacity_ * sizeof(uint32_t) + rows_.bytes(); }
   GroupStats Stats() const;
 
@@ -116,6 +143,8 @@ class SharedTrie {
   int ChooseBranch(size_t i, size_t j, int pos) const;
   uint32_t AllocBlock(int b);
   void EnsureCapacity(size_t slots);
+  // A node array of cap words (huge pages when large), holding a copy of the used words.
+  std::atomic<uint32_t>* NewArray(size_t cap) const;
   void RebuildSlot(uint32_t slot, Key key, int pos);
   // Update() helpers (shared_trie_update.cc). Region key/d lies inside the updated prefix;
   // `m` is the master node of the region if vr has routes at or below it, else kNoNode.
@@ -135,13 +164,14 @@ class SharedTrie {
   }
   void CountDepths(uint32_t word, int depth, GroupStats& s) const;
 
-  const RouteMaster<Key>& master_;
+  const RouteMaster<Key>* master_;
   const std::vector<VrId> members_;
   const TrieOptions options_;
   const uint32_t width_;
   std::vector<int> col_of_;
   uint64_t group_mask_ = 0;
   int root_bits_ = 1;
+  size_t built_bytes_ = 0;
 
   std::atomic<std::atomic<uint32_t>*> nodes_{nullptr};
   size_t capacity_ = 0;
@@ -149,7 +179,7 @@ class SharedTrie {
   size_t free_slots_ = 0;
   std::vector<std::vector<uint32_t>> free_blocks_;  // by branch
   RetireList<Block> retired_blocks_;
-  RetireList<std::unique_ptr<std::atomic<uint32_t>[]>> retired_arrays_;
+  RetireList<std::unique_ptr<std::atomic<uint32_t>[], LargeArrayDeleter>> retired_arrays_;
   RowTable rows_;
 
   std::vector<Leaf> leaves_;

@@ -20,8 +20,8 @@ namespace strata::fib {
 
 template <typename Key>
 uint32_t SharedTrie<Key>::VrChild(uint32_t m, int bit) const {
-  uint32_t c = master_.node(m).child[bit];
-  return c != 0 && (master_.node(c).mask & patch_.vr_bit) != 0 ? c : kNoNode;
+  uint32_t c = master_->node(m).child[bit];
+  return c != 0 && (master_->node(c).mask & patch_.vr_bit) != 0 ? c : kNoNode;
 }
 
 template <typename Key>
@@ -84,7 +84,7 @@ void SharedTrie<Key>::PatchSlot(uint32_t slot, Key key, int d, uint32_t m) {
 template <typename Key>
 void SharedTrie<Key>::PatchRange(Key key, int d, uint32_t m, uint32_t off, int npos, int b) {
   if (m != kNoNode && d > patch_.len &&
-      master_.EntryOf(master_.node(m), patch_.vr) != kDropNextHop) {
+      master_->EntryOf(master_->node(m), patch_.vr) != kDropNextHop) {
     return;  // a more specific route of vr owns this region
   }
   if (d == npos + b) {
@@ -111,22 +111,23 @@ void SharedTrie<Key>::Update(VrId vr, Key key, int len) {
   patch_.row.resize(width_);
   // vr's longest match for the prefix in the updated master, and the prefix's master node:
   // from the prefix index when the prefix has entries, else by a walk from the root.
-  uint32_t m = master_.FindNode(key, len);
-  NextHopId nh = m == kNoNode ? kDropNextHop : master_.EntryOf(master_.node(m), vr);
+  uint32_t m = master_->FindNode(key, len);
+  NextHopId nh = m == kNoNode ? kDropNextHop : master_->EntryOf(master_->node(m), vr);
   if (nh == kDropNextHop && m != kNoNode) {  // vr's route went; other VRs keep the node
-    for (uint32_t a = master_.node(m).parent; a != kNoNode && nh == kDropNextHop;
-         a = master_.node(a).parent) {
-      if (master_.node(a).ent_cnt != 0) nh = master_.EntryOf(master_.node(a), vr);
+    // The ancestors with entries, by their `up` links (not every level of the binary trie).
+    for (uint32_t a = master_->node(m).up; a != kNoNode && nh == kDropNextHop;
+         a = master_->node(a).up) {
+      nh = master_->EntryOf(master_->node(a), vr);
     }
-    if ((master_.node(m).mask & patch_.vr_bit) == 0) m = kNoNode;
+    if ((master_->node(m).mask & patch_.vr_bit) == 0) m = kNoNode;
   } else if (m == kNoNode) {
     m = RouteMaster<Key>::kRoot;
-    if ((master_.node(m).mask & patch_.vr_bit) == 0) m = kNoNode;
-    nh = m == kNoNode ? kDropNextHop : master_.EntryOf(master_.node(m), vr);
+    if ((master_->node(m).mask & patch_.vr_bit) == 0) m = kNoNode;
+    nh = m == kNoNode ? kDropNextHop : master_->EntryOf(master_->node(m), vr);
     for (int d = 0; d < len && m != kNoNode; ++d) {
       m = VrChild(m, KeyBit(key, d));
       if (m == kNoNode) break;
-      NextHopId here = master_.EntryOf(master_.node(m), vr);
+      NextHopId here = master_->EntryOf(master_->node(m), vr);
       if (here != kDropNextHop) nh = here;
     }
   }
