@@ -50,6 +50,7 @@ ProcessSpec ProcessCatalog::For(const ProcessInstance& p,
   s.argv = {Binary(p.process)};
   const std::string vr = VrOf(p.instance);
   if (!vr.empty()) s.argv.insert(s.argv.end(), {"--vr", vr});
+  s.argv.insert(s.argv.end(), p.args.begin(), p.args.end());
   std::vector<std::string> targets;
   if (p.process == "fea") {
     if (options_.fea_no_kernel) s.argv.push_back("--no-kernel");

@@ -1,6 +1,7 @@
 #include "rtrmgr/config/config_planner.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "rtrmgr/config/xrl_expander.h"
 
@@ -156,15 +157,29 @@ class Builder {
 void CollectProcesses(const TemplateTree& templates, const Chain& chain,
                       std::vector<ProcessInstance>& out, Status& status) {
   const TemplateNode& t = *chain.back().tmpl;
-  if (const ProcessDef* def = templates.FindProcess(t.process)) {
-    auto instance = XrlExpander::ExpandText(def->instance, chain);
+  // Adds the instance of `def` for this chain, then the processes it requires.
+  std::function<void(const ProcessDef&, int)> add = [&](const ProcessDef& def, int depth) {
+    auto instance = XrlExpander::ExpandText(def.instance, chain);
     if (!instance.ok()) {
       if (status.ok()) status = instance.status();
       return;
     }
-    ProcessInstance p{def->name, *instance, def->rank};
+    ProcessInstance p{def.name, *instance, def.rank, {}};
+    for (const std::string& a : def.args) {
+      auto arg = XrlExpander::ExpandText(a, chain);
+      if (!arg.ok()) {
+        if (status.ok()) status = arg.status();
+        return;
+      }
+      p.args.push_back(*arg);
+    }
     if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(std::move(p));
-  }
+    if (depth > 8) return;  // a requires cycle; the template loader reports unknown names
+    for (const std::string& r : def.requires_) {
+      if (const ProcessDef* rd = templates.FindProcess(r)) add(*rd, depth + 1);
+    }
+  };
+  if (const ProcessDef* def = templates.FindProcess(t.process)) add(*def, 0);
   for (const auto& child : chain.back().node->children()) {
     if (const TemplateNode* ct = t.Find(child.keyword())) {
       CollectProcesses(templates, With(chain, child, *ct), out, status);

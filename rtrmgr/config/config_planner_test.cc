@@ -209,10 +209,27 @@ TEST(ConfigPlannerTest, RequiredProcessesPerVr) {
                         "virtual-router amber { static; }\n");
   auto procs = ConfigPlanner(RealTemplates()).RequiredProcesses(tree);
   ASSERT_TRUE(procs.ok());
-  EXPECT_EQ(*procs, (std::vector<ProcessInstance>{{"fea", "fea", 10},
-                                                  {"rib", "rib.amber", 20},
-                                                  {"rib", "rib.red", 20},
-                                                  {"bgp", "bgp.red", 30}}));
+  EXPECT_EQ(*procs, (std::vector<ProcessInstance>{{"fea", "fea", 10, {}},
+                                                  {"rib", "rib.amber", 20, {}},
+                                                  {"rib", "rib.red", 20, {}},
+                                                  {"bgp", "bgp.red", 30, {}}}));
+  // The RIB is told its VR's kernel table, so its own add_vr agrees with the config's.
+  EXPECT_EQ((*procs)[2].args, (std::vector<std::string>{"--table-id=100"}));
+  EXPECT_EQ((*procs)[1].args, (std::vector<std::string>{"--table-id=0"}));
+}
+
+// A VR with BGP and no static routes still gets its RIB (bgp requires rib), or BGP's routes
+// would have nowhere to go and its next hops nothing to resolve them.
+TEST(ConfigPlannerTest, BgpBringsItsVrsRib) {
+  auto tree = MustParse(
+      "virtual-router green { table-id 9;\n"
+      "  bgp { local-as 65001; router-id 10.0.0.1; peer 10.0.0.2 { as 65002; } } }\n");
+  auto procs = ConfigPlanner(RealTemplates()).RequiredProcesses(tree);
+  ASSERT_TRUE(procs.ok()) << procs.status().ToString();
+  EXPECT_EQ(*procs, (std::vector<ProcessInstance>{{"fea", "fea", 10, {}},
+                                                  {"rib", "rib.green", 20, {}},
+                                                  {"bgp", "bgp.green", 30, {}}}));
+  EXPECT_EQ((*procs)[1].args, (std::vector<std::string>{"--table-id=9"}));
 }
 
 TEST(ConfigPlannerTest, ExampleConfigPlans) {

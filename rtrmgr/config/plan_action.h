@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "libipc/xrl.h"
 
@@ -33,8 +34,12 @@ struct ProcessInstance {
   std::string process;   // "rib"
   std::string instance;  // "rib.red"
   uint32_t rank = 0;
+  std::vector<std::string> args;  // from the process's `arg` lines, expanded from the config
 
-  friend bool operator==(const ProcessInstance&, const ProcessInstance&) = default;
+  // One instance is one process: its arguments do not make it another.
+  friend bool operator==(const ProcessInstance& a, const ProcessInstance& b) {
+    return a.process == b.process && a.instance == b.instance && a.rank == b.rank;
+  }
 };
 
 }  // namespace strata::rtrmgr

@@ -109,7 +109,7 @@ Status MergeNode(TemplateNode& parent, const ConfigNode& stmt) {
 
 StatusOr<ProcessDef> ParseProcessDef(const ConfigNode& stmt) {
   if (stmt.args().size() != 1) return Error(stmt.pos(), "'%define-process' takes a name");
-  ProcessDef def{stmt.first_arg(), "", 0, "", stmt.pos()};
+  ProcessDef def{stmt.first_arg(), "", 0, "", stmt.pos(), {}, {}};
   for (const auto& c : stmt.children()) {
     if (Status s = WantArgs(c, 1); !s.ok()) return s;
     const std::string& v = c.first_arg();
@@ -121,6 +121,10 @@ StatusOr<ProcessDef> ParseProcessDef(const ConfigNode& stmt) {
       auto r = ValueSpec::ParseU32(v);
       if (!r) return Error(c.args()[0].pos, "'rank' is a u32");
       def.rank = *r;
+    } else if (c.keyword() == "arg") {
+      def.args.push_back(v);
+    } else if (c.keyword() == "requires") {
+      def.requires_.push_back(v);
     } else {
       return Error(c.pos(), "unknown process attribute '" + c.keyword() + "'");
     }
@@ -140,6 +144,17 @@ StatusOr<TemplateTree> TemplateTree::LoadTexts(
   }
   if (Status s = t.Finalize(*t.root_); !s.ok()) return s;
   if (Status s = t.CheckRefs(*t.root_); !s.ok()) return s;
+  for (const auto& [name, def] : t.processes_) {
+    for (const std::string& r : def.requires_) {
+      auto it = t.processes_.find(r);
+      if (it == t.processes_.end()) {
+        return Error(def.pos, "process '" + name + "' requires undefined process '" + r + "'");
+      }
+      if (it->second.rank >= def.rank) {
+        return Error(def.pos, "process '" + name + "' requires '" + r + "', which must rank before it");
+      }
+    }
+  }
   return t;
 }
 

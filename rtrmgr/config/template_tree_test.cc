@@ -47,6 +47,11 @@ TEST(TemplateTreeTest, TemplateErrorsNamePosition) {
       {"%help x;", "t:1:1: '%help' is not allowed at the top level"},
       {"a { %range 5 1; }", "t:1:5: '%range' needs two u32 values MIN <= MAX"},
       {"%define-process p { rank 1; }", "t:1:1: process 'p' needs instance"},
+      {"%define-process p { instance p; requires q; }",
+       "t:1:1: process 'p' requires undefined process 'q'"},
+      {"%define-process p { instance p; rank 1; requires q; }\n"
+       "%define-process q { instance q; rank 2; }",
+       "t:1:1: process 'p' requires 'q', which must rank before it"},
   };
   for (const auto& c : cases) {
     auto t = TemplateTree::LoadTexts({{"t", c.text}});
