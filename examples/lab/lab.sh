@@ -156,19 +156,9 @@ start_frr() {
 start_strata() {
   local dir="${LAB_DIR}/strata"
   mkdir -p "${dir}/state" "${dir}/logs"
-  # Two steps (see strata-lab-boot.conf): boot with the VR and its interfaces, then load and
-  # commit the full configuration, which starts the RIB and BGP.
   spawn "${NS_ROUTER}" "${dir}/rtrmgr.log" \
     env STRATA_RUN_DIR="${dir}" STRATA_BIN_DIR="${BIN_DIR}" "${BIN_DIR}/strata-rtrmgr" \
-    -c "${SCRIPT_DIR}/strata-lab-boot.conf" --state-dir "${dir}/state" --log-dir "${dir}/logs"
-  if ! wait_for 20 strata_sh "show interfaces"; then
-    log "strata-rtrmgr did not come up; see ${dir}/rtrmgr.log and ${dir}/logs/"
-    return 1
-  fi
-  if ! strata_sh "configure; load ${SCRIPT_DIR}/strata-lab.conf; commit" >"${dir}/commit.out" 2>&1; then
-    log "committing strata-lab.conf failed: $(cat "${dir}/commit.out")"
-    return 1
-  fi
+    -c "${SCRIPT_DIR}/strata-lab.conf" --state-dir "${dir}/state" --log-dir "${dir}/logs"
   if ! wait_for 20 strata_sh "show bgp summary"; then
     log "BGP did not start; see ${dir}/rtrmgr.log and ${dir}/logs/"
     return 1
