@@ -112,8 +112,10 @@ void ConnectedRoutes::InterfaceEvent(const fcpb::InterfaceEventRequest& request,
   }
   touched_since_list_.insert(ifc.name());
   ++events_;
+  const bool joined = !subnets.empty() && !interfaces_.contains(ifc.name());
   set_interface(ifc.name(), std::move(subnets));
   if (changed_) changed_();
+  if (joined && on_joined_) on_joined_();
   reply(fcpb::InterfaceEventReply());
 }
 

@@ -38,6 +38,10 @@ class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
 
   // Subscribes to the FEA's interface events for this VR.
   void watch();
+  // Called when an interface event brings an interface into this VR (bound, or up with an
+  // address): the FEA refuses routes whose next hop is on no interface of the VR, so routes it
+  // refused before may be acceptable now.
+  void set_on_interface_joined(std::function<void()> fn) { on_joined_ = std::move(fn); }
 
   void InterfaceEvent(const fea_client::v1::InterfaceEventRequest& request,
                       ipc::Responder<fea_client::v1::InterfaceEventReply> reply) override;
@@ -68,6 +72,7 @@ class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
   fea::v1::FeaClient fea_;
   std::shared_ptr<spdlog::logger> log_;
   std::function<void()> changed_;
+  std::function<void()> on_joined_;
   std::map<std::string, std::map<IpPrefix, Subnet>> interfaces_;  // up and in this VR
   std::map<IpPrefix, std::string> holder_;                        // interface holding the route
   uint64_t events_ = 0;

@@ -41,6 +41,13 @@ RibProcess::RibProcess(ipc::Router& router, Options options)
     schedule_flush();
   });
   fea_->set_on_drained([this] { schedule_flush(); });
+  // Routes the FEA refused for want of an interface in the VR are re-offered, with the rest of
+  // the table, once an interface joins: after an FEA restart the RIB's own resync can run before
+  // the rtrmgr has re-bound the VR's interfaces.
+  connected_->set_on_interface_joined([this] {
+    rib_->fea_reconnected();
+    schedule_flush();
+  });
 }
 
 RibProcess::~RibProcess() {
