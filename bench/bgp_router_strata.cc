@@ -31,7 +31,8 @@ class StrataDriver : public RouterDriver {
  public:
   std::string name() const override { return "Strata"; }
   std::string Missing(const RouterSetup& s) const override {
-    for (const char* b : {"strata-finder", "strata-fea", "strata-rib", "strata-bgp", "strata-call"}) {
+    for (const char* b :
+         {"strata-finder", "strata-fea", "strata-rib", "strata-bgp", "strata-call"}) {
       if (::access((s.strata_bin + "/" + b).c_str(), X_OK) != 0) return s.strata_bin + "/" + b;
     }
     return "";
@@ -78,7 +79,8 @@ class StrataDriver : public RouterDriver {
     const std::string ifname = "bb-" + s.ns.substr(4) + "r";
     const std::string fea_script =
         "finder://fea/fea/1.0/add_vr?vr:txt=bb&table_id:u32=254\n"
-        "finder://fea/fea/1.0/bind_interface?interface:txt=" + ifname + "&vr:txt=bb\n";
+        "finder://fea/fea/1.0/bind_interface?interface:txt=" +
+        ifname + "&vr:txt=bb\n";
     if (Status st = RunScript(s, "fea.xrl", fea_script, env); !st.ok()) return st;
     if (Status st = RunScript(s, "rib.xrl", rib_script, env); !st.ok()) return st;
     return RunScript(s, "bgp.xrl", bgp_script, env);

@@ -69,7 +69,7 @@ class FeaStage : public PassThroughStage {
   Options options_;
   // A B-tree: about 28 bytes per prefix where a std::set node takes 64 (one per route).
   absl::btree_set<IpPrefix> index_;
-  std::deque<std::optional<FeaChange>> queue_;        // coalesced changes leave empty slots
+  std::deque<std::optional<FeaChange>> queue_;  // coalesced changes leave empty slots
   // prefix -> sequence number in queue_. Open addressing: no node per entry, so dropping a full
   // queue on overflow is one free, not one per change (a stall other calls would wait behind).
   absl::flat_hash_map<IpPrefix, uint64_t, std::hash<IpPrefix>> queued_at_;

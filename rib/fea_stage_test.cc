@@ -111,8 +111,9 @@ TEST(FeaStageRefusalTest, RefusedConsumerIsNotRetriedPerRouteButOnTheNextFlush) 
   fea.up = false;
   for (int i = 0; i < 500; ++i) {
     ASSERT_TRUE(
-        table.add(Route("10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".0/24",
-                        "192.0.2.1"))
+        table
+            .add(Route("10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".0/24",
+                       "192.0.2.1"))
             .ok());
   }
   // One refused attempt when the first batch filled, not one per route after it.

@@ -10,7 +10,7 @@ RouteStage* MergeStage::other(RouteStage* caller) const {
 }
 
 const RouteRef& MergeStage::pick(RouteStage* caller, const RouteRef& mine,
-                                  const RouteRef& rival) const {
+                                 const RouteRef& rival) const {
   // As lookup_route: parent a's route wins a full tie (possible when a removed table is still
   // withdrawing while its protocol registered a new table under the same name).
   return caller == a_ ? PickBetter(mine, rival) : PickBetter(rival, mine);

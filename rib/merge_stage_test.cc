@@ -72,7 +72,7 @@ TEST(MergeStageTieTest, FullTieIsWonByParentAWhicheverArrivesFirst) {
   ASSERT_TRUE(new_table.add(Route("11.0.0.0/8", "192.0.2.2")).ok());
   ASSERT_TRUE(old_table.add(Route("11.0.0.0/8", "192.0.2.1")).ok());  // a takes over the tie
   EXPECT_EQ(rec.current(P("11.0.0.0/8")), old_table.find(P("11.0.0.0/8")));
-  ASSERT_TRUE(new_table.remove(P("11.0.0.0/8")).ok());                // the loser: no change
+  ASSERT_TRUE(new_table.remove(P("11.0.0.0/8")).ok());  // the loser: no change
   EXPECT_EQ(rec.current(P("11.0.0.0/8")), old_table.find(P("11.0.0.0/8")));
   ASSERT_TRUE(old_table.remove(P("11.0.0.0/8")).ok());
   EXPECT_EQ(rec.current(P("11.0.0.0/8")), nullptr);

@@ -5,9 +5,9 @@
 // then they are marked stale and kept, and swept when the restarted protocol says it is done or
 // when the restart timer ends, whichever comes first. A deleted built-in table (connected, static,
 // ebgp, ibgp) is disabled: it keeps its (empty) stage, refuses routes, and comes back when
-// registered again; other deleted tables are removed from the RIB and forgotten here. Lifetime events come from
-// the Router's instance watches; `watch` is called once per owner name. Counters for `show`.
-// Threading: the io_context thread.
+// registered again; other deleted tables are removed from the RIB and forgotten here. Lifetime
+// events come from the Router's instance watches; `watch` is called once per owner name. Counters
+// for `show`. Threading: the io_context thread.
 #pragma once
 
 #include <chrono>

@@ -54,9 +54,7 @@ struct RibRoute {
   ProtocolKind kind = ProtocolKind::kIgp;
 
   // The router packets are sent to: the resolved nexthop if any, else the protocol's nexthop.
-  const IpAddr& forwarding_nexthop() const {
-    return resolution ? resolution->nexthop : nexthop;
-  }
+  const IpAddr& forwarding_nexthop() const { return resolution ? resolution->nexthop : nexthop; }
   std::optional<IpAddr> resolved_nexthop() const {
     return resolution ? std::optional<IpAddr>(resolution->nexthop) : std::nullopt;
   }

@@ -338,8 +338,8 @@ TEST_F(RibServiceTest, DeletedRunTimeTableIsWithdrawnThenRemoved) {
   ASSERT_TRUE(AddTable("ospf").ok());
   ASSERT_TRUE(AddRoutes("ospf", {Entry("10.0.5.0/24", "192.0.2.3")}).ok());
   EXPECT_EQ(Lookup("10.0.5.1")->protocol(), "ospf");
-  ASSERT_TRUE(RunUntil(
-      [&] { return fea_->routes["red"].at(P("10.0.5.0/24")).protocol() == "ospf"; }));
+  ASSERT_TRUE(
+      RunUntil([&] { return fea_->routes["red"].at(P("10.0.5.0/24")).protocol() == "ospf"; }));
 }
 
 TEST_F(RibServiceTest, BatchesReachTheFeaAndItsDeathThenRebirthResyncs) {

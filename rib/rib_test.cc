@@ -121,7 +121,6 @@ TEST(RibTest, GracefulRestartKeepsForwardingUntilSweep) {
   EXPECT_EQ(rib.sweep_stale("nope").status().code(), StatusCode::kNotFound);
 }
 
-
 TEST(RibTest, RemovedProtocolIsWithdrawnInSlicesThenUnplumbed) {
   TaskScheduler sched;
   FakeFea fea;

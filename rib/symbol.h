@@ -16,8 +16,8 @@ namespace strata::rib {
 
 class Symbol {
  public:
-  Symbol() = default;  // ""
-  Symbol(std::string_view s) : s_(Intern(s)) {}  // NOLINT: implicit by design
+  Symbol() = default;                                            // ""
+  Symbol(std::string_view s) : s_(Intern(s)) {}                  // NOLINT: implicit by design
   Symbol(const std::string& s) : Symbol(std::string_view(s)) {}  // NOLINT
   Symbol(const char* s) : Symbol(std::string_view(s)) {}         // NOLINT
 

@@ -144,9 +144,8 @@ TEST(TemplateXrlTest, ExampleConfigPlansInOrder) {
     for (const auto& a : *plan) {
       if (a.instance == "bgp." + vr) methods.push_back(a.xrl.method());
     }
-    EXPECT_EQ(methods,
-              (std::vector<std::string>{"define_policy", "set_local_config", "add_network",
-                                        "add_peer", "set_peer_policy", "set_peer_policy"}))
+    EXPECT_EQ(methods, (std::vector<std::string>{"define_policy", "set_local_config", "add_network",
+                                                 "add_peer", "set_peer_policy", "set_peer_policy"}))
         << vr;
   }
 }

@@ -47,8 +47,8 @@ TEST(ExampleConfigTest, RunsAsTheReadmeSays) {
     }
     return nlohmann::json();
   };
-  ASSERT_TRUE(ProcessHarness::WaitFor(
-      [&] { return route("red", "198.51.100.0/24").is_object(); }, 30s))
+  ASSERT_TRUE(
+      ProcessHarness::WaitFor([&] { return route("red", "198.51.100.0/24").is_object(); }, 30s))
       << h.ReadLog("rtrmgr");
   const auto r = route("red", "198.51.100.0/24");
   EXPECT_EQ(r["protocol"], "ebgp");

@@ -207,7 +207,7 @@ TEST_F(RtrmgrProcessTest, KilledFeaIsRestartedAndRefedByTheRib) {
       << h_.ReadLog("rtrmgr");
   EXPECT_EQ(Process("fea")["last_exit"], "signal 9");
   EXPECT_TRUE(fib_has("127.0.0.1", "127.0.0.0/8"));  // the connected route came back too
-  EXPECT_EQ(Process("rib.red")["restarts"], 0);        // the RIB rode it out
+  EXPECT_EQ(Process("rib.red")["restarts"], 0);      // the RIB rode it out
   EXPECT_EQ(Routes("red"), (std::set<std::string>{"127.0.0.0/8", "192.0.2.0/24", "::1/128"}));
 }
 

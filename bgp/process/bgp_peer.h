@@ -47,7 +47,7 @@ class BgpPeer : public SessionConsumer, public SessionSink {
     uint64_t send_errors = 0;        // batches the session refused
     uint64_t refreshes_in = 0;
     uint64_t end_of_rib_in = 0;
-    uint64_t first_as_violations = 0;   // UPDATEs treated as withdraw (enforce_first_as)
+    uint64_t first_as_violations = 0;     // UPDATEs treated as withdraw (enforce_first_as)
     uint64_t max_prefixes_teardowns = 0;  // sessions torn down over max_prefixes
   };
 

@@ -77,8 +77,8 @@ void BgpListener::RemovePeer(const IpAddr& remote) {
   peers_.erase(remote);
   if (keys_.erase(remote) > 0) {
     if (Status s = SetKey(remote, {}); !s.ok()) {
-      MakeLogger("bgp.session")->warn("removing the MD5 key of {}: {}", remote.ToString(),
-                                      s.ToString());
+      MakeLogger("bgp.session")
+          ->warn("removing the MD5 key of {}: {}", remote.ToString(), s.ToString());
     }
   }
 }

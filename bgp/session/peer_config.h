@@ -78,7 +78,8 @@ struct PeerConfig {
   PeerType peer_type() const {
     return peer_as == local_as ? PeerType::kInternal : PeerType::kExternal;
   }
-  // TTL of our packets: 255 with GTSM, 1 for single-hop eBGP, the multihop value if set, else 64 (iBGP).
+  // TTL of our packets: 255 with GTSM, 1 for single-hop eBGP, the multihop value if set, else 64
+  // (iBGP).
   uint8_t ttl() const;
   // The lowest TTL accepted from the peer: 256 - hops with GTSM, else 0 (no check).
   uint8_t min_ttl() const;

@@ -46,8 +46,8 @@ size_t PeerSession::write_queue_bytes() const {
 void PeerSession::AcceptIncoming(boost::asio::ip::tcp::socket socket) {
   auto conn = std::make_shared<TcpConnection>(std::move(socket));
   if (Status st = conn->SetOptions(SocketOptions(fsm_->config(), /*with_key=*/false)); !st.ok()) {
-    MakeLogger("bgp.session")->warn("{}: accepted connection: {}", fsm_->config().Name(),
-                                    st.ToString());
+    MakeLogger("bgp.session")
+        ->warn("{}: accepted connection: {}", fsm_->config().Name(), st.ToString());
     conn->Abort();
     return;
   }

@@ -243,9 +243,8 @@ TEST_P(PeerSessionTest, ListenerRejectsUnknownAddresses) {
 
 // RFC 2385: the listener holds the key for the peer's address, the connecting socket its own.
 TEST_P(PeerSessionTest, Md5MatchingKeysEstablishBothWays) {
-  MakePair(false, false, [](PeerConfig& a, PeerConfig& b) {
-    a.md5_password = b.md5_password = "s3cret-key";
-  });
+  MakePair(false, false,
+           [](PeerConfig& a, PeerConfig& b) { a.md5_password = b.md5_password = "s3cret-key"; });
   a_.session->Start();
   b_.session->Start();
   ASSERT_TRUE(RunUntil([&] { return BothEstablished(); }));

@@ -49,9 +49,8 @@ Status SetTcpMd5Key(int fd, bool v6_socket, const boost::asio::ip::address& peer
 
 Status SetMinTtl(int fd, bool v6_socket, uint8_t min_ttl) {
   const int value = min_ttl;
-  const int rc = v6_socket
-                     ? setsockopt(fd, IPPROTO_IPV6, IPV6_MINHOPCOUNT, &value, sizeof(value))
-                     : setsockopt(fd, IPPROTO_IP, IP_MINTTL, &value, sizeof(value));
+  const int rc = v6_socket ? setsockopt(fd, IPPROTO_IPV6, IPV6_MINHOPCOUNT, &value, sizeof(value))
+                           : setsockopt(fd, IPPROTO_IP, IP_MINTTL, &value, sizeof(value));
   if (rc != 0) {
     return Internal(std::string(v6_socket ? "IPV6_MINHOPCOUNT" : "IP_MINTTL") + ": " + Errno());
   }

@@ -1,6 +1,6 @@
 // TcpConnection: one TCP connection to a BGP peer: connect (with an optional local address),
-// socket options (TTL for eBGP single-hop or multihop, GTSM minimum TTL, TCP MD5 key, TCP_NODELAY), a read loop that hands raw
-// bytes up, and a write queue whose size is accounted for flow control.
+// socket options (TTL for eBGP single-hop or multihop, GTSM minimum TTL, TCP MD5 key, TCP_NODELAY),
+// a read loop that hands raw bytes up, and a write queue whose size is accounted for flow control.
 //
 // Lifetime: held by shared_ptr; pending operations keep it alive. The owner's callbacks are
 // called until Detach(), Abort() or CloseAfterFlush(), never after, so the owner may go away

@@ -151,7 +151,8 @@ StatusOr<TemplateTree> TemplateTree::LoadTexts(
         return Error(def.pos, "process '" + name + "' requires undefined process '" + r + "'");
       }
       if (it->second.rank >= def.rank) {
-        return Error(def.pos, "process '" + name + "' requires '" + r + "', which must rank before it");
+        return Error(def.pos,
+                     "process '" + name + "' requires '" + r + "', which must rank before it");
       }
     }
   }

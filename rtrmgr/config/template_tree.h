@@ -39,7 +39,8 @@ struct ProcessDef {
   uint32_t rank = 0;
   std::string help;
   SourcePos pos;
-  // Command-line arguments, expanded like `instance` from the config (`arg "--table-id=$(table-id)";`).
+  // Command-line arguments, expanded like `instance` from the config (`arg
+  // "--table-id=$(table-id)";`).
   std::vector<std::string> args;
   // Processes that must run (same chain, so same VR) wherever this one does (`requires rib;`).
   std::vector<std::string> requires_;

@@ -7,9 +7,9 @@
 // joined by ','. Addresses and prefixes are substituted in canonical form.
 // In the argument part of an XRL (after '?'), each `name:type=value` is handled alone: values of
 // txt atoms are percent-encoded; the pseudo types `ipaddr` and `ipnet` become ipv4/ipv6 and
-// ipv4net/ipv6net by the substituted value's family (list<ipaddr> and list<ipnet> likewise); an atom whose value is exactly one $(NAME)
-// that is not set is left out (an optional leaf). Any other unset name is an error.
-// Stateless.
+// ipv4net/ipv6net by the substituted value's family (list<ipaddr> and list<ipnet> likewise); an
+// atom whose value is exactly one $(NAME) that is not set is left out (an optional leaf). Any other
+// unset name is an error. Stateless.
 #pragma once
 
 #include <optional>

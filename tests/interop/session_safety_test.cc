@@ -94,8 +94,8 @@ class SessionSafetyInteropTest : public InteropTest {
   Status ChangeStrataPeer(StrataSpeaker& s, const std::string& peer, uint32_t as,
                           const std::string& local, const std::string& extra) {
     const std::string xrl = s.bgp_target() + "change_peer?peer:ipv4=" + peer +
-                            "&peer_as:u32=" + std::to_string(as) + "&local_address:ipv4=" +
-                            local + "&hold_time:u32=9&connect_retry:u32=1" +
+                            "&peer_as:u32=" + std::to_string(as) + "&local_address:ipv4=" + local +
+                            "&hold_time:u32=9&connect_retry:u32=1" +
                             "&ipv4_unicast:bool=true&ipv6_unicast:bool=false" + extra;
     auto r = s.Call(xrl);
     return r.ok() ? Status::Ok() : r.status();
@@ -166,8 +166,8 @@ TEST_F(SessionSafetyInteropTest, Md5SessionsWithBirdAndFrrNeedTheRightKey) {
   // The right keys: both sessions come up and carry routes both ways.
   ASSERT_OK(ChangeStrataPeer(strata, BirdAddr(), kBirdAs, StrataLeft(),
                              "&md5_password:txt=bird-md5-key"));
-  ASSERT_OK(ChangeStrataPeer(strata, FrrAddr(), kFrrAs, StrataRight(),
-                             "&md5_password:txt=frr-md5-key"));
+  ASSERT_OK(
+      ChangeStrataPeer(strata, FrrAddr(), kFrrAs, StrataRight(), "&md5_password:txt=frr-md5-key"));
   ASSERT_TRUE(bird.WaitEstablished(StrataLeft(), 30s));
   ASSERT_TRUE(frr.WaitEstablished(StrataRight(), 30s));
   ASSERT_TRUE(frr.WaitForRoute("10.1.0.0/24").has_value());
@@ -176,10 +176,10 @@ TEST_F(SessionSafetyInteropTest, Md5SessionsWithBirdAndFrrNeedTheRightKey) {
   EXPECT_TRUE(strata.Established(FrrAddr()));
 
   // A wrong key on Strata's side: the sessions go and stay down, the routes go.
-  ASSERT_OK(ChangeStrataPeer(strata, BirdAddr(), kBirdAs, StrataLeft(),
-                             "&md5_password:txt=wrong-key"));
-  ASSERT_OK(ChangeStrataPeer(strata, FrrAddr(), kFrrAs, StrataRight(),
-                             "&md5_password:txt=wrong-key"));
+  ASSERT_OK(
+      ChangeStrataPeer(strata, BirdAddr(), kBirdAs, StrataLeft(), "&md5_password:txt=wrong-key"));
+  ASSERT_OK(
+      ChangeStrataPeer(strata, FrrAddr(), kFrrAs, StrataRight(), "&md5_password:txt=wrong-key"));
   ASSERT_TRUE(PollUntil(
       [&] { return !bird.Established(StrataLeft()) && !frr.Established(StrataRight()); }, 30s));
   ASSERT_TRUE(frr.WaitForRouteGone("10.1.0.0/24", 20s));
@@ -188,8 +188,8 @@ TEST_F(SessionSafetyInteropTest, Md5SessionsWithBirdAndFrrNeedTheRightKey) {
   // The right keys again.
   ASSERT_OK(ChangeStrataPeer(strata, BirdAddr(), kBirdAs, StrataLeft(),
                              "&md5_password:txt=bird-md5-key"));
-  ASSERT_OK(ChangeStrataPeer(strata, FrrAddr(), kFrrAs, StrataRight(),
-                             "&md5_password:txt=frr-md5-key"));
+  ASSERT_OK(
+      ChangeStrataPeer(strata, FrrAddr(), kFrrAs, StrataRight(), "&md5_password:txt=frr-md5-key"));
   ASSERT_TRUE(bird.WaitEstablished(StrataLeft(), 30s));
   ASSERT_TRUE(frr.WaitEstablished(StrataRight(), 30s));
   ASSERT_TRUE(frr.WaitForRoute("10.1.0.0/24").has_value());
@@ -197,8 +197,8 @@ TEST_F(SessionSafetyInteropTest, Md5SessionsWithBirdAndFrrNeedTheRightKey) {
 
 TEST_F(SessionSafetyInteropTest, PeerOverItsPrefixLimitIsTornDownAndComesBack) {
   auto& bird = AddBird({{.prefix = "10.1.0.0/24"}});
-  auto& frr = AddFrr(
-      {{.prefix = "10.3.0.0/24"}, {.prefix = "10.4.0.0/24"}, {.prefix = "10.5.0.0/24"}});
+  auto& frr =
+      AddFrr({{.prefix = "10.3.0.0/24"}, {.prefix = "10.4.0.0/24"}, {.prefix = "10.5.0.0/24"}});
   auto& strata = AddStrata();
   ASSERT_OK(bird.Start());
   ASSERT_OK(frr.Start());
@@ -210,9 +210,8 @@ TEST_F(SessionSafetyInteropTest, PeerOverItsPrefixLimitIsTornDownAndComesBack) {
   // back (FRR does no sender-side loop detection); Strata counts its Adj-RIB-In, loops included.
   ASSERT_OK(ChangeStrataPeer(strata, FrrAddr(), kFrrAs, StrataRight(),
                              "&max_prefixes:u32=2&max_prefixes_restart:u32=5"));
-  ASSERT_TRUE(PollUntil([&] { return strata.PeerStatus(FrrAddr()).value(
-                                         "max_prefixes_exceeded", false); },
-                        30s))
+  ASSERT_TRUE(PollUntil(
+      [&] { return strata.PeerStatus(FrrAddr()).value("max_prefixes_exceeded", false); }, 30s))
       << AllLogs();
   ASSERT_TRUE(PollUntil([&] { return !frr.Established(StrataRight()); }, 10s));
   ASSERT_TRUE(bird.WaitForRouteGone("10.4.0.0/24", 20s));
