@@ -1,7 +1,11 @@
 #include "fea/fea_service.h"
 
+#include "common/profiler.h"
+
 namespace strata::fea {
 namespace {
+
+ProfilePoint& profile_in = Profiler::Get().Point(kProfileFeaIn);
 
 namespace cpb = strata::common::v1;
 namespace fcpb = strata::fea_client::v1;
@@ -225,6 +229,14 @@ void FeaService::ApplyRoutes(const v1::ApplyRoutesRequest& req,
       return reply.Fail(c.status());
     }
     changes.push_back(std::move(*c));
+  }
+  if (profile_in.enabled()) {
+    for (const RouteChange& c : changes) {
+      if (!c.prefix_addr) continue;
+      auto p = IpPrefix::Make(*c.prefix_addr, c.prefix_len);
+      if (p.ok())
+        profile_in.Record((c.op == RouteOp::kDelete ? "delete " : "add ") + p->ToString());
+    }
   }
   auto changed = vrs_.Apply(req.vr(), changes);
   if (!changed.ok()) {

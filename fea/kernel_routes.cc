@@ -1,8 +1,12 @@
 #include "fea/kernel_routes.h"
 
+#include "common/profiler.h"
 #include "fea/reconcile.h"
 
 namespace strata::fea {
+namespace {
+ProfilePoint& profile_kernel = Profiler::Get().Point(kProfileFeaKernel);
+}  // namespace
 
 KernelRoutes::KernelRoutes(boost::asio::io_context& io, RouteKernel* kernel, const VrTable& vrs,
                            KernelRoutesOptions options)
@@ -85,6 +89,12 @@ void KernelRoutes::Sync(const std::string& name, std::span<const IpPrefix> chang
 
 size_t KernelRoutes::Run(VrState& st, std::span<const KernelOp> ops) {
   if (ops.empty() || kernel_ == nullptr) return 0;
+  if (profile_kernel.enabled()) {
+    for (const KernelOp& op : ops) {
+      profile_kernel.Record((op.type == KernelOpType::kDelete ? "delete " : "add ") +
+                            op.route.prefix.ToString());
+    }
+  }
   std::vector<Status> results = kernel_->Apply(ops);
   stats_.ops += ops.size();
   size_t deleted = 0;

@@ -11,6 +11,7 @@
 #include "fea/netlink/link_monitor.h"
 #include "fea/netlink/netlink_route_kernel.h"
 #include "fea/vr_table.h"
+#include "libipc/profile/profile_service.h"
 #include "libipc/router.h"
 
 int main(int argc, char** argv) {
@@ -71,7 +72,9 @@ int main(int argc, char** argv) {
             no_kernel ? std::string("off (--no-kernel)")
                       : fmt::format("carry protocol {} and metric {}", proto_num, kernel_metric));
 
-  router.AddTarget("fea", "fea", true).Serve(service);
+  strata::ipc::Target& target = router.AddTarget("fea", "fea", true);
+  target.Serve(service);
+  target.Serve(strata::ipc::ProfileService::ForProcess());
   router.set_on_finder_lost([&](const strata::Status& why) {
     log->warn("lost the Finder ({}); exiting", why.message());
     io.stop();

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/profiler.h"
 #include "rib/proto_convert.h"
 
 namespace strata::rib {
@@ -9,6 +10,8 @@ namespace strata::rib {
 namespace fpb = strata::fea::v1;
 
 namespace {
+
+ProfilePoint& profile_sent = Profiler::Get().Point(kProfileRibFeaSent);
 
 fpb::Op OpToProto(FeaOp op) {
   switch (op) {
@@ -135,6 +138,11 @@ Status FeaClientConsumer::push(const FeaBatch& batch) {
     req.set_vr(options_.vr);
     req.mutable_changes()->Reserve(static_cast<int>(batch.changes.size()));
     for (const FeaChange& c : batch.changes) ChangeToProto(c, req.add_changes());
+    if (profile_sent.enabled()) {
+      for (const FeaChange& c : batch.changes) {
+        profile_sent.Record((c.op == FeaOp::kDelete ? "delete " : "add ") + c.prefix.ToString());
+      }
+    }
     client_.ApplyRoutes(req, [done = track("apply_routes")](
                                  const Status& s, const fpb::ApplyRoutesReply&) { done(s); });
   }

@@ -1,6 +1,11 @@
 #include "rib/fea_stage.h"
 
+#include "common/profiler.h"
+
 namespace strata::rib {
+namespace {
+ProfilePoint& profile_queued = Profiler::Get().Point(kProfileRibFeaQueued);
+}  // namespace
 
 std::string_view FeaOpName(FeaOp op) {
   switch (op) {
@@ -40,6 +45,9 @@ bool FeaStage::covered_by_dump(const IpPrefix& p) const {
 
 void FeaStage::enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route) {
   if (covered_by_dump(prefix)) return;
+  if (profile_queued.enabled()) {
+    profile_queued.Record((op == FeaOp::kDelete ? "delete " : "add ") + prefix.ToString());
+  }
   if (auto it = queued_at_.find(prefix); it != queued_at_.end()) {
     std::optional<FeaChange>& slot = queue_[it->second - head_seq_];
     const FeaOp prev = slot->op;

@@ -1,5 +1,7 @@
 #include "rib/rib_process.h"
 
+#include "libipc/profile/profile_service.h"
+
 namespace strata::rib {
 
 RibProcess::RibProcess(ipc::Router& router, Options options)
@@ -63,6 +65,7 @@ void RibProcess::AddTarget() {
   ipc::Target& target = router_.AddTarget("rib", instance_, false);
   target.Serve(*service_);
   target.Serve(*connected_);
+  target.Serve(ipc::ProfileService::ForProcess());
 }
 
 void RibProcess::Started() { watch(options_.fea_target); }

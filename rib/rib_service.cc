@@ -3,9 +3,13 @@
 #include <set>
 #include <unordered_map>
 
+#include "common/profiler.h"
 #include "rib/proto_convert.h"
 
 namespace strata::rib {
+namespace {
+ProfilePoint& profile_in = Profiler::Get().Point(kProfileRibIn);
+}  // namespace
 
 RibService::RibService(ipc::Router& router, Parts parts,
                        std::function<void(const std::string&)> watch, std::function<void()> changed)
@@ -148,6 +152,7 @@ StatusOr<uint32_t> RibService::apply_routes(
     parsed.push_back(std::move(*r));
   }
   for (RibRoute& r : parsed) {
+    if (profile_in.enabled()) profile_in.Record("add " + r.prefix.ToString());
     Status s = op == Op::kAdd ? rib_.add_route(protocol, std::move(r))
                               : rib_.replace_route(protocol, std::move(r));
     if (!s.ok()) return Internal("batch checked but not applied: " + s.message());
@@ -173,6 +178,7 @@ StatusOr<uint32_t> RibService::delete_routes(
     parsed.push_back(*p);
   }
   for (const IpPrefix& p : parsed) {
+    if (profile_in.enabled()) profile_in.Record("delete " + p.ToString());
     if (Status s = rib_.delete_route(protocol, p); !s.ok()) {
       return Internal("batch checked but not applied: " + s.message());
     }

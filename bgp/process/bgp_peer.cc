@@ -2,7 +2,12 @@
 
 #include <vector>
 
+#include "common/profiler.h"
+
 namespace strata::bgp {
+namespace {
+ProfilePoint& profile_in = Profiler::Get().Point(kProfileBgpIn);
+}  // namespace
 
 StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
                                                    BgpPipeline& pipeline,
@@ -170,6 +175,10 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
   if (!up_) return;
   std::vector<IpPrefix> announced = update.Announcements();
   std::vector<IpPrefix> withdrawn = update.Withdrawals();
+  if (profile_in.enabled()) {
+    for (const IpPrefix& p : announced) profile_in.Record("add " + p.ToString());
+    for (const IpPrefix& p : withdrawn) profile_in.Record("delete " + p.ToString());
+  }
   if (!announced.empty() && first_as_wrong(update.update.attrs)) {
     ++counters_.first_as_violations;
     const auto& path = update.update.attrs.as_path;

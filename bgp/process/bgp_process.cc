@@ -1,5 +1,7 @@
 #include "bgp/process/bgp_process.h"
 
+#include "libipc/profile/profile_service.h"
+
 namespace strata::bgp {
 
 BgpProcess::BgpProcess(ipc::Router& router, Options options)
@@ -34,6 +36,7 @@ void BgpProcess::AddTarget() {
   ipc::Target& target = router_.AddTarget("bgp", instance_, false);
   target.Serve(*service_);
   target.Serve(*oracle_);
+  target.Serve(ipc::ProfileService::ForProcess());
 }
 
 void BgpProcess::Started() {

@@ -2,10 +2,15 @@
 
 #include <vector>
 
+#include "common/profiler.h"
 #include "libipc/interfaces/rib.strata.h"
 #include "rib/proto_convert.h"
 
 namespace strata::bgp {
+namespace {
+ProfilePoint& profile_queued = Profiler::Get().Point(kProfileBgpRibQueued);
+ProfilePoint& profile_sent = Profiler::Get().Point(kProfileBgpRibSent);
+}  // namespace
 
 namespace rpb = strata::rib::v1;
 
@@ -27,6 +32,9 @@ void RibIpcSink::set_want(const IpPrefix& prefix, std::optional<Want> want) {
     wanted_.erase(prefix);
   }
   dirty_.insert(prefix);
+  if (profile_queued.enabled()) {
+    profile_queued.Record((want ? "add " : "delete ") + prefix.ToString());
+  }
 }
 
 void RibIpcSink::add_route(RibOrigin origin, const BgpRouteRef& route) {
@@ -91,6 +99,8 @@ void RibIpcSink::send_round() {
       if (has_s) rib::PrefixToProto(prefix, del[index(s->second.origin)].add_prefixes());
       if (has_w) entry(prefix, w->second, add[index(w->second.origin)].add_routes());
     }
+    if (profile_sent.enabled())
+      profile_sent.Record((has_w ? "add " : "delete ") + prefix.ToString());
     if (has_w) {
       sent_[prefix] = w->second;
     } else {
