@@ -1,6 +1,6 @@
 # strata-bgp-bench: BGP routers side by side (BIRD, FRR, GoBGP, Strata) in network namespaces
 # with a tester speaker on bgp/wire. See README-bgp.md.
-if(NOT TARGET strata_bgp_wire)
+if(NOT TARGET strata_bgp_wire OR NOT TARGET strata_profile_report)
   return()
 endif()
 add_executable(strata-bgp-bench
@@ -8,6 +8,7 @@ add_executable(strata-bgp-bench
   ${CMAKE_CURRENT_LIST_DIR}/bgp_kernel_routes.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_netns.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_process.cc
+  ${CMAKE_CURRENT_LIST_DIR}/bgp_profile_phase.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_report.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_route_counter.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_router.cc
@@ -20,12 +21,14 @@ add_executable(strata-bgp-bench
   ${CMAKE_CURRENT_LIST_DIR}/bgp_tester_session.cc
 )
 target_include_directories(strata-bgp-bench PRIVATE ${CMAKE_SOURCE_DIR})
-target_link_libraries(strata-bgp-bench PRIVATE strata_bgp_wire CLI11::CLI11 Threads::Threads)
+target_link_libraries(strata-bgp-bench PRIVATE strata_bgp_wire strata_profile_report CLI11::CLI11
+  Threads::Threads)
 # Smoke: N = 1000 through every installed router; BIRD must be there, and Strata when this
 # build has strata-bgp. Exit 77 (not root) counts as skipped.
 set(_bgp_bench_require bird)
 if(TARGET strata-bgp)
-  add_dependencies(strata-bgp-bench strata-bgp strata-rib strata-finder strata-call)
+  add_dependencies(strata-bgp-bench strata-bgp strata-rib strata-finder strata-call strata-fea
+    strata-profile)
   set(_bgp_bench_require bird,strata)
 endif()
 add_test(NAME bgp_bench_smoke

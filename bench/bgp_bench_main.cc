@@ -53,6 +53,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--timeout", opt.timeout_s, "seconds for the table to arrive")
       ->capture_default_str();
+  app.add_option("--event-routes", opt.event_routes,
+                 "phase (d): routes sent one at a time (0 skips it)")
+      ->capture_default_str();
+  app.add_option("--event-interval", opt.event_interval_ms, "phase (d): ms between them")
+      ->capture_default_str();
+  app.add_option("--profile-samples", opt.profile_samples,
+                 "phase (e): routes per profile scenario, one every 2 s (0 skips it)")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (::geteuid() != 0) {
     std::fprintf(stderr, "strata-bgp-bench needs root (network namespaces); skipped\n");
@@ -62,6 +70,9 @@ int main(int argc, char** argv) {
     n = 1000;
     opt.latency_samples = 5;
     opt.timeout_s = 60;
+    opt.event_routes = 5;
+    opt.event_interval_ms = 100;
+    opt.profile_samples = 2;
   }
   const char* env_bin = std::getenv("STRATA_BIN_DIR");
   opt.strata_bin =

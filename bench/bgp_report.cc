@@ -70,6 +70,31 @@ std::string MarkdownReport(const ReportContext& ctx, const std::vector<RouterRes
          Fmt(r.down_median_ms) + " | " + std::to_string(r.down_probes) + " | " +
          std::to_string(r.down_lost) + " | " + Fmt(r.idle_worst_ms) + " |\n";
   }
+  bool any_events = false;
+  for (const auto& r : results) any_events = any_events || !r.event_ms.empty();
+  if (any_events) {
+    o += "\n### (d) event-driven, not scanning (XORP figure 13): feeder B's new routes one at a "
+         "time, delay until each reaches the counter (ms)\n\n";
+    o += "| router | routes | median | p99 | max | lost |\n|---|---|---|---|---|---|\n";
+    for (const auto& r : results) {
+      if (!Ran(r) || r.event_ms.empty()) continue;
+      o += "| " + r.router + " | " + std::to_string(r.event_ms.size()) + " | " +
+           Fmt(r.ev_median_ms) + " | " + Fmt(r.ev_p99_ms) + " | " + Fmt(r.ev_max_ms) + " | " +
+           std::to_string(r.ev_lost) + " |\n";
+    }
+  }
+  for (const auto& r : results) {
+    for (const auto& sc : r.profile) {
+      o += "\n### (e) " + r.router + ": route propagation profile, " + sc.name +
+           " (ms from entering BGP; one route every 2 s, withdrawn after 1 s)\n\n";
+      if (!sc.error.empty()) {
+        o += "failed: " + sc.error + "\n";
+        continue;
+      }
+      o += ipc::ProfileMarkdown(sc.summary);
+      if (sc.lost > 0) o += "\n" + std::to_string(sc.lost) + " probes never reached the counter\n";
+    }
+  }
   const RouterResult* strata = nullptr;
   for (const auto& r : results) {
     if (r.router == "Strata" && Ran(r)) strata = &r;
@@ -92,6 +117,7 @@ std::string MarkdownReport(const ReportContext& ctx, const std::vector<RouterRes
         {"announce median", [](const RouterResult& r) { return r.lat_median_ms; }},
         {"peer-down worst delay", [](const RouterResult& r) { return r.down_worst_ms; }},
         {"all N withdrawn", [](const RouterResult& r) { return r.down_withdraw_s; }},
+        {"one-at-a-time median", [](const RouterResult& r) { return r.ev_median_ms; }},
     };
     for (const auto& [name, get] : rows) {
       o += std::string("| ") + name + " |";
@@ -135,7 +161,21 @@ std::string JsonReport(const ReportContext& ctx, const std::vector<RouterResult>
          ", \"peer_down_median_ms\": " + JsonNum(r.down_median_ms) +
          ", \"peer_down_probes\": " + std::to_string(r.down_probes) +
          ", \"peer_down_lost\": " + std::to_string(r.down_lost) +
-         ", \"idle_worst_ms\": " + JsonNum(r.idle_worst_ms) + "}";
+         ", \"idle_worst_ms\": " + JsonNum(r.idle_worst_ms) +
+         ",\n     \"event_median_ms\": " + JsonNum(r.ev_median_ms) +
+         ", \"event_p99_ms\": " + JsonNum(r.ev_p99_ms) +
+         ", \"event_max_ms\": " + JsonNum(r.ev_max_ms) +
+         ", \"event_lost\": " + std::to_string(r.ev_lost) + ", \"event_delays_ms\": [";
+    for (size_t k = 0; k < r.event_ms.size(); ++k)
+      o += std::string(k ? ", " : "") + JsonNum(r.event_ms[k]);
+    o += "], \"profile\": [";
+    for (size_t k = 0; k < r.profile.size(); ++k) {
+      const auto& sc = r.profile[k];
+      o += std::string(k ? ", " : "") + "{\"scenario\": " + JsonStr(sc.name) +
+           ", \"error\": " + JsonStr(sc.error) + ", \"lost\": " + std::to_string(sc.lost) +
+           ", \"summary\": " + ipc::ProfileJson(sc.summary) + "}";
+    }
+    o += "]}";
   }
   return o + "\n  ]\n}\n";
 }

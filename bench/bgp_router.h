@@ -43,6 +43,11 @@ class RouterDriver {
   // The router's processes, for RSS and CPU.
   virtual std::vector<pid_t> pids() const = 0;
   virtual bool installs_kernel() const = 0;
+  // Runs the router's profiler (strata-profile ARGS against its processes) and returns what it
+  // printed. Routers without profiling points: Unimplemented.
+  virtual StatusOr<std::string> Profile(const std::vector<std::string>& /*args*/) {
+    return Status(StatusCode::kUnimplemented, name() + " has no profiling points");
+  }
 };
 
 std::unique_ptr<RouterDriver> MakeBirdDriver();

@@ -13,6 +13,7 @@
 
 #include "bench/bgp_kernel_routes.h"
 #include "bench/bgp_netns.h"
+#include "bench/bgp_probe.h"
 #include "bench/bgp_process.h"
 #include "bench/bgp_route_counter.h"
 #include "bench/bgp_tester_session.h"
@@ -35,21 +36,6 @@ double Percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())));
   return v[i];
-}
-
-bgp::PathAttributes ProbeAttrs(uint32_t feeder_as, const char* next_hop) {
-  bgp::PathAttributes a;
-  a.origin = bgp::Origin::kIgp;
-  a.as_path = bgp::AsPath::Sequence({feeder_as, 64496});
-  a.next_hop = *IpAddr::Parse(next_hop);
-  return a;
-}
-
-std::vector<uint8_t> Concat(const StatusOr<bgp::EncodedMessages>& msgs) {
-  std::vector<uint8_t> out;
-  if (!msgs.ok()) return out;
-  for (const auto& m : *msgs) out.insert(out.end(), m.begin(), m.end());
-  return out;
 }
 
 // Waits until pred() or the deadline; polls every `step`.
@@ -174,6 +160,14 @@ RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessa
     if (!in_table.contains(IpPrefix(IpAddr::V4(a), 24)))
       watched.push_back(IpPrefix(IpAddr::V4(a), 24));
   }
+  // (d)'s routes: /24s from 198.19.0.0 up.
+  const size_t first_event = watched.size();
+  for (uint32_t a = 0xC6130000u;
+       watched.size() < first_event + static_cast<size_t>(std::max(0, opt.event_routes));
+       a += 1u << 8) {
+    if (!in_table.contains(IpPrefix(IpAddr::V4(a), 24)))
+      watched.push_back(IpPrefix(IpAddr::V4(a), 24));
+  }
   RouteCounter counter(prefixes, watched);
   if (!BenchNetwork::Enter(net.tester_ns())) {
     r.error = "cannot enter the tester namespace";
@@ -184,9 +178,9 @@ RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessa
     driver.Stop();
     return r;
   }
-  std::string kernel_error;  // set in (a), reported at the end
+  std::string phase_errors;  // set in (a), (d) and (e), reported at the end
   auto finish = [&](std::string error) {
-    error = kernel_error + error;
+    error = phase_errors + error;
     const Usage u = Measure(driver);
     r.rss_kb = u.rss_kb;
     r.cpu_total_s = u.cpu_s;
@@ -211,6 +205,18 @@ RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessa
   }
   r.extended_messages = feeder_a->codec().extended_message;
   const auto& bytes = messages.Get(r.extended_messages);
+
+  // (e) with an empty table.
+  auto profile = [&](const std::string& scenario, TesterSession& feeder, uint32_t as,
+                     const char* addr) {
+    if (opt.profile_samples <= 0) return;
+    ProfileScenario sc = RunProfileScenario(driver, scenario, feeder, as, addr, counter, watched[0],
+                                            0, opt.profile_samples);
+    if (sc.error.find("no profiling points") != std::string::npos) return;
+    if (!sc.error.empty()) phase_errors += "(e) " + scenario + ": " + sc.error + "; ";
+    r.profile.push_back(std::move(sc));
+  };
+  profile("empty table", *feeder_a, kFeederAAs, kFeederAAddr);
 
   // (a) the whole table.
   const Usage start = Measure(driver);
@@ -255,7 +261,7 @@ RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessa
     if (kernel->done_ns() != 0) {
       r.kernel_s = Seconds(t0, kernel->done_ns());
     } else {
-      kernel_error = "kernel table holds only " + std::to_string(r.kernel_routes) + " routes; ";
+      phase_errors = "kernel table holds only " + std::to_string(r.kernel_routes) + " routes; ";
     }
   }
   r.cpu_full_s = Measure(driver).cpu_s - start.cpu_s;
@@ -292,8 +298,54 @@ RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessa
   r.wd_median_ms = Percentile(wd, 0.5);
   r.wd_p99_ms = Percentile(wd, 0.99);
 
-  // (c) feeder A goes down while B's updates must keep crossing.
+  // (e) with the table loaded, on the same peering and on another.
+  profile("full table, same peering", *feeder_a, kFeederAAs, kFeederAAddr);
+  profile("full table, other peering", feeder_b, kFeederBAs, kFeederBAddr);
+
+  // (d) one route every event_interval_ms from feeder B, with the table loaded.
   const auto b_attrs = ProbeAttrs(kFeederBAs, kFeederBAddr);
+  if (opt.event_routes > 0) {
+    const auto every = std::chrono::milliseconds(opt.event_interval_ms);
+    std::vector<int64_t> ev_sent;
+    auto next = Clock::now();
+    for (size_t k = first_event; k < watched.size(); ++k) {
+      const auto msg = Concat(
+          bgp::PackAnnouncements(b_attrs, bgp::kIpv4Unicast, {&watched[k], 1}, feeder_b.codec()));
+      ev_sent.push_back(RouteCounter::NowNs());
+      (void)feeder_b.Send(msg);
+      next += every;
+      std::this_thread::sleep_until(next);
+    }
+    // Stragglers get 5 s more (a scanning router may still be between scans).
+    WaitFor(
+        [&] {
+          for (size_t k = first_event; k < watched.size(); ++k) {
+            if (counter.announced_at(k) == 0) return false;
+          }
+          return true;
+        },
+        5s, 1ms);
+    std::vector<double> got;
+    for (size_t k = first_event; k < watched.size(); ++k) {
+      const int64_t at = counter.announced_at(k);
+      if (at == 0) {
+        ++r.ev_lost;
+        r.event_ms.push_back(-1);
+        continue;
+      }
+      r.event_ms.push_back(Ms(at - ev_sent[k - first_event]));
+      got.push_back(r.event_ms.back());
+    }
+    r.ev_median_ms = Percentile(got, 0.5);
+    r.ev_p99_ms = Percentile(got, 0.99);
+    r.ev_max_ms = got.empty() ? -1 : *std::max_element(got.begin(), got.end());
+    if (r.ev_lost > 0) {
+      phase_errors += "(d): " + std::to_string(r.ev_lost) + " of " +
+                      std::to_string(r.event_ms.size()) + " routes never arrived; ";
+    }
+  }
+
+  // (c) feeder A goes down while B's updates must keep crossing.
   std::vector<int64_t> sent(kDownProbes + 1, 0);
   std::atomic<bool> stop_probes{false};
   std::atomic<size_t> probes_sent{0};

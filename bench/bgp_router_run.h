@@ -8,6 +8,13 @@
 //  (c) peer down: feeder B announces a new /24 (from 100.64.0.0/10) every 10 ms; A's session is
 //      closed; the worst delay of B's announcements sent until the counter has seen all N
 //      withdrawn is reported, with the time that took.
+//  (d) event-driven, not scanning (XORP paper, figure 13): before (c), with the table loaded,
+//      feeder B announces `event_routes` new /24s (from 198.19.0.0), one every
+//      `event_interval_ms`; the delay of each until the counter sees it. A router that scans
+//      (a periodic walk of its tables) shows a sawtooth up to its scan interval; an
+//      event-driven one a flat line.
+//  (e) route propagation profile (bench/bgp_profile_phase.h), for routers with profiling
+//      points: before (a) with an empty table, and after (b) from feeder A and from feeder B.
 // Peak RSS (VmHWM summed over the router's processes) and CPU seconds (utime + stime summed)
 // are read just before the router stops.
 #pragma once
@@ -15,6 +22,7 @@
 #include <cstdint>
 #include <string>
 
+#include "bench/bgp_profile_phase.h"
 #include "bench/bgp_router.h"
 #include "bench/bgp_table.h"
 
@@ -23,7 +31,10 @@ namespace strata::bench {
 struct RunOptions {
   bool kernel = false;
   int latency_samples = 20;
-  int timeout_s = 600;  // for the whole table to arrive
+  int timeout_s = 600;           // for the whole table to arrive
+  int event_routes = 255;        // (d): 0 skips the phase
+  int event_interval_ms = 1000;  // (d): one route every this many ms
+  int profile_samples = 10;      // (e): per scenario; 0 skips the phase
   std::string strata_bin;
 };
 
@@ -48,6 +59,12 @@ struct RouterResult {
   double down_withdraw_s = -1;
   double down_worst_ms = -1, down_median_ms = -1, idle_worst_ms = -1;
   int down_probes = 0, down_lost = 0;
+  // (d) per route, in the order sent: ms until the counter saw it (-1: lost)
+  std::vector<double> event_ms;
+  double ev_median_ms = -1, ev_p99_ms = -1, ev_max_ms = -1;
+  int ev_lost = 0;
+  // (e) routers with profiling points: empty table, full table same / other peering
+  std::vector<ProfileScenario> profile;
   // whole run
   long rss_kb = 0;
   double cpu_total_s = 0;

@@ -1,15 +1,17 @@
-// Strata driver: strata-finder, strata-fea, strata-rib --vr bb and strata-bgp --vr bb sharing a
-// run directory, configured through strata-call with the XRLs of fea/1.0 and bgp/1.0. The
-// binaries come from RouterSetup::strata_bin. The FEA runs with --no-kernel unless the run asks
-// for kernel installation; then VR bb is the router namespace's main table (254), as for the
-// other routers. The RIB adds VR bb to the FEA itself (--table-id); the driver binds the router's
-// veth interface to it, so the FEA reports the link's connected route and accepts next hops on it.
+// Strata driver: the whole router as an operator runs it: strata-rtrmgr with a config file it
+// writes (VR bb on the router's veth interface, three passive eBGP peers, export to the counter
+// only), which starts and configures strata-finder, strata-fea, strata-rib and strata-bgp. The
+// FEA runs with --no-kernel unless the run asks for kernel installation; then VR bb is the
+// router namespace's main table (254), as for the other routers. The FEA reports the veth's
+// connected route to the RIB, so the tester's next hops resolve. The binaries come from
+// RouterSetup::strata_bin; RSS and CPU are summed over the rtrmgr and its children.
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
-#include <thread>
+#include <fstream>
+#include <sstream>
+#include <utility>
 
 #include "bench/bgp_netns.h"
 #include "bench/bgp_process.h"
@@ -18,111 +20,181 @@
 namespace strata::bench {
 namespace {
 
-using namespace std::chrono_literals;
-constexpr const char* kTarget = "finder://bgp.bb/bgp/1.0/";
+// The router under test; @IF@, @ROUTER@ and the peers' @..@ are filled in by Config().
+constexpr const char* kConfig =
+    R"(# strata-bgp-bench: the router under test (bench/bgp_router_strata.cc)
+interfaces {
+    interface @IF@ {
+        address @ROUTER@/16;
+    }
+}
+policy {
+    policy-statement bb-all {
+        term all {
+            then {
+                action accept;
+            }
+        }
+    }
+    policy-statement bb-deny {
+        term all {
+            then {
+                action reject;
+            }
+        }
+    }
+}
+virtual-router bb {
+    table-id 254;
+    interface @IF@;
+    bgp {
+        local-as @ROUTER_AS@;
+        router-id @ROUTER@;
+        listen-address @ROUTER@;
+        peer @A@ {
+            as @A_AS@;
+            local-address @ROUTER@;
+            hold-time 240;
+            passive true;
+            import bb-all;
+            export bb-deny;
+        }
+        peer @COUNTER@ {
+            as @COUNTER_AS@;
+            local-address @ROUTER@;
+            hold-time 240;
+            passive true;
+            import bb-all;
+            export bb-all;
+        }
+        peer @B@ {
+            as @B_AS@;
+            local-address @ROUTER@;
+            hold-time 240;
+            passive true;
+            import bb-all;
+            export bb-deny;
+        }
+    }
+}
+)";
 
-std::string AddPeer(const char* addr, uint32_t as) {
-  return std::string(kTarget) + "add_peer?peer:ipv4=" + addr +
-         "&peer_as:u32=" + std::to_string(as) + "&local_address:ipv4=" + kRouterAddr +
-         "&hold_time:u32=240&passive:bool=true&ipv6_unicast:bool=false\n";
+std::string Config(const std::string& ifname) {
+  std::string c = kConfig;
+  const std::pair<std::string, std::string> values[] = {
+      {"@IF@", ifname},
+      {"@ROUTER_AS@", std::to_string(kRouterAs)},
+      {"@ROUTER@", kRouterAddr},
+      {"@A_AS@", std::to_string(kFeederAAs)},
+      {"@A@", kFeederAAddr},
+      {"@COUNTER_AS@", std::to_string(kCounterAs)},
+      {"@COUNTER@", kCounterAddr},
+      {"@B_AS@", std::to_string(kFeederBAs)},
+      {"@B@", kFeederBAddr},
+  };
+  for (const auto& [key, value] : values) {
+    for (size_t at = c.find(key); at != std::string::npos; at = c.find(key, at + value.size())) {
+      c.replace(at, key.size(), value);
+    }
+  }
+  return c;
 }
 
 class StrataDriver : public RouterDriver {
  public:
   std::string name() const override { return "Strata"; }
   std::string Missing(const RouterSetup& s) const override {
-    for (const char* b :
-         {"strata-finder", "strata-fea", "strata-rib", "strata-bgp", "strata-call"}) {
+    for (const char* b : {"strata-rtrmgr", "strata-finder", "strata-fea", "strata-rib",
+                          "strata-bgp", "strata-profile"}) {
       if (::access((s.strata_bin + "/" + b).c_str(), X_OK) != 0) return s.strata_bin + "/" + b;
     }
     return "";
   }
   Status Start(const RouterSetup& s) override {
-    const std::vector<std::string> env{"STRATA_RUN_DIR=" + s.dir};
-    ::unsetenv("STRATA_FINDER");
-    if (!finder_.Start(s.ns, {s.strata_bin + "/strata-finder"}, s.dir + "/finder.out", env)) {
-      return Status(StatusCode::kInternal, "cannot start strata-finder");
-    }
-    for (int i = 0; i < 250 && !std::filesystem::exists(s.dir + "/finder.sock"); ++i) {
-      std::this_thread::sleep_for(20ms);
-    }
+    setup_ = s;
     kernel_ = s.kernel;
-    std::vector<std::string> fea_argv{s.strata_bin + "/strata-fea"};
-    if (!s.kernel) fea_argv.push_back("--no-kernel");
-    if (!fea_.Start(s.ns, fea_argv, s.dir + "/fea.out", env)) {
-      return Status(StatusCode::kInternal, "cannot start strata-fea");
-    }
-    if (!rib_.Start(s.ns, {s.strata_bin + "/strata-rib", "--vr", "bb", "--table-id", "254"},
-                    s.dir + "/rib.out", env) ||
-        !bgp_.Start(s.ns, {s.strata_bin + "/strata-bgp", "--vr", "bb"}, s.dir + "/bgp.out", env)) {
-      return Status(StatusCode::kInternal, "cannot start strata-rib or strata-bgp");
-    }
-    // The link's subnet is reachable (what the FEA's connected route would say), so that the
-    // tester's next hops resolve.
-    const std::string rib_script =
-        "finder://rib.bb/rib/1.0/add_origin_table?protocol:txt=static&"
-        "kind:txt=PROTOCOL_KIND_IGP\n"
-        "finder://rib.bb/rib/1.0/add_routes?protocol:txt=static&"
-        "routes.0.prefix:ipv4net=10.99.0.0/16&routes.0.nexthop:ipv4=" +
-        std::string(kRouterAddr) + "\n";
-    const std::string bgp_script =
-        std::string(kTarget) + "set_local_config?local_as:u32=" + std::to_string(kRouterAs) +
-        "&router_id:ipv4=" + kRouterAddr + "&listen_address:ipv4=" + kRouterAddr + "\n" +
-        std::string(kTarget) +
-        "define_policy?name:txt=bb-deny&default_action:txt=POLICY_ACTION_REJECT\n" +
-        AddPeer(kFeederAAddr, kFeederAAs) + AddPeer(kCounterAddr, kCounterAs) +
-        AddPeer(kFeederBAddr, kFeederBAs) + std::string(kTarget) +
-        "set_peer_policy?peer:ipv4=" + kFeederAAddr + "&direction:txt=export&policy:txt=bb-deny\n" +
-        std::string(kTarget) + "set_peer_policy?peer:ipv4=" + kFeederBAddr +
-        "&direction:txt=export&policy:txt=bb-deny\n";
+    ::unsetenv("STRATA_FINDER");
     // The namespace is bb-r<id> and the router's end of the veth bb-<id>r (bench/bgp_netns.cc).
     const std::string ifname = "bb-" + s.ns.substr(4) + "r";
-    const std::string fea_script =
-        "finder://fea/fea/1.0/add_vr?vr:txt=bb&table_id:u32=254\n"
-        "finder://fea/fea/1.0/bind_interface?interface:txt=" +
-        ifname + "&vr:txt=bb\n";
-    if (Status st = RunScript(s, "fea.xrl", fea_script, env); !st.ok()) return st;
-    if (Status st = RunScript(s, "rib.xrl", rib_script, env); !st.ok()) return st;
-    return RunScript(s, "bgp.xrl", bgp_script, env);
+    const std::string conf = s.dir + "/strata-bench.conf";
+    if (!WriteFile(conf, Config(ifname))) return Status(StatusCode::kInternal, "config");
+    std::vector<std::string> argv{s.strata_bin + "/strata-rtrmgr",
+                                  "-c",
+                                  conf,
+                                  "--bin-dir",
+                                  s.strata_bin,
+                                  "--state-dir",
+                                  s.dir + "/state",
+                                  "--log-dir",
+                                  s.dir + "/logs"};
+    if (!s.kernel) argv.push_back("--no-kernel");
+    if (!rtrmgr_.Start(s.ns, argv, s.dir + "/rtrmgr.out", {"STRATA_RUN_DIR=" + s.dir})) {
+      return Status(StatusCode::kInternal, "cannot start strata-rtrmgr");
+    }
+    return Status::Ok();  // the tester's sessions retry until BGP listens
   }
-  void Stop() override {
-    bgp_.Stop();
-    rib_.Stop();
-    fea_.Stop();
-    finder_.Stop();
-  }
+  void Stop() override { rtrmgr_.Stop(); }  // SIGTERM: the rtrmgr stops its processes
   std::vector<pid_t> pids() const override {
-    return {finder_.pid(), fea_.pid(), rib_.pid(), bgp_.pid()};
+    std::vector<pid_t> out{rtrmgr_.pid()};
+    for (pid_t p : ChildrenOf(rtrmgr_.pid())) out.push_back(p);
+    return out;
   }
   bool installs_kernel() const override { return kernel_; }
-
- private:
-  // Runs strata-call -f on `script`, retrying while the target has not registered yet.
-  static Status RunScript(const RouterSetup& s, const std::string& file, const std::string& script,
-                          const std::vector<std::string>& env) {
-    const std::string path = s.dir + "/" + file;
-    if (!WriteFile(path, script)) return Status(StatusCode::kInternal, "config");
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      ChildProcess call;
-      if (!call.Start(s.ns, {s.strata_bin + "/strata-call", "-f", path}, s.dir + "/call.out",
-                      env)) {
-        break;
-      }
-      int status = 0;
-      ::waitpid(call.pid(), &status, 0);
-      UnregisterChild(call.pid());
-      call.Forget();  // reaped here: Stop() must not signal a recycled pid
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::Ok();
-      if (WIFEXITED(status) && WEXITSTATUS(status) != 5 && WEXITSTATUS(status) != 14) {
-        return Status(StatusCode::kInternal, "strata-call -f " + path + " failed (exit " +
-                                                 std::to_string(WEXITSTATUS(status)) + ")");
-      }
-      std::this_thread::sleep_for(100ms);
+  // strata-profile ARGS bgp.bb rib.bb fea.
+  StatusOr<std::string> Profile(const std::vector<std::string>& args) override {
+    std::vector<std::string> argv{setup_.strata_bin + "/strata-profile"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    for (const char* t : {"bgp.bb", "rib.bb", "fea"}) argv.push_back(t);
+    const std::string out = setup_.dir + "/profile.out";
+    std::filesystem::remove(out);  // the child appends
+    const int rc = RunTool(setup_, argv, out, {"STRATA_RUN_DIR=" + setup_.dir});
+    std::ifstream f(out);
+    std::stringstream text;
+    text << f.rdbuf();
+    if (rc != 0) {
+      return Status(StatusCode::kInternal,
+                    "strata-profile failed (exit " + std::to_string(rc) + "): " + text.str());
     }
-    return Status(StatusCode::kInternal, "no answer to " + path);
+    return text.str();
   }
 
-  ChildProcess finder_, fea_, rib_, bgp_;
+ private:
+  // Runs argv in the router namespace, output to `out`; its exit code (-1: did not run).
+  static int RunTool(const RouterSetup& s, const std::vector<std::string>& argv,
+                     const std::string& out, const std::vector<std::string>& env) {
+    ChildProcess call;
+    if (!call.Start(s.ns, argv, out, env)) return -1;
+    int status = 0;
+    ::waitpid(call.pid(), &status, 0);
+    UnregisterChild(call.pid());
+    call.Forget();  // reaped here: Stop() must not signal a recycled pid
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+  // The processes whose parent is `parent` (from /proc/PID/stat).
+  static std::vector<pid_t> ChildrenOf(pid_t parent) {
+    std::vector<pid_t> out;
+    if (parent <= 0) return out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+      std::ifstream f(e.path() / "stat");
+      std::string stat;
+      std::getline(f, stat);
+      const auto close = stat.rfind(')');  // the command may hold spaces and parentheses
+      if (close == std::string::npos) continue;
+      std::istringstream rest(stat.substr(close + 1));
+      char state = 0;
+      long ppid = 0;
+      if (rest >> state >> ppid && ppid == parent)
+        out.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    return out;
+  }
+
+  RouterSetup setup_;
+  ChildProcess rtrmgr_;
   bool kernel_ = false;
 };
 
