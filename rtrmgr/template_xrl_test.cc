@@ -68,6 +68,7 @@ virtual-router red {
         local-as 65001;
         router-id 10.0.0.1;
         listen-address 127.0.0.2;
+        cluster-id 10.0.0.9;
         network 203.0.113.0/24;
         network 2001:db8:1::/48 { next-hop 2001:db8::2; }
         peer 127.0.0.3 {
@@ -80,6 +81,10 @@ virtual-router red {
             disable false;
             import p1;
             export p1;
+        }
+        peer 127.0.0.4 {
+            as 65001;
+            route-reflector-client true;
         }
     }
 }
@@ -125,6 +130,39 @@ TEST(TemplateXrlTest, ChangingAPeerLeafSendsChangePeer) {
   EXPECT_EQ((*plan)[0].xrl.method(), "change_peer");
   EXPECT_EQ((*plan)[0].xrl.FindArg("multihop_ttl")->ValueToString(), "4");
   EXPECT_EQ((*plan)[0].undo->FindArg("multihop_ttl")->ValueToString(), "3");
+}
+
+TEST(TemplateXrlTest, RouteReflectionSettingsReachTheSpeaker) {
+  NoExec exec;
+  CommitHistory history("");
+  CommitEngine engine(RealTemplates(), exec, history);
+  auto plan = engine.Plan(ConfigNode(), MustParse(kFull));
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  bool local = false;
+  bool client = false;
+  for (const auto& a : *plan) {
+    if (a.xrl.method() == "set_local_config") {
+      local = true;
+      ASSERT_NE(a.xrl.FindArg("cluster_id"), nullptr) << a.xrl.ToString();
+      EXPECT_EQ(a.xrl.FindArg("cluster_id")->ValueToString(), "10.0.0.9");
+    }
+    if (a.xrl.method() == "add_peer" && a.xrl.FindArg("peer")->ValueToString() == "127.0.0.4") {
+      client = true;
+      ASSERT_NE(a.xrl.FindArg("route_reflector_client"), nullptr) << a.xrl.ToString();
+      EXPECT_EQ(a.xrl.FindArg("route_reflector_client")->ValueToString(), "true");
+    }
+  }
+  EXPECT_TRUE(local);
+  EXPECT_TRUE(client);
+  // Taking the option away sends change_peer without it (false).
+  std::string changed = kFull;
+  changed.erase(changed.find("route-reflector-client true;"), 28);
+  auto change = engine.Plan(MustParse(kFull), MustParse(changed));
+  ASSERT_TRUE(change.ok());
+  ASSERT_EQ(change->size(), 1u);
+  EXPECT_EQ((*change)[0].xrl.method(), "change_peer");
+  EXPECT_EQ((*change)[0].xrl.FindArg("route_reflector_client"), nullptr);
+  ASSERT_TRUE(CheckAgainstProto((*change)[0].xrl).ok());
 }
 
 TEST(TemplateXrlTest, ExampleConfigPlansInOrder) {

@@ -41,8 +41,8 @@ StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
   p->id = next_id_++;
   const std::string label = std::to_string(p->id);
   p->in = std::make_unique<PeerIn>(p->id);
-  p->filter_in = std::make_unique<InputFilterStage>(p->id, config_.local_as, config_.router_id,
-                                                    p->in.get(), config.import_policy);
+  p->filter_in = std::make_unique<InputFilterStage>(
+      p->id, config_.local_as, config_.router_id, cluster_id(), p->in.get(), config.import_policy);
   p->in->set_next(p->filter_in.get());
   p->resolver = std::make_unique<NexthopResolverStage>(label, p->filter_in.get(), *cache_);
   p->filter_in->set_next(p->resolver.get());
@@ -70,6 +70,11 @@ void BgpPipeline::finish_remove_if_idle(PeerId id) {
   if (!p || !p->removing || !p->deletions.empty() || p->in->size() > 0) return;
   decision_->remove_parent(p->resolver.get());
   peers_.erase(id);
+}
+
+uint32_t BgpPipeline::cluster_id() const {
+  if (config_.cluster_id != 0) return config_.cluster_id;
+  return config_.router_id.is_v4() ? config_.router_id.v4_host_order() : 0;
 }
 
 Status BgpPipeline::set_local_addresses(PeerId id, IpAddr local,
@@ -119,13 +124,16 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
   info->router_id = router_id;
   info->address = p->config.address;
   info->ibgp = p->config.peer_as == config_.local_as;
+  info->rr_client = info->ibgp && p->config.route_reflector_client;
   p->session = std::move(info);
 
   // The reader's flush and the PeerOut's flow callback point at this peer's stages; both are
   // dropped in tear_down_output before the stages are destroyed.
   p->reader = fanout_->add_reader(
       "peer-" + std::to_string(id), [out = &p->out] { (*out)->flush(); }, /*dump=*/true);
-  p->filter_out = std::make_unique<OutputFilterStage>(id, config_.local_as, p->config, p->reader);
+  p->filter_out = std::make_unique<OutputFilterStage>(
+      id, config_.local_as, p->config, p->reader,
+      ReflectionContext{.cluster_id = cluster_id(), .peer_router_id = router_id});
   p->reader->set_next(p->filter_out.get());
   FanoutStage* fanout = fanout_.get();
   FanoutStage::Reader* reader = p->reader;
@@ -210,6 +218,8 @@ StatusOr<PipelinePeerCounters> BgpPipeline::counters(PeerId id) const {
   c.advertised = p->out ? p->out->counters().advertised : 0;
   c.withdrawals_unknown = p->withdrawals_unknown;
   c.as_loop = p->filter_in->counters().as_loop;
+  c.originator_id_loop = p->filter_in->counters().originator_id;
+  c.cluster_loop = p->filter_in->counters().cluster_loop;
   c.policy_rejected = p->filter_in->counters().policy_rejected;
   const auto nh = p->resolver->counters();
   c.nexthop_pending = nh.held;

@@ -45,6 +45,8 @@ namespace strata::bgp {
 struct PipelineConfig {
   uint32_t local_as = 0;
   IpAddr router_id;
+  // RFC 4456 CLUSTER_ID of this route reflector; 0: the router id.
+  uint32_t cluster_id = 0;
   size_t deletion_slice = 1000;  // routes withdrawn per deletion slice
   size_t fanout_slice = 500;     // changes per reader per fanout slice
   size_t peer_out_batch = 1000;  // pending prefixes that force a PeerOut flush
@@ -58,6 +60,8 @@ struct PipelinePeerCounters {
   uint64_t advertised = 0;           // routes advertised to the peer now
   uint64_t withdrawals_unknown = 0;  // withdrawals of prefixes not held
   uint64_t as_loop = 0;
+  uint64_t originator_id_loop = 0;  // our ORIGINATOR_ID came back (RFC 4456 8)
+  uint64_t cluster_loop = 0;        // our CLUSTER_ID in the CLUSTER_LIST (RFC 4456 8)
   uint64_t policy_rejected = 0;
   uint64_t nexthop_pending = 0;       // routes waiting for a next hop answer
   uint64_t nexthop_unresolvable = 0;  // routes unusable: next hop unreachable
@@ -132,6 +136,7 @@ class BgpPipeline {
   void on_deletion_done(PeerId id, DeletionStage* stage);
   void tear_down_output(Peer& p);
   void finish_remove_if_idle(PeerId id);
+  uint32_t cluster_id() const;
 
   PipelineConfig config_;
   rib::TaskScheduler& scheduler_;

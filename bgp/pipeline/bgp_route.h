@@ -31,6 +31,7 @@ struct PeerInfo {
   IpAddr router_id;  // BGP Identifier from the peer's OPEN
   IpAddr address;    // the peer's address (tie-break of last resort)
   bool ibgp = false;
+  bool rr_client = false;  // a route reflection client of ours (RFC 4456)
 };
 using PeerRef = std::shared_ptr<const PeerInfo>;
 

@@ -1,13 +1,16 @@
 #include "bgp/pipeline/input_filter_stage.h"
 
+#include <algorithm>
+
 namespace strata::bgp {
 
 InputFilterStage::InputFilterStage(PeerId peer, uint32_t local_as, IpAddr router_id,
-                                   BgpStage* parent, RoutePolicy import_policy)
+                                   uint32_t cluster_id, BgpStage* parent, RoutePolicy import_policy)
     : PassThroughStage(parent),
       peer_(peer),
       local_as_(local_as),
       router_id_(router_id),
+      cluster_id_(cluster_id),
       import_policy_(std::move(import_policy)) {}
 
 BgpRouteRef InputFilterStage::filter(const BgpRouteRef& route, Verdict* verdict) const {
@@ -28,6 +31,11 @@ BgpRouteRef InputFilterStage::filter_with(const BgpRouteRef& route, const RouteP
     *verdict = Verdict::kOriginatorId;
     return nullptr;
   }
+  if (std::find(a.cluster_list.begin(), a.cluster_list.end(), cluster_id_) !=
+      a.cluster_list.end()) {
+    *verdict = Verdict::kClusterLoop;
+    return nullptr;
+  }
   BgpRouteRef out = policy ? policy(route) : route;
   *verdict = out ? Verdict::kPass : Verdict::kPolicy;
   return out;
@@ -40,6 +48,9 @@ void InputFilterStage::count_drop(Verdict v) {
       break;
     case Verdict::kOriginatorId:
       ++counters_.originator_id;
+      break;
+    case Verdict::kClusterLoop:
+      ++counters_.cluster_loop;
       break;
     case Verdict::kPolicy:
       ++counters_.policy_rejected;

@@ -1,9 +1,10 @@
 // InputFilterStage: the input filter bank of one peer's branch.
 //
-// Drops routes whose AS_PATH holds the local AS (RFC 4271 9.1.2 loop detection) or whose
-// ORIGINATOR_ID is our router id (RFC 4456 8), then applies the import policy hook. It holds no
-// routes: deletes and lookups re-apply the same deterministic filter, so a delete is dropped iff
-// its add was, and replace becomes add, delete or replace according to which side passes.
+// Drops routes whose AS_PATH holds the local AS (RFC 4271 9.1.2 loop detection), whose
+// ORIGINATOR_ID is our router id or whose CLUSTER_LIST holds our CLUSTER_ID (RFC 4456 8), then
+// applies the import policy hook. It holds no routes: deletes and lookups re-apply the same
+// deterministic filter, so a delete is dropped iff its add was, and replace becomes add, delete
+// or replace according to which side passes.
 // Counters: drops by reason and `accepted`, the number of routes currently passed on.
 // A new import policy is applied by ChangePolicy, which re-filters every route the parent holds
 // (prefix by prefix, in order) so that each delete still matches the add it undoes.
@@ -25,12 +26,14 @@ class InputFilterStage : public PassThroughStage {
   struct Counters {
     uint64_t as_loop = 0;        // announcements dropped for an AS loop
     uint64_t originator_id = 0;  // dropped: our own ORIGINATOR_ID came back
+    uint64_t cluster_loop = 0;   // dropped: our CLUSTER_ID is in the CLUSTER_LIST
     uint64_t policy_rejected = 0;
     uint64_t accepted = 0;  // routes currently passed downstream
   };
 
-  InputFilterStage(PeerId peer, uint32_t local_as, IpAddr router_id, BgpStage* parent,
-                   RoutePolicy import_policy = nullptr);
+  // `cluster_id`: our route reflection CLUSTER_ID (usually the router id as a number).
+  InputFilterStage(PeerId peer, uint32_t local_as, IpAddr router_id, uint32_t cluster_id,
+                   BgpStage* parent, RoutePolicy import_policy = nullptr);
 
   std::string name() const override { return "filter-in:" + std::to_string(peer_); }
   void add_route(const BgpRouteRef& route, BgpStage* caller) override;
@@ -47,7 +50,7 @@ class InputFilterStage : public PassThroughStage {
   void ChangePolicy(RoutePolicy policy, std::span<const IpPrefix> prefixes);
 
  private:
-  enum class Verdict { kPass, kAsLoop, kOriginatorId, kPolicy };
+  enum class Verdict { kPass, kAsLoop, kOriginatorId, kClusterLoop, kPolicy };
   // The route to pass, or null with the reason in *verdict.
   BgpRouteRef filter(const BgpRouteRef& route, Verdict* verdict) const;
   BgpRouteRef filter_with(const BgpRouteRef& route, const RoutePolicy& policy,
@@ -57,6 +60,7 @@ class InputFilterStage : public PassThroughStage {
   PeerId peer_;
   uint32_t local_as_;
   IpAddr router_id_;
+  uint32_t cluster_id_;
   RoutePolicy import_policy_;
   // While ChangePolicy runs: the old policy, for prefixes after `refiltered_`.
   std::optional<RoutePolicy> old_policy_;

@@ -3,8 +3,12 @@
 namespace strata::bgp {
 
 OutputFilterStage::OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config,
-                                     BgpStage* parent)
-    : PassThroughStage(parent), peer_(peer), local_as_(local_as), config_(std::move(config)) {}
+                                     BgpStage* parent, ReflectionContext reflection)
+    : PassThroughStage(parent),
+      peer_(peer),
+      local_as_(local_as),
+      config_(std::move(config)),
+      reflection_(reflection) {}
 
 std::optional<IpAddr> OutputFilterStage::local_nexthop(Family f) const {
   if (config_.local_address.family() == f && !config_.local_address.is_zero()) {
@@ -16,10 +20,17 @@ std::optional<IpAddr> OutputFilterStage::local_nexthop(Family f) const {
   return std::nullopt;
 }
 
-AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAddr* self) const {
+AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAddr* self,
+                                           const std::optional<IpAddr>& reflect_from) const {
   const std::optional<IpAddr> self_value = self ? std::optional<IpAddr>(*self) : std::nullopt;
-  if (memo_in_ == in && memo_self_ == self_value) return memo_out_;
+  if (memo_in_ == in && memo_self_ == self_value && memo_reflect_from_ == reflect_from) {
+    return memo_out_;
+  }
   PathAttributes a = in->attrs();
+  if (reflect_from) {
+    if (!a.originator_id) a.originator_id = *reflect_from;
+    a.cluster_list.insert(a.cluster_list.begin(), reflection_.cluster_id);
+  }
   if (self) {
     a.next_hop = *self;
     a.link_local_next_hop.reset();
@@ -35,6 +46,7 @@ AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAd
   }
   memo_in_ = in;
   memo_self_ = self_value;
+  memo_reflect_from_ = reflect_from;
   memo_out_ = AttributeSet::Make(std::move(a));
   return memo_out_;
 }
@@ -52,9 +64,20 @@ BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const Ro
     counters_.to_source += count;
     return nullptr;
   }
-  if (ibgp() && route->peer->ibgp) {
+  // iBGP to iBGP only by reflection: from a client to all, from a non-client to clients.
+  const bool reflect = ibgp() && route->peer->ibgp;
+  if (reflect && !route->peer->rr_client && !config_.route_reflector_client) {
     counters_.ibgp_to_ibgp += count;
     return nullptr;
+  }
+  std::optional<IpAddr> reflect_from;
+  if (reflect) {
+    reflect_from = route->peer->router_id;
+    const IpAddr originator = route->path().originator_id.value_or(*reflect_from);
+    if (!reflection_.peer_router_id.is_zero() && originator == reflection_.peer_router_id) {
+      counters_.to_originator += count;
+      return nullptr;
+    }
   }
   std::optional<IpAddr> self;
   if (!ibgp() || config_.next_hop_self) {
@@ -64,7 +87,7 @@ BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const Ro
       return nullptr;
     }
   }
-  BgpRouteRef out = WithAttrs(*route, rewrite(route->attrs, self ? &*self : nullptr));
+  BgpRouteRef out = WithAttrs(*route, rewrite(route->attrs, self ? &*self : nullptr, reflect_from));
   if (policy) {
     out = policy(out);
     if (!out) counters_.policy_rejected += count;

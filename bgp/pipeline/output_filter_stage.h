@@ -1,8 +1,11 @@
 // OutputFilterStage: the output filter bank of one peer's branch, below its fanout reader.
 //
 // RFC 4271 rules, in order: never send a route back to the peer it came from; iBGP-learned
-// routes are not sent to iBGP peers (full mesh; route reflection will be a stage before this
-// one); to an eBGP peer prepend the local AS, set the next hop to our local address, strip
+// routes are not sent to iBGP peers (full mesh), except as route reflection allows (RFC 4456 6):
+// a route from a client goes to every iBGP peer, one from a non-client to clients only, and a
+// reflected route gets ORIGINATOR_ID (the source's router id, if absent) and our CLUSTER_ID
+// prepended to CLUSTER_LIST, and is not sent to the iBGP peer whose router id is its
+// ORIGINATOR_ID; to an eBGP peer prepend the local AS, set the next hop to our local address, strip
 // LOCAL_PREF (5.1.5), MED (5.1.4, not propagated to other ASes) and the route reflection
 // attributes (RFC 4456); to an iBGP peer always send LOCAL_PREF (default 100) and, with
 // next_hop_self, our address as next hop. A route whose family has no local next hop for an eBGP
@@ -22,16 +25,24 @@
 
 namespace strata::bgp {
 
+// What route reflection needs to know beyond the peer's config.
+struct ReflectionContext {
+  uint32_t cluster_id = 0;  // ours, prepended to CLUSTER_LIST when reflecting
+  IpAddr peer_router_id;    // the peer's BGP Identifier: it does not get routes it originated
+};
+
 class OutputFilterStage : public PassThroughStage {
  public:
   struct Counters {
-    uint64_t to_source = 0;     // not sent back to the peer it came from
-    uint64_t ibgp_to_ibgp = 0;  // iBGP-learned, not sent to an iBGP peer
-    uint64_t no_nexthop = 0;    // no local address of the route's family
+    uint64_t to_source = 0;      // not sent back to the peer it came from
+    uint64_t ibgp_to_ibgp = 0;   // iBGP-learned, not sent to an iBGP peer (nor reflected)
+    uint64_t to_originator = 0;  // reflected route not sent to its ORIGINATOR_ID
+    uint64_t no_nexthop = 0;     // no local address of the route's family
     uint64_t policy_rejected = 0;
   };
 
-  OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config, BgpStage* parent);
+  OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config, BgpStage* parent,
+                    ReflectionContext reflection = {});
 
   std::string name() const override { return "filter-out:" + std::to_string(peer_); }
   void add_route(const BgpRouteRef& route, BgpStage* caller) override;
@@ -53,11 +64,14 @@ class OutputFilterStage : public PassThroughStage {
   BgpRouteRef transform_with(const BgpRouteRef& route, const RoutePolicy& policy, bool count) const;
   bool ibgp() const { return config_.peer_as == local_as_; }
   std::optional<IpAddr> local_nexthop(Family f) const;
-  AttributeSetPtr rewrite(const AttributeSetPtr& in, const IpAddr* self) const;
+  // `reflect_from`: the router id of the route's iBGP source when the route is reflected.
+  AttributeSetPtr rewrite(const AttributeSetPtr& in, const IpAddr* self,
+                          const std::optional<IpAddr>& reflect_from) const;
 
   PeerId peer_;
   uint32_t local_as_;
   PipelinePeerConfig config_;
+  ReflectionContext reflection_;
   // While ChangePolicy runs: the old policy, for prefixes after `refiltered_`.
   std::optional<RoutePolicy> old_policy_;
   std::optional<IpPrefix> refiltered_;
@@ -66,6 +80,7 @@ class OutputFilterStage : public PassThroughStage {
   mutable AttributeSetPtr memo_in_;
   mutable AttributeSetPtr memo_out_;
   mutable std::optional<IpAddr> memo_self_;
+  mutable std::optional<IpAddr> memo_reflect_from_;
 };
 
 }  // namespace strata::bgp

@@ -22,8 +22,11 @@ struct PipelinePeerConfig {
   // Our next hop for the other family (IPv6 routes over an IPv4 session, or the reverse).
   std::optional<IpAddr> other_family_local_address;
   bool next_hop_self = false;  // iBGP: advertise ourselves as next hop
-  RoutePolicy import_policy;   // null: accept all
-  RoutePolicy export_policy;   // null: advertise all that the BGP rules allow
+  // iBGP: the peer is a route reflection client (RFC 4456): routes learned from it are reflected
+  // to every iBGP peer, and it gets the routes learned from non-clients.
+  bool route_reflector_client = false;
+  RoutePolicy import_policy;  // null: accept all
+  RoutePolicy export_policy;  // null: advertise all that the BGP rules allow
 };
 
 }  // namespace strata::bgp

@@ -43,7 +43,7 @@ TEST(PeerInTest, AddReplaceWithdrawAndLookups) {
 TEST(InputFilterStageTest, DropsAsLoopsAndOwnOriginatorId) {
   PeerRef peer = Peer(1, 65001, false, "10.0.0.1");
   PeerIn in(1);
-  InputFilterStage filter(1, 65000, A("9.9.9.9"), &in);
+  InputFilterStage filter(1, 65000, A("9.9.9.9"), 0x09090909, &in);
   RecordingStage rec(&filter);
   in.set_next(&filter);
   filter.set_next(&rec);
@@ -73,7 +73,7 @@ TEST(InputFilterStageTest, PolicyHookRejectsAndRewrites) {
     a.local_pref = 300;
     return WithAttrs(*r, AttributeSet::Make(a));
   };
-  InputFilterStage filter(1, 65000, A("9.9.9.9"), &in, policy);
+  InputFilterStage filter(1, 65000, A("9.9.9.9"), 0x09090909, &in, policy);
   RecordingStage rec(&filter);
   in.set_next(&filter);
   filter.set_next(&rec);

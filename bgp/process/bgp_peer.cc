@@ -25,6 +25,7 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
   pc.peer_as = sc.peer_as;
   if (sc.local_address) pc.local_address = *sc.local_address;
   pc.next_hop_self = sc.next_hop_self;
+  pc.route_reflector_client = sc.route_reflector_client;
   pc.import_policy = MakeImportHook(import_policy, sc.local_as);
   peer->export_policy_ = std::move(export_policy);
   pc.export_policy = MakeExportHook(peer->export_policy_, sc.local_as, peer->export_self());

@@ -29,6 +29,13 @@ StatusOr<LocalConfig> LocalConfigFromProto(const v1::SetLocalConfigRequest& r) {
   c.listen_address = *listen;
   if (r.port() > 65535) return InvalidArgument("port " + std::to_string(r.port()) + " > 65535");
   c.port = r.port() == 0 ? 179 : static_cast<uint16_t>(r.port());
+  auto cluster = OptionalAddrFromProto(r.cluster_id(), "cluster_id");
+  if (!cluster.ok()) return cluster.status();
+  if (*cluster && (!(*cluster)->is_v4() || (*cluster)->is_zero())) {
+    return InvalidArgument("cluster_id must be a non-zero IPv4 address, not " +
+                           (*cluster)->ToString());
+  }
+  c.cluster_id = *cluster;
   return c;
 }
 
@@ -59,6 +66,7 @@ StatusOr<PeerSettings> PeerSettingsFromProto(const v1::AddPeerRequest& r) {
   }
   c.passive = r.passive();
   c.next_hop_self = r.next_hop_self();
+  c.route_reflector_client = r.route_reflector_client();
   if (r.multihop_ttl() > 255) return InvalidArgument("multihop_ttl > 255");
   if (r.multihop_ttl() != 0) c.multihop_ttl = static_cast<uint8_t>(r.multihop_ttl());
   c.description = r.description();

@@ -71,6 +71,8 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
       out->set_prefixes_received(pc->received);
       out->set_prefixes_accepted(pc->accepted);
       out->set_prefixes_advertised(pc->advertised);
+      out->set_originator_id_loops(pc->originator_id_loop);
+      out->set_cluster_list_loops(pc->cluster_loop);
     }
   }
   const PeerCounters& sc = fsm.counters();
@@ -85,6 +87,7 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   out->set_malformed_updates(p.counters().malformed_updates);
   out->set_max_prefixes_exceeded(p.max_prefixes_exceeded());
   out->set_first_as_violations(p.counters().first_as_violations);
+  out->set_route_reflector_client(c.route_reflector_client);
 }
 
 void BgpService::ListPeers(const v1::ListPeersRequest& request,
@@ -123,6 +126,8 @@ void BgpService::fill_route(const BgpRouteRef& r, bool best, std::string_view re
     std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(ec));
     out->add_ext_communities(buf);
   }
+  if (a.originator_id) rib::AddrToProto(*a.originator_id, out->mutable_originator_id());
+  for (uint32_t c : a.cluster_list) out->add_cluster_list(IpAddr::V4(c).ToString());
   out->set_best(best);
   if (best) out->set_reason(std::string(reason));
   out->set_resolvable(r->resolvable);
@@ -172,6 +177,7 @@ void BgpService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
     established += p->session().state() == SessionState::kEstablished;
   }
   out.set_peers_established(established);
+  if (speaker_.configured()) rib::AddrToProto(speaker_.cluster_id(), out.mutable_cluster_id());
   if (BgpPipeline* pl = speaker_.pipeline()) {
     out.set_prefixes(pl->decision().size());
     uint64_t paths = 0;

@@ -80,11 +80,15 @@ Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
   if (!config.router_id.is_v4() || config.router_id.is_zero()) {
     return InvalidArgument("router_id must be a non-zero IPv4 address");
   }
+  if (config.cluster_id && (!config.cluster_id->is_v4() || config.cluster_id->is_zero())) {
+    return InvalidArgument("cluster_id must be a non-zero IPv4 address");
+  }
   if (local_ && *local_ == config) return Status::Ok();
   const bool rebind =
       !local_ || local_->listen_address != config.listen_address || local_->port != config.port;
   const bool rebuild =
-      local_ && (local_->local_as != config.local_as || local_->router_id != config.router_id);
+      local_ && (local_->local_as != config.local_as || local_->router_id != config.router_id ||
+                 local_->cluster_id != config.cluster_id);
   std::unique_ptr<BgpListener> listener;
   if (rebind) {
     // Closing the old one first lets the same port be bound again with another address.
@@ -115,7 +119,7 @@ Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
   }
   if (!previous) return build_pipeline();
   if (rebuild) {
-    log_->info("AS or router id changed: resetting every session");
+    log_->info("AS, router id or cluster id changed: resetting every session");
     std::vector<PeerSettings> saved;
     for (auto& [addr, p] : peers_) saved.push_back(p->settings());
     teardown_pipeline();
@@ -133,6 +137,7 @@ Status BgpSpeaker::build_pipeline() {
   PipelineConfig pc;
   pc.local_as = local_->local_as;
   pc.router_id = local_->router_id;
+  pc.cluster_id = cluster_id().v4_host_order();
   pipeline_ = std::make_unique<BgpPipeline>(pc, oracle_, rib_, scheduler_);
   PipelinePeerConfig local;
   local.address = IpAddr();
@@ -232,7 +237,8 @@ Status BgpSpeaker::ChangePeer(PeerSettings settings) {
       a.ttl_security_hops == b.ttl_security_hops && a.enforce_first_as == b.enforce_first_as &&
       a.max_prefixes == b.max_prefixes &&
       a.max_prefixes_warning_pct == b.max_prefixes_warning_pct &&
-      a.max_prefixes_restart == b.max_prefixes_restart;
+      a.max_prefixes_restart == b.max_prefixes_restart &&
+      a.route_reflector_client == b.route_reflector_client;
   if (same_session) {
     const bool enable = settings.enabled && !p->settings().enabled;
     const bool disable = !settings.enabled && p->settings().enabled;

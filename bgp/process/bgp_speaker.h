@@ -37,6 +37,7 @@ struct LocalConfig {
   IpAddr router_id;
   std::optional<IpAddr> listen_address;  // unset: any (IPv4 and IPv6)
   uint16_t port = 179;
+  std::optional<IpAddr> cluster_id;  // RFC 4456 CLUSTER_ID (IPv4); unset: the router id
   friend bool operator==(const LocalConfig&, const LocalConfig&) = default;
 };
 
@@ -74,6 +75,8 @@ class BgpSpeaker {
 
   bool configured() const { return pipeline_ != nullptr; }
   const std::optional<LocalConfig>& local_config() const { return local_; }
+  // The route reflection CLUSTER_ID in use (REQUIRES: configured()).
+  IpAddr cluster_id() const { return local_->cluster_id.value_or(local_->router_id); }
   BgpPipeline* pipeline() { return pipeline_.get(); }
   PeerId local_peer() const { return local_peer_id_; }
   const std::map<IpAddr, std::unique_ptr<BgpPeer>>& peers() const { return peers_; }

@@ -1,5 +1,7 @@
 #include "bgp/session/peer_config.h"
 
+#include <string>
+
 namespace strata::bgp {
 
 Status PeerConfig::Validate() const {
@@ -35,6 +37,11 @@ Status PeerConfig::Validate() const {
   }
   if (max_prefixes_restart.count() < 0) {
     return InvalidArgument("max prefixes restart time is negative");
+  }
+  if (route_reflector_client && peer_as != local_as) {
+    return InvalidArgument("route_reflector_client is for iBGP peers only (peer AS " +
+                           std::to_string(peer_as) + " is not the local AS " +
+                           std::to_string(local_as) + ")");
   }
   if (families.empty()) return InvalidArgument("no address family configured");
   for (const AfiSafi& f : families) {

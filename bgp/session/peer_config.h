@@ -57,7 +57,9 @@ struct PeerConfig {
   Millis max_prefixes_restart{0};
 
   bool next_hop_self = false;  // for the pipeline's export side
-  uint32_t mrai_ms = 0;        // MinRouteAdvertisementInterval for the pipeline; 0 = none
+  // RFC 4456: the peer is a route reflection client of ours (iBGP only), for the pipeline.
+  bool route_reflector_client = false;
+  uint32_t mrai_ms = 0;  // MinRouteAdvertisementInterval for the pipeline; 0 = none
 
   // Capabilities we advertise.
   std::vector<AfiSafi> families{kIpv4Unicast};

@@ -14,6 +14,8 @@ std::string Route::ToString() const {
   if (local_pref) s << " local_pref " << *local_pref;
   for (const auto& c : communities) s << " community " << c;
   for (const auto& c : large_communities) s << " large " << c;
+  if (originator_id) s << " originator " << *originator_id;
+  for (const auto& c : cluster_list) s << " cluster " << c;
   return s.str();
 }
 

@@ -28,6 +28,9 @@ struct Route {
   std::vector<std::string> large_communities{};  // "65001:1:2"
   std::optional<uint32_t> med{};
   std::optional<uint32_t> local_pref{};
+  // Route reflection (RFC 4456), as received; not announced by any speaker.
+  std::optional<std::string> originator_id{};  // "10.255.0.1"
+  std::vector<std::string> cluster_list{};     // first = added last
 
   bool ipv6() const { return prefix.find(':') != std::string::npos; }
   std::string ToString() const;

@@ -175,6 +175,12 @@ std::vector<Route> BirdSpeaker::ParseRoutes(const std::string& text) {
       cur->communities = ParseTuples(value);
     } else if (key == "BGP.large_community") {
       cur->large_communities = ParseTuples(value);
+    } else if (key == "BGP.originator_id") {
+      cur->originator_id = Trim(value);
+    } else if (key == "BGP.cluster_list") {
+      std::istringstream v(value);
+      std::string id;
+      while (v >> id) cur->cluster_list.push_back(id);
     }
   }
   return routes;

@@ -155,6 +155,10 @@ Route FrrSpeaker::ParsePath(const std::string& prefix, const json& p) {
       r.large_communities.push_back(c.get<std::string>());
     }
   }
+  if (p.contains("originatorId")) r.originator_id = p["originatorId"].get<std::string>();
+  if (p.contains("clusterList") && p["clusterList"].contains("list")) {
+    for (const auto& c : p["clusterList"]["list"]) r.cluster_list.push_back(c.get<std::string>());
+  }
   return r;
 }
 

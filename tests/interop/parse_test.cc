@@ -49,6 +49,27 @@ TEST(BirdParseTest, ReadsRoutesWithAttributes) {
   EXPECT_FALSE(routes[1].med.has_value());
 }
 
+TEST(BirdParseTest, ReadsRouteReflectionAttributes) {
+  // A reflected route whose nexthop BIRD cannot resolve (no IGP route to it).
+  const std::string text =
+      "BIRD 2.0.12 ready.\n"
+      "Table master4:\n"
+      "10.3.0.0/24          unreachable [nb0 02:52:59.840 from 10.200.1.2] * (100) [i]\n"
+      "\tType: BGP univ\n"
+      "\tBGP.origin: IGP\n"
+      "\tBGP.as_path: \n"
+      "\tBGP.next_hop: 10.200.3.1\n"
+      "\tBGP.local_pref: 100\n"
+      "\tBGP.originator_id: 10.255.0.3\n"
+      "\tBGP.cluster_list: 10.255.255.1 10.255.255.2\n";
+  const auto routes = BirdSpeaker::ParseRoutes(text);
+  ASSERT_EQ(routes.size(), 1u);
+  EXPECT_EQ(routes[0].nexthop, "10.200.3.1");
+  EXPECT_TRUE(routes[0].as_path.empty());
+  EXPECT_EQ(routes[0].originator_id, "10.255.0.3");
+  EXPECT_EQ(routes[0].cluster_list, (std::vector<std::string>{"10.255.255.1", "10.255.255.2"}));
+}
+
 TEST(BirdParseTest, ConfigSetsAttributesInTheExportFilter) {
   SpeakerConfig c{.name = "b", .local_as = 65001, .router_id = "10.0.0.1"};
   c.neighbors.push_back(
@@ -59,6 +80,21 @@ TEST(BirdParseTest, ConfigSetsAttributesInTheExportFilter) {
   EXPECT_NE(text.find("bgp_community.add((65001,100));"), std::string::npos) << text;
   EXPECT_NE(text.find("bgp_med = 50;"), std::string::npos) << text;
   EXPECT_NE(text.find("neighbor 10.200.1.2 as 65002;"), std::string::npos) << text;
+}
+
+TEST(FrrParseTest, ReadsRouteReflectionAttributes) {
+  const json path = json::parse(R"({
+    "aspath":{"string":"Local","segments":[],"length":0},
+    "origin":"IGP","locPrf":100,"valid":true,
+    "bestpath":{"overall":true,"selectionReason":"First path received"},
+    "originatorId":"10.255.0.1","clusterList":{"list":["10.255.255.1"]},
+    "nexthops":[{"ip":"10.200.1.1","afi":"ipv4","metric":0,"accessible":true,"used":true}],
+    "peer":{"peerId":"10.200.2.2","routerId":"10.255.0.10","type":"internal"}})");
+  const Route r = FrrSpeaker::ParsePath("10.1.0.0/24", path);
+  EXPECT_EQ(r.nexthop, "10.200.1.1");
+  EXPECT_EQ(r.originator_id, "10.255.0.1");
+  EXPECT_EQ(r.cluster_list, (std::vector<std::string>{"10.255.255.1"}));
+  EXPECT_FALSE(FrrSpeaker::ParsePath("10.1.0.0/24", json::object()).originator_id.has_value());
 }
 
 TEST(FrrParseTest, ReadsAPathOfShowBgpPrefixJson) {
@@ -147,6 +183,12 @@ TEST(StrataParseTest, ReadsABgpRouteOfListRoutes) {
   EXPECT_EQ(r.med, 3u);
   EXPECT_FALSE(r.local_pref.has_value());
   EXPECT_EQ(r.communities, (std::vector<std::string>{"65001:100"}));
+  EXPECT_FALSE(r.originator_id.has_value());
+  const Route reflected = StrataSpeaker::ParseRoute(json::parse(R"({"prefix":"10.1.0.0/24",
+    "peer":"10.200.1.1","nexthop":"10.200.9.1","as_path":"","originator_id":"10.255.0.9",
+    "cluster_list":["10.255.255.1","10.255.255.2"]})"));
+  EXPECT_EQ(reflected.originator_id, "10.255.0.9");
+  EXPECT_EQ(reflected.cluster_list, (std::vector<std::string>{"10.255.255.1", "10.255.255.2"}));
 }
 
 }  // namespace

@@ -120,6 +120,8 @@ Route StrataSpeaker::ParseRoute(const json& j) {
   for (const auto& c : j.value("large_communities", json::array())) {
     r.large_communities.push_back(c);
   }
+  if (j.contains("originator_id")) r.originator_id = j["originator_id"].get<std::string>();
+  for (const auto& c : j.value("cluster_list", json::array())) r.cluster_list.push_back(c);
   return r;
 }
 
