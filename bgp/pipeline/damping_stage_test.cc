@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 #include "bgp/pipeline/fake_clock.h"
 #include "bgp/pipeline/peer_in.h"
@@ -20,6 +21,7 @@ using testing::P;
 using testing::Peer;
 using testing::Route;
 using V = std::vector<std::string>;
+using Entry = DampingStage::Entry;
 
 class DampingStageTest : public ::testing::Test {
  protected:
@@ -248,6 +250,73 @@ TEST_F(DampingSliceTest, OneTimerAndReusesInSlices) {
   EXPECT_EQ(clock_.armed(), 1u);  // now for freeing the histories
   ExpectConsistent();
 }
+
+// Random announcements, withdrawals, attribute changes, session changes, clears and clock moves
+// with reuses run a slice at a time: after every step both consistency rules hold, and what is
+// downstream is exactly the parent's routes of prefixes not suppressed.
+class DampingRandomTest : public DampingStageTest, public ::testing::WithParamInterface<int> {
+ protected:
+  DampingRandomTest() : DampingStageTest(DampingParams{}, /*slice=*/3) {}
+};
+
+TEST_P(DampingRandomTest, KeepsTheContract) {
+  std::mt19937 rng(GetParam());
+  auto pick = [&](int n) { return static_cast<int>(rng() % n); };
+  auto prefix = [&](int i) { return "10." + std::to_string(i) + ".0.0/16"; };
+  size_t suppressed_steps = 0;
+  size_t reuses = 0;  // suppressions ended by time
+  for (int step = 0; step < 3000; ++step) {
+    const size_t suppressed_before = damping_.suppressed();
+    const int op = pick(100);
+    const std::string p = prefix(pick(12));
+    if (op < 40) {
+      in_.announce(R(p, 2 + pick(2)));
+    } else if (op < 75) {
+      in_.withdraw(P(p));
+    } else if (op < 85) {
+      clock_.advance(seconds(pick(5) ? pick(120) : pick(3600)));
+      if (pick(2)) scheduler_.run_slice();
+    } else if (op < 93) {
+      scheduler_.run_until_idle();
+    } else if (op < 96) {
+      damping_.set_session(nullptr);  // a dead session's route going: not charged
+      in_.withdraw(P(p));
+      damping_.set_session(peer_);
+    } else if (op < 98) {
+      damping_.set_charging(false);  // policy re-filtering: not charged
+      in_.announce(R(p, 4));
+      damping_.set_charging(true);
+    } else {
+      damping_.Clear(pick(2) ? std::optional<IpPrefix>(P(p)) : std::nullopt);
+    }
+    ASSERT_TRUE(rec_.violations().empty()) << step << ": " << rec_.violations().front();
+    ASSERT_TRUE(rec_.CheckLookups().ok()) << step << ": " << rec_.CheckLookups().message();
+    size_t suppressed = 0;
+    for (int i = 0; i < 12; ++i) {
+      const Entry* e = Find(prefix(i));
+      const bool held = e && e->suppressed;
+      suppressed += held;
+      const BgpRouteRef up = in_.lookup_route(P(prefix(i)));
+      ASSERT_EQ(rec_.current(P(prefix(i))), held ? nullptr : up) << step << " " << prefix(i);
+      if (e) {
+        ASSERT_LE(e->penalty, 12000 + 1e-6);
+      }
+    }
+    ASSERT_EQ(damping_.suppressed(), suppressed);
+    suppressed_steps += suppressed > 0;
+    if (op >= 75 && op < 93) reuses += suppressed_before - suppressed;
+  }
+  // The mix really suppresses and reuses.
+  EXPECT_GT(suppressed_steps, 300u);
+  EXPECT_GT(reuses, 10u);
+  damping_.Clear(std::nullopt);
+  for (int i = 0; i < 12; ++i) {
+    EXPECT_EQ(rec_.current(P(prefix(i))), in_.lookup_route(P(prefix(i))));
+  }
+  EXPECT_EQ(clock_.armed(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, DampingRandomTest, ::testing::Range(1, 6));
 
 }  // namespace
 }  // namespace strata::bgp
