@@ -391,6 +391,15 @@ Status BgpSpeaker::SetDamping(std::optional<DampingParams> params) {
   if (pipeline_) {
     if (Status s = pipeline_->set_damping(params); !s.ok()) return s;
   }
+  if (params && params != damping_) {
+    log_->info(
+        "route flap damping on: half-life {}s reuse {} suppress {} max-suppress {}s "
+        "withdraw-penalty {} attribute-change-penalty {}",
+        params->half_life.count(), params->reuse, params->suppress, params->max_suppress.count(),
+        params->withdraw_penalty, params->attribute_change_penalty);
+  } else if (!params && damping_) {
+    log_->info("route flap damping off");
+  }
   damping_ = std::move(params);
   return Status::Ok();
 }
