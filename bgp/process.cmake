@@ -1,11 +1,14 @@
 # strata-bgp: the process library (bgp/process), the executable and their tests.
 add_library(strata_bgp_process STATIC
+  process/asio_clock.cc
   process/attribute_interner.cc
   process/bgp_peer.cc
   process/bgp_process.cc
   process/bgp_proto_convert.cc
   process/bgp_service.cc
+  process/bgp_service_damping.cc
   process/bgp_service_show.cc
+  process/damping_convert.cc
   process/bgp_speaker.cc
   process/policy.cc
   process/policy_hook.cc
@@ -26,6 +29,7 @@ strata_test(bgp_process_test
     process/policy_test.cc
     process/rib_ipc_test.cc
     process/bgp_speaker_test.cc
+    process/asio_clock_test.cc
   LIBS strata_bgp_process strata_finder)
 
 # Starts strata-finder, strata-rib and strata-bgp processes; drives them with strata-call.

@@ -86,6 +86,7 @@ virtual-router red {
             as 65001;
             route-reflector-client true;
         }
+        damping { half-life 10; suppress 3000; attribute-change-penalty 0; }
     }
 }
 interfaces { interface lo; }
@@ -163,6 +164,27 @@ TEST(TemplateXrlTest, RouteReflectionSettingsReachTheSpeaker) {
   EXPECT_EQ((*change)[0].xrl.method(), "change_peer");
   EXPECT_EQ((*change)[0].xrl.FindArg("route_reflector_client"), nullptr);
   ASSERT_TRUE(CheckAgainstProto((*change)[0].xrl).ok());
+}
+
+TEST(TemplateXrlTest, DampingBlockSetsAndClearsDamping) {
+  ConfigNode a = MustParse(kFull);
+  std::string without = kFull;
+  const size_t at = without.find("        damping {");
+  without.erase(at, without.find('\n', at) + 1 - at);
+  NoExec exec;
+  CommitHistory history("");
+  CommitEngine engine(RealTemplates(), exec, history);
+  auto plan = engine.Plan(a, MustParse(without));
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->size(), 1u);
+  EXPECT_EQ((*plan)[0].xrl.method(), "set_damping");
+  EXPECT_EQ((*plan)[0].xrl.FindArg("enabled")->ValueToString(), "false");
+  ASSERT_TRUE((*plan)[0].undo);
+  EXPECT_EQ((*plan)[0].undo->FindArg("enabled")->ValueToString(), "true");
+  EXPECT_EQ((*plan)[0].undo->FindArg("half_life")->ValueToString(), "10");
+  EXPECT_EQ((*plan)[0].undo->FindArg("reuse")->ValueToString(), "750");  // the default
+  EXPECT_EQ((*plan)[0].undo->FindArg("suppress")->ValueToString(), "3000");
+  EXPECT_EQ((*plan)[0].undo->FindArg("attribute_change_penalty")->ValueToString(), "0");
 }
 
 TEST(TemplateXrlTest, ExampleConfigPlansInOrder) {

@@ -49,6 +49,7 @@ StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
   p->resolver->set_next(decision_.get());
   decision_->add_parent(p->resolver.get());
   p->config = std::move(config);
+  plumb_damping(*p);
   const PeerId id = p->id;
   peers_.emplace(id, std::move(p));
   return id;
@@ -99,7 +100,9 @@ Status BgpPipeline::set_import_policy(PeerId id, RoutePolicy policy) {
   std::sort(prefixes.begin(), prefixes.end());
   prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
   p->config.import_policy = policy;
+  if (p->damping) p->damping->set_charging(false);  // re-filtering is not flapping
   p->filter_in->ChangePolicy(std::move(policy), prefixes);
+  if (p->damping) p->damping->set_charging(true);
   return Status::Ok();
 }
 
@@ -126,6 +129,7 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
   info->ibgp = p->config.peer_as == config_.local_as;
   info->rr_client = info->ibgp && p->config.route_reflector_client;
   p->session = std::move(info);
+  if (p->damping) p->damping->set_session(p->session);
 
   // The reader's flush and the PeerOut's flow callback point at this peer's stages; both are
   // dropped in tear_down_output before the stages are destroyed.
@@ -162,6 +166,7 @@ Status BgpPipeline::peer_down(PeerId id) {
   if (!p->session) return FailedPrecondition("peer " + std::to_string(id) + " is not up");
   tear_down_output(*p);
   p->session.reset();
+  if (p->damping) p->damping->set_session(nullptr);  // its routes' deletes are not flaps
   RouteTable routes = p->in->take_routes();
   if (routes.empty()) return Status::Ok();
   auto stage = std::make_unique<DeletionStage>(
@@ -207,6 +212,51 @@ bool BgpPipeline::dump_done(PeerId id) const {
          !p->out->blocked();
 }
 
+void BgpPipeline::plumb_damping(Peer& p) {
+  // AS 0 is never a peer's (RFC 7607): it marks the speaker's own pseudo-peer.
+  if (!damping_ || p.config.peer_as == config_.local_as || p.config.peer_as == 0) return;
+  p.damping = std::make_unique<DampingStage>(p.id, *damping_, p.filter_in.get(), *config_.clock,
+                                             scheduler_, config_.damping_slice);
+  p.damping->set_session(p.session);
+  PlumbAfter(p.filter_in.get(), p.damping.get());
+}
+
+void BgpPipeline::unplumb_damping(Peer& p) {
+  if (!p.damping) return;
+  p.damping->Clear(std::nullopt);  // suppressed routes go downstream first
+  Unplumb(p.filter_in.get(), p.damping.get());
+  p.damping.reset();
+}
+
+Status BgpPipeline::set_damping(std::optional<DampingParams> params) {
+  if (params) {
+    if (Status s = ValidateDampingParams(*params); !s.ok()) return s;
+    if (!config_.clock) return FailedPrecondition("damping needs a clock");
+  }
+  if (params == damping_) return Status::Ok();
+  for (auto& [id, p] : peers_) unplumb_damping(*p);
+  damping_ = std::move(params);
+  for (auto& [id, p] : peers_) plumb_damping(*p);
+  return Status::Ok();
+}
+
+std::vector<BgpPipeline::DampedRoute> BgpPipeline::damped_routes() const {
+  std::vector<DampedRoute> out;
+  for (const auto& [id, p] : peers_) {
+    if (!p->damping) continue;
+    for (DampingStage::Entry& e : p->damping->Entries()) out.push_back({id, std::move(e)});
+  }
+  return out;
+}
+
+size_t BgpPipeline::clear_damping(const std::optional<IpPrefix>& prefix) {
+  size_t n = 0;
+  for (auto& [id, p] : peers_) {
+    if (p->damping) n += p->damping->Clear(prefix);
+  }
+  return n;
+}
+
 StatusOr<PipelinePeerCounters> BgpPipeline::counters(PeerId id) const {
   const Peer* p = find(id);
   if (!p) return NotFound("no peer " + std::to_string(id));
@@ -225,6 +275,7 @@ StatusOr<PipelinePeerCounters> BgpPipeline::counters(PeerId id) const {
   c.nexthop_pending = nh.held;
   c.nexthop_unresolvable = nh.unresolvable;
   c.deletions_pending = p->deletions.size();
+  c.damping_suppressed = p->damping ? p->damping->suppressed() : 0;
   return c;
 }
 

@@ -1,6 +1,6 @@
 // BgpPipeline: owns and links the stages of the BGP route pipeline (XORP paper 5.1).
 //
-//   per peer:  PeerIn -> [DeletionStage]* -> InputFilter -> NexthopResolver --+
+//   per peer:  PeerIn -> [DeletionStage]* -> InputFilter -> [Damping] -> NexthopResolver --+
 //                                                                             |
 //                                              DecisionStage <----------------+ (one per peer)
 //                                                    |
@@ -26,6 +26,7 @@
 #include <span>
 #include <vector>
 
+#include "bgp/pipeline/damping_stage.h"
 #include "bgp/pipeline/decision_stage.h"
 #include "bgp/pipeline/deletion_stage.h"
 #include "bgp/pipeline/fanout_stage.h"
@@ -36,6 +37,7 @@
 #include "bgp/pipeline/peer_config.h"
 #include "bgp/pipeline/peer_in.h"
 #include "bgp/pipeline/peer_out.h"
+#include "bgp/pipeline/pipeline_clock.h"
 #include "bgp/pipeline/rib_out_stage.h"
 #include "common/status.h"
 #include "rib/task_scheduler.h"
@@ -50,6 +52,9 @@ struct PipelineConfig {
   size_t deletion_slice = 1000;  // routes withdrawn per deletion slice
   size_t fanout_slice = 500;     // changes per reader per fanout slice
   size_t peer_out_batch = 1000;  // pending prefixes that force a PeerOut flush
+  // Time for route flap damping (needed to turn it on). REQUIRES: outlives the pipeline.
+  PipelineClock* clock = nullptr;
+  size_t damping_slice = 1000;  // reuse events per damping slice
 };
 
 struct PipelinePeerCounters {
@@ -66,6 +71,7 @@ struct PipelinePeerCounters {
   uint64_t nexthop_pending = 0;       // routes waiting for a next hop answer
   uint64_t nexthop_unresolvable = 0;  // routes unusable: next hop unreachable
   size_t deletions_pending = 0;       // deletion stages still withdrawing old sessions
+  uint64_t damping_suppressed = 0;    // prefixes suppressed by flap damping now
 };
 
 class BgpPipeline {
@@ -101,6 +107,22 @@ class BgpPipeline {
   // The session's sink is no longer busy.
   Status peer_output_ready(PeerId id);
 
+  // Route flap damping (RFC 2439, DampingStage) of routes from eBGP peers (not the local
+  // pseudo-peer of AS 0); off by default. nullopt turns it off. Turning it off or changing the
+  // parameters re-announces suppressed routes and forgets all history, as FRR does.
+  // Errors: invalid parameters (the field named), no clock in the config.
+  Status set_damping(std::optional<DampingParams> params);
+  const std::optional<DampingParams>& damping() const { return damping_; }
+  struct DampedRoute {
+    PeerId peer = 0;
+    DampingStage::Entry entry;
+  };
+  // Every prefix with damping history, by peer then prefix.
+  std::vector<DampedRoute> damped_routes() const;
+  // Forgets the history of `prefix` (nullopt: all), re-announcing suppressed routes at once.
+  // Returns the number of histories dropped.
+  size_t clear_damping(const std::optional<IpPrefix>& prefix);
+
   StatusOr<PipelinePeerCounters> counters(PeerId id) const;
   // True once an up peer has been sent the whole table: its dump is over and nothing waits in
   // its PeerOut (the moment for End-of-RIB).
@@ -127,6 +149,7 @@ class BgpPipeline {
     std::vector<std::unique_ptr<DeletionStage>> deletions;
     std::unique_ptr<InputFilterStage> filter_in;
     std::unique_ptr<NexthopResolverStage> resolver;
+    std::unique_ptr<DampingStage> damping;  // between filter_in and resolver while damping is on
     // Output branch while up; reader is owned by the fanout.
     FanoutStage::Reader* reader = nullptr;
     std::unique_ptr<OutputFilterStage> filter_out;
@@ -137,6 +160,8 @@ class BgpPipeline {
   void tear_down_output(Peer& p);
   void finish_remove_if_idle(PeerId id);
   uint32_t cluster_id() const;
+  void plumb_damping(Peer& p);
+  void unplumb_damping(Peer& p);
 
   PipelineConfig config_;
   rib::TaskScheduler& scheduler_;
@@ -144,6 +169,7 @@ class BgpPipeline {
   std::unique_ptr<DecisionStage> decision_;
   std::unique_ptr<FanoutStage> fanout_;
   FanoutStage::Reader* rib_reader_ = nullptr;
+  std::optional<DampingParams> damping_;
   std::unique_ptr<RibOutStage> rib_out_;
   std::map<PeerId, std::unique_ptr<Peer>> peers_;  // last: destroyed first
   PeerId next_id_ = 1;

@@ -23,7 +23,8 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
     sink_->clear();
     oracle_->reset();
   };
-  speaker_ = std::make_unique<BgpSpeaker>(router_.io(), *oracle_, *sink_, std::move(hooks));
+  speaker_ = std::make_unique<BgpSpeaker>(router_.io(), *oracle_, *sink_, std::move(hooks),
+                                          options_.clock);
   service_ = std::make_unique<BgpService>(*speaker_, sink_.get(), oracle_.get());
 }
 

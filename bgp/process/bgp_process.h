@@ -23,8 +23,9 @@ class BgpProcess {
  public:
   struct Options {
     std::string vr = "default";
-    size_t rib_batch = 1000;   // routes per RIB call
-    size_t rib_in_flight = 4;  // RIB calls outstanding at most
+    size_t rib_batch = 1000;         // routes per RIB call
+    size_t rib_in_flight = 4;        // RIB calls outstanding at most
+    PipelineClock* clock = nullptr;  // damping's time; null: real time (tests: a FakeClock)
   };
 
   BgpProcess(ipc::Router& router, Options options);

@@ -49,6 +49,13 @@ class BgpService : public v1::BgpHandler {
                   ipc::Responder<v1::ListRoutesReply> reply) override;
   void GetStats(const v1::GetStatsRequest& request,
                 ipc::Responder<v1::GetStatsReply> reply) override;
+  // Damping (bgp_service_damping.cc).
+  void SetDamping(const v1::SetDampingRequest& request,
+                  ipc::Responder<v1::SetDampingReply> reply) override;
+  void ListDampedRoutes(const v1::ListDampedRoutesRequest& request,
+                        ipc::Responder<v1::ListDampedRoutesReply> reply) override;
+  void ClearDamping(const v1::ClearDampingRequest& request,
+                    ipc::Responder<v1::ClearDampingReply> reply) override;
 
  private:
   // Runs `op` on the peer named by `peer`; answers its status.

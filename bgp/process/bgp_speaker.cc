@@ -11,8 +11,14 @@ StatusOr<PolicyDirection> ParsePolicyDirection(std::string_view text) {
 }
 
 BgpSpeaker::BgpSpeaker(boost::asio::io_context& io, NexthopOracle& oracle, RibSink& rib,
-                       Hooks hooks)
-    : io_(io), oracle_(oracle), rib_(rib), hooks_(std::move(hooks)), log_(MakeLogger("bgp")) {
+                       Hooks hooks, PipelineClock* clock)
+    : io_(io),
+      oracle_(oracle),
+      rib_(rib),
+      hooks_(std::move(hooks)),
+      log_(MakeLogger("bgp")),
+      asio_clock_(io),
+      clock_(clock ? clock : &asio_clock_) {
   scheduler_.set_wakeup([this] {
     if (slice_posted_) return;
     slice_posted_ = true;
@@ -138,7 +144,9 @@ Status BgpSpeaker::build_pipeline() {
   pc.local_as = local_->local_as;
   pc.router_id = local_->router_id;
   pc.cluster_id = cluster_id().v4_host_order();
+  pc.clock = clock_;
   pipeline_ = std::make_unique<BgpPipeline>(pc, oracle_, rib_, scheduler_);
+  if (Status s = pipeline_->set_damping(damping_); !s.ok()) return s;
   PipelinePeerConfig local;
   local.address = IpAddr();
   local.peer_as = 0;
@@ -379,6 +387,26 @@ Status BgpSpeaker::ClearPeerPolicy(const IpAddr& peer, PolicyDirection direction
   } else {
     p->SetExportPolicy("", nullptr);
   }
+  return Status::Ok();
+}
+
+Status BgpSpeaker::SetDamping(std::optional<DampingParams> params) {
+  if (params) {
+    if (Status s = ValidateDampingParams(*params); !s.ok()) return s;
+  }
+  if (pipeline_) {
+    if (Status s = pipeline_->set_damping(params); !s.ok()) return s;
+  }
+  if (params && params != damping_) {
+    log_->info(
+        "route flap damping on: half-life {}s reuse {} suppress {} max-suppress {}s "
+        "withdraw-penalty {} attribute-change-penalty {}",
+        params->half_life.count(), params->reuse, params->suppress, params->max_suppress.count(),
+        params->withdraw_penalty, params->attribute_change_penalty);
+  } else if (!params && damping_) {
+    log_->info("route flap damping off");
+  }
+  damping_ = std::move(params);
   return Status::Ok();
 }
 

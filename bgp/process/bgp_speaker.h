@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "bgp/pipeline/bgp_pipeline.h"
+#include "bgp/process/asio_clock.h"
 #include "bgp/process/attribute_interner.h"
 #include "bgp/process/bgp_peer.h"
 #include "bgp/process/policy.h"
@@ -50,7 +51,9 @@ class BgpSpeaker {
     std::function<void()> before_rebuild;  // the pipeline is about to go (reset oracle and sink)
   };
 
-  BgpSpeaker(boost::asio::io_context& io, NexthopOracle& oracle, RibSink& rib, Hooks hooks = {});
+  // `clock` drives route flap damping (null: real time on `io`; tests pass a FakeClock).
+  BgpSpeaker(boost::asio::io_context& io, NexthopOracle& oracle, RibSink& rib, Hooks hooks = {},
+             PipelineClock* clock = nullptr);
   ~BgpSpeaker();
   BgpSpeaker(const BgpSpeaker&) = delete;
   BgpSpeaker& operator=(const BgpSpeaker&) = delete;
@@ -72,6 +75,10 @@ class BgpSpeaker {
   Status DeletePolicy(const std::string& name);
   Status SetPeerPolicy(const IpAddr& peer, PolicyDirection direction, const std::string& name);
   Status ClearPeerPolicy(const IpAddr& peer, PolicyDirection direction);
+
+  // Route flap damping of eBGP routes (nullopt: off); kept across pipeline rebuilds.
+  Status SetDamping(std::optional<DampingParams> params);
+  const std::optional<DampingParams>& damping() const { return damping_; }
 
   bool configured() const { return pipeline_ != nullptr; }
   const std::optional<LocalConfig>& local_config() const { return local_; }
@@ -119,6 +126,9 @@ class BgpSpeaker {
   std::unique_ptr<BgpListener> listener_;
   std::map<IpPrefix, std::optional<IpAddr>> networks_;
   std::map<std::string, PolicyRef> policies_;
+  AsioClock asio_clock_;
+  PipelineClock* clock_;
+  std::optional<DampingParams> damping_;
   std::map<IpAddr, std::unique_ptr<BgpPeer>> peers_;  // after pipeline_: destroyed first
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

@@ -100,7 +100,8 @@ std::vector<std::string> SplitScript(std::string_view text) {
 
 bool ShowRequest::per_vr() const {
   return kind == Kind::kRoute || kind == Kind::kBgpSummary || kind == Kind::kBgpNeighbor ||
-         kind == Kind::kBgpRoutes || kind == Kind::kFib || kind == Kind::kFibLookup;
+         kind == Kind::kBgpRoutes || kind == Kind::kFib || kind == Kind::kFibLookup ||
+         kind == Kind::kBgpDampened;
 }
 
 StatusOr<ShowRequest> ParseShow(const std::vector<std::string>& in) {
@@ -140,7 +141,9 @@ StatusOr<ShowRequest> ParseShow(const std::vector<std::string>& in) {
       r.arg = words[1];
     }
   } else if (w0 == "bgp") {
-    if (words.size() < 2) return InvalidArgument("show bgp what? (summary, neighbor, routes)");
+    if (words.size() < 2) {
+      return InvalidArgument("show bgp what? (summary, neighbor, routes, dampened)");
+    }
     if (words[1] == "summary") {
       r.kind = K::kBgpSummary;
       if (auto s = extra(2, 0); !s.ok()) return s;
@@ -158,8 +161,16 @@ StatusOr<ShowRequest> ParseShow(const std::vector<std::string>& in) {
         if (!IsPrefix(words[2])) return InvalidArgument("'" + words[2] + "' is not a prefix");
         r.arg = words[2];
       }
+    } else if (words[1] == "dampened" || words[1] == "dampening") {
+      r.kind = K::kBgpDampened;
+      if (auto s = extra(2, 1); !s.ok()) return s;
+      if (words.size() == 3) {
+        if (!IsPrefix(words[2])) return InvalidArgument("'" + words[2] + "' is not a prefix");
+        r.arg = words[2];
+      }
     } else {
-      return InvalidArgument("show bgp what? (summary, neighbor, routes), not '" + words[1] + "'");
+      return InvalidArgument("show bgp what? (summary, neighbor, routes, dampened), not '" +
+                             words[1] + "'");
     }
   } else if (w0 == "fib") {
     if (words.size() == 2 && words[1] == "stats") {
@@ -209,6 +220,10 @@ StatusOr<ipc::Xrl> ShowXrl(const ShowRequest& r, const std::string& vr) {
       text = "finder://bgp." + vr + "/bgp/1.0/list_routes";
       if (!r.arg.empty()) text += "?prefix:" + NetType(r.arg) + "=" + r.arg;
       break;
+    case K::kBgpDampened:
+      text = "finder://bgp." + vr + "/bgp/1.0/list_damped_routes";
+      if (!r.arg.empty()) text += "?prefix:" + NetType(r.arg) + "=" + r.arg;
+      break;
     case K::kFib:
       text = "finder://fea/fea/1.0/list_routes?vr:txt=" + ipc::PercentEncode(vr);
       break;
@@ -238,7 +253,7 @@ std::vector<std::string> OperationalCompletions(const std::vector<std::string>& 
   if (w.size() == 1) {
     return {"bgp", "configuration", "fib", "interfaces", "processes", "route", "system"};
   }
-  if (w[1] == "bgp" && w.size() == 2) return {"neighbor", "routes", "summary"};
+  if (w[1] == "bgp" && w.size() == 2) return {"dampened", "neighbor", "routes", "summary"};
   if (w[1] == "fib" && w.size() == 2) return {"stats", "vr"};
   if (w[1] == "route" && w.size() == 2) return {"vr"};
   if (w[1] == "system" && w.size() == 2) return {"commit"};

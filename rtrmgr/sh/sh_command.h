@@ -9,6 +9,7 @@
 //   show bgp summary [vr NAME]           bgp.NAME bgp/1.0/list_peers
 //   show bgp neighbor ADDR [vr NAME]     bgp.NAME bgp/1.0/list_peers (peer ADDR)
 //   show bgp routes [PREFIX] [vr NAME]   bgp.NAME bgp/1.0/list_routes (prefix PREFIX)
+//   show bgp dampened [PREFIX] [vr NAME] bgp.NAME bgp/1.0/list_damped_routes (prefix PREFIX)
 //   show fib [vr NAME] [ADDRESS]         fea/1.0/list_routes (vr) or fea/1.0/lookup (address)
 //   show fib stats                       fea/1.0/get_stats
 //   show processes                       rtrmgr/1.0/list_processes
@@ -51,6 +52,7 @@ struct ShowRequest {
     kProcesses,
     kConfiguration,
     kCommits,
+    kBgpDampened,
   };
   Kind kind = Kind::kInterfaces;
   std::string vr;   // "" : every VR (VR-scoped kinds)

@@ -88,9 +88,23 @@ TEST(ShCommandTest, ShowBgpAndFib) {
             "finder://fea/fea/1.0/list_interfaces");
 }
 
+TEST(ShCommandTest, ShowBgpDampened) {
+  auto r = ParseShow({"bgp", "dampened"});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->kind, K::kBgpDampened);
+  EXPECT_TRUE(r->per_vr());
+  EXPECT_EQ(ShowXrl(*r, "red")->ToString(), "finder://bgp.red/bgp/1.0/list_damped_routes");
+  r = ParseShow({"bgp", "dampened", "2001:db8::/32", "vr", "blue"});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(ShowXrl(*r, r->vr)->ToString(),
+            "finder://bgp.blue/bgp/1.0/list_damped_routes?prefix:ipv6net=2001:db8::/32");
+  EXPECT_FALSE(ParseShow({"bgp", "dampened", "banana"}).ok());
+  EXPECT_FALSE(ParseShow({"bgp", "dampened", "10.0.0.0/8", "x"}).ok());
+}
+
 TEST(ShCommandTest, OperationalCompletions) {
   EXPECT_EQ(OperationalCompletions({"show", "bgp"}),
-            (std::vector<std::string>{"neighbor", "routes", "summary"}));
+            (std::vector<std::string>{"dampened", "neighbor", "routes", "summary"}));
   auto top = OperationalCompletions({});
   EXPECT_NE(std::find(top.begin(), top.end(), "configure"), top.end());
 }

@@ -159,8 +159,8 @@ int ShSession::Show(const std::vector<std::string>& words, bool json) {
       vrs = {req->vr};
     } else {
       // The VRs that run the process answering (FIB views: the VRs with a RIB).
-      const bool bgp =
-          req->kind == K::kBgpSummary || req->kind == K::kBgpNeighbor || req->kind == K::kBgpRoutes;
+      const bool bgp = req->kind == K::kBgpSummary || req->kind == K::kBgpNeighbor ||
+                       req->kind == K::kBgpRoutes || req->kind == K::kBgpDampened;
       const std::string cls = bgp ? "bgp" : "rib";
       auto found = InstancesOf(cls);
       if (!found.ok()) return Fail(found.status());

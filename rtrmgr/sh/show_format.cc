@@ -84,6 +84,9 @@ std::string ShowFormat::Format(ShowRequest::Kind kind, const nlohmann::json& rep
     case K::kBgpRoutes:
       return Table(rows("routes"), {"prefix", "peer", "nexthop", "as_path", "local_pref", "med",
                                     "best", "accepted", "reason"});
+    case K::kBgpDampened:
+      return Table(rows("routes"),
+                   {"prefix", "peer", "penalty", "suppressed", "reuse_in_s", "flaps", "withdrawn"});
     case K::kFib:
       return Table(rows("routes"), {"prefix", "nexthops", "metric"});
     case K::kProcesses:

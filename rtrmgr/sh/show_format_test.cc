@@ -18,6 +18,15 @@ TEST(ShowFormatTest, RouteTableAlignsColumns) {
             "10.0.0.0/8    bgp       127.0.0.3  0       20              lo         false\n");
 }
 
+TEST(ShowFormatTest, DampenedRoutesTable) {
+  auto j = nlohmann::json::parse(R"({"routes":[
+    {"prefix":"10.1.0.0/16","peer":"127.0.0.2","penalty":3000,"suppressed":true,
+     "reuse_in_s":1800,"flaps":3,"withdrawn":false}]})");
+  EXPECT_EQ(ShowFormat::Format(ShowRequest::Kind::kBgpDampened, j),
+            "PREFIX       PEER       PENALTY  SUPPRESSED  REUSE IN S  FLAPS  WITHDRAWN\n"
+            "10.1.0.0/16  127.0.0.2  3000     true        1800        3      false\n");
+}
+
 TEST(ShowFormatTest, CellsFlattenListsAndMissingValues) {
   EXPECT_EQ(ShowFormat::Cell(nlohmann::json::array({"a", "b"})), "a,b");
   EXPECT_EQ(ShowFormat::Cell(nlohmann::json()), "-");
