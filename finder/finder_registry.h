@@ -27,6 +27,7 @@ struct Notice {
   enum class Kind { kBirth, kDeath, kInvalidate } kind = Kind::kBirth;
   std::string class_name;
   std::string instance_name;
+  std::string incarnation;  // of the target born or dead
 };
 
 struct Permissions {
@@ -40,6 +41,8 @@ class FinderRegistry {
   // permissions resolves nothing; otherwise such a caller may resolve everything.
   FinderRegistry(std::string admin_secret, bool strict);
 
+  // A request carrying keys (a component re-registering after a Finder restart) keeps them, so
+  // its callers' cached resolutions stay valid; methods without a well-formed key get new ones.
   StatusOr<v1::RegisterTargetReply> Register(ConnId conn, const v1::RegisterTargetRequest& req,
                                              std::vector<Notice>& notices);
   Status Unregister(ConnId conn, const std::string& instance, std::vector<Notice>& notices);
