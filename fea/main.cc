@@ -72,10 +72,6 @@ int main(int argc, char** argv) {
                       : fmt::format("carry protocol {} and metric {}", proto_num, kernel_metric));
 
   router.AddTarget("fea", "fea", true).Serve(service);
-  router.set_on_finder_lost([&](const strata::Status& why) {
-    log->warn("lost the Finder ({}); exiting", why.message());
-    io.stop();
-  });
   int rc = 0;
   router.Start([&](const strata::Status& s) {
     if (!s.ok()) {

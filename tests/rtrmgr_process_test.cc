@@ -7,8 +7,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 
 #include "tests/process_harness.h"
 
@@ -209,6 +211,61 @@ TEST_F(RtrmgrProcessTest, KilledFeaIsRestartedAndRefedByTheRib) {
   EXPECT_TRUE(fib_has("127.0.0.1", "127.0.0.0/8"));  // the connected route came back too
   EXPECT_EQ(Process("rib.red")["restarts"], 0);      // the RIB rode it out
   EXPECT_EQ(Routes("red"), (std::set<std::string>{"127.0.0.0/8", "192.0.2.0/24", "::1/128"}));
+}
+
+// The Finder killed: the rtrmgr restarts it and nothing else. Every process keeps its pid and
+// its state, registers again with the new Finder, the routes stay in the RIBs and the FIB (also
+// past the time after which a watched process that did not come back counts as dead), and a
+// live commit still works.
+TEST_F(RtrmgrProcessTest, KilledFinderIsRestartedAndTheRouterRidesItOut) {
+  auto fib_has = [&](const std::string& addr, const std::string& prefix) {
+    auto j = ShJson("show fib vr red " + addr);
+    return j.is_object() && j.value("found", false) && j["prefix"] == prefix;
+  };
+  auto r = Sh("configure; set virtual-router red interface lo; commit");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] { return fib_has("127.0.0.1", "127.0.0.0/8") && fib_has("192.0.2.1", "192.0.2.0/24"); },
+      20s));
+  std::map<std::string, int> pids;
+  for (const char* name : {"fea", "rib.red", "rib.blue"})
+    pids[name] = Process(name)["pid"].get<int>();
+  const int finder = Process("finder")["pid"].get<int>();
+  ASSERT_GT(finder, 0);
+  ASSERT_EQ(::kill(finder, SIGKILL), 0);
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] {
+        auto q = Process("finder");
+        return q.is_object() && q["restarts"].get<int>() >= 1 && q["state"] == "running" &&
+               q["pid"].get<int>() != finder;
+      },
+      20s))
+      << h_.ReadLog("rtrmgr");
+  EXPECT_EQ(Process("finder")["last_exit"], "signal 9");
+  auto still_there = [&](const std::set<std::string>& blue) {
+    for (const auto& [name, pid] : pids) {
+      auto q = Process(name);
+      EXPECT_EQ(q["pid"], pid) << name;
+      EXPECT_EQ(q["restarts"], 0) << name;
+      EXPECT_EQ(q["state"], "running") << name;
+    }
+    EXPECT_EQ(Routes("red"), (std::set<std::string>{"127.0.0.0/8", "192.0.2.0/24", "::1/128"}));
+    EXPECT_EQ(Routes("blue"), blue);
+    EXPECT_TRUE(fib_has("127.0.0.1", "127.0.0.0/8"));
+    EXPECT_TRUE(fib_has("192.0.2.1", "192.0.2.0/24"));
+  };
+  still_there({"198.51.100.0/24"});
+  // The components are found through the new Finder by name.
+  auto call = h_.Run({"strata-call", "-l", "rib.red"});
+  EXPECT_EQ(call.exit_code, 0) << call.err;
+  r =
+      Sh("configure; set virtual-router blue static route 203.0.113.0/24 next-hop 127.0.0.1; "
+         "commit");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Routes("blue"), (std::set<std::string>{"198.51.100.0/24", "203.0.113.0/24"}));
+  // Past the Routers' settle time (10 s): nobody was taken for dead.
+  std::this_thread::sleep_for(11s);
+  still_there({"198.51.100.0/24", "203.0.113.0/24"});
 }
 
 TEST_F(RtrmgrProcessTest, SigtermStopsEverything) {
