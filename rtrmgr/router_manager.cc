@@ -260,6 +260,7 @@ void RouterManager::StopUnneeded(const ConfigNode& running) {
     if (keep.contains(p.instance) || p.state == ProcessState::kStopped) continue;
     Log()->info("{} is no longer needed; stopping it", p.instance);
     supervisor_.Stop(p.instance, [] {});
+    rights_.erase(p.instance);  // started again, it gets a new secret and new rights
   }
 }
 
