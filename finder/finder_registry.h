@@ -4,6 +4,9 @@
 // connection registered each one, who resolved what (to invalidate their caches), lifetime
 // watches, and the access rules per process secret. Connections are opaque ids; every change
 // that other components must hear of is returned as a list of Notices for the caller to send.
+// Nothing is kept on disk: a restarted Finder gets its state back from the components, which
+// register again offering the keys they hold and re-establish their watches, and from the
+// rtrmgr, which sets the permissions again (see docs/ipc.md, "When the Finder restarts").
 // Threading: single-threaded (the Finder's io_context thread).
 #pragma once
 
