@@ -35,10 +35,6 @@ int main(int argc, char** argv) {
   strata::ipc::Router router(io, ropts);
   strata::bgp::BgpProcess process(router, opts);
   process.AddTarget();
-  router.set_on_finder_lost([&](const strata::Status& why) {
-    log->warn("lost the Finder ({}); exiting", why.message());
-    io.stop();
-  });
   int rc = 0;
   router.Start([&](const strata::Status& s) {
     if (!s.ok()) {

@@ -75,10 +75,6 @@ int main(int argc, char** argv) {
   strata::ipc::Target& target = router.AddTarget("fea", "fea", true);
   target.Serve(service);
   target.Serve(strata::ipc::ProfileService::ForProcess());
-  router.set_on_finder_lost([&](const strata::Status& why) {
-    log->warn("lost the Finder ({}); exiting", why.message());
-    io.stop();
-  });
   int rc = 0;
   router.Start([&](const strata::Status& s) {
     if (!s.ok()) {

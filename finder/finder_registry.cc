@@ -75,10 +75,16 @@ StatusOr<v1::RegisterTargetReply> FinderRegistry::Register(ConnId conn,
   e.conn = conn;
   e.info = req;
   e.info.clear_secret();
+  e.info.clear_keys();
   e.order = next_order_++;
+  std::map<std::string, std::string> offered;
+  for (const auto& k : req.keys()) {
+    if (k.key().size() == ipc::kKeyBytes) offered[k.path()] = k.key();
+  }
   v1::RegisterTargetReply reply;
   for (const auto& m : req.methods()) {
-    const std::string key = RandomKey();
+    auto o = offered.find(m.path());
+    const std::string key = o != offered.end() ? o->second : RandomKey();
     e.keys[m.path()] = key;
     auto* k = reply.add_keys();
     k->set_path(m.path());
@@ -93,8 +99,8 @@ void FinderRegistry::Announce(const Entry& e, Notice::Kind kind,
                               std::vector<Notice>& notices) const {
   auto add = [&](const std::set<Watch>& watches) {
     for (const auto& w : watches) {
-      notices.push_back(
-          Notice{w.conn, w.watcher, kind, e.info.class_name(), e.info.instance_name()});
+      notices.push_back(Notice{w.conn, w.watcher, kind, e.info.class_name(), e.info.instance_name(),
+                               e.info.incarnation()});
     }
   };
   if (auto it = class_watches_.find(e.info.class_name()); it != class_watches_.end()) {
@@ -112,7 +118,8 @@ void FinderRegistry::Died(const std::string& instance, std::vector<Notice>& noti
   targets_.erase(it);
   for (ConnId r : e.resolvers) {
     if (r == e.conn) continue;
-    notices.push_back(Notice{r, "", Notice::Kind::kInvalidate, e.info.class_name(), instance});
+    notices.push_back(Notice{r, "", Notice::Kind::kInvalidate, e.info.class_name(), instance,
+                             e.info.incarnation()});
   }
   Announce(e, Notice::Kind::kDeath, notices);
 }
@@ -216,7 +223,8 @@ Status FinderRegistry::WatchClass(ConnId conn, const std::string& watcher,
   class_watches_[class_name].insert(Watch{conn, watcher});
   for (const auto& [name, e] : targets_) {
     if (e.info.class_name() == class_name) {
-      notices.push_back(Notice{conn, watcher, Notice::Kind::kBirth, class_name, name});
+      notices.push_back(
+          Notice{conn, watcher, Notice::Kind::kBirth, class_name, name, e.info.incarnation()});
     }
   }
   return Status();
@@ -237,8 +245,8 @@ Status FinderRegistry::WatchInstance(ConnId conn, const std::string& watcher,
   if (!ValidTargetName(instance)) return InvalidArgument("bad instance name '" + instance + "'");
   instance_watches_[instance].insert(Watch{conn, watcher});
   if (auto it = targets_.find(instance); it != targets_.end()) {
-    notices.push_back(
-        Notice{conn, watcher, Notice::Kind::kBirth, it->second.info.class_name(), instance});
+    notices.push_back(Notice{conn, watcher, Notice::Kind::kBirth, it->second.info.class_name(),
+                             instance, it->second.info.incarnation()});
   }
   return Status();
 }

@@ -4,6 +4,9 @@
 // connection registered each one, who resolved what (to invalidate their caches), lifetime
 // watches, and the access rules per process secret. Connections are opaque ids; every change
 // that other components must hear of is returned as a list of Notices for the caller to send.
+// Nothing is kept on disk: a restarted Finder gets its state back from the components, which
+// register again offering the keys they hold and re-establish their watches, and from the
+// rtrmgr, which sets the permissions again (see docs/ipc.md, "When the Finder restarts").
 // Threading: single-threaded (the Finder's io_context thread).
 #pragma once
 
@@ -27,6 +30,7 @@ struct Notice {
   enum class Kind { kBirth, kDeath, kInvalidate } kind = Kind::kBirth;
   std::string class_name;
   std::string instance_name;
+  std::string incarnation;  // of the target born or dead
 };
 
 struct Permissions {
@@ -40,6 +44,8 @@ class FinderRegistry {
   // permissions resolves nothing; otherwise such a caller may resolve everything.
   FinderRegistry(std::string admin_secret, bool strict);
 
+  // A request carrying keys (a component re-registering after a Finder restart) keeps them, so
+  // its callers' cached resolutions stay valid; methods without a well-formed key get new ones.
   StatusOr<v1::RegisterTargetReply> Register(ConnId conn, const v1::RegisterTargetRequest& req,
                                              std::vector<Notice>& notices);
   Status Unregister(ConnId conn, const std::string& instance, std::vector<Notice>& notices);

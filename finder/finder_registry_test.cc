@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace strata::finder {
 namespace {
 
@@ -34,6 +36,38 @@ TEST(FinderRegistryTest, RegisterGivesDistinctRandomKeysPerMethod) {
   EXPECT_NE(r->keys(0).key(), r->keys(1).key());
   auto again = FinderRegistry("", false).Register(1, Req("rib", "rib.red"), n);
   EXPECT_NE(again->keys(0).key(), r->keys(0).key());
+}
+
+// A component re-registering with a restarted Finder offers the keys it already demands; the
+// new Finder hands those out, so resolutions cached from the old Finder keep working.
+TEST(FinderRegistryTest, ReRegistrationKeepsOfferedKeysAndIncarnation) {
+  FinderRegistry reg("", false);
+  std::vector<Notice> n;
+  auto req = Req("rib", "rib.red");
+  req.set_incarnation("inc-1");
+  auto* k = req.add_keys();
+  k->set_path("test/1.0/echo");
+  k->set_key(std::string(16, 'k'));
+  auto* bad = req.add_keys();
+  bad->set_path("test/1.0/ping");
+  bad->set_key("short");  // malformed: replaced by a fresh key
+  ASSERT_TRUE(reg.WatchClass(7, "rtrmgr", "rib", n).ok());
+  auto r = reg.Register(1, req, n);
+  ASSERT_TRUE(r.ok());
+  std::map<std::string, std::string> keys;
+  for (const auto& key : r->keys()) keys[key.path()] = key.key();
+  EXPECT_EQ(keys["test/1.0/echo"], std::string(16, 'k'));
+  EXPECT_EQ(keys["test/1.0/ping"].size(), 16u);
+  auto res = reg.Resolve(2, Resolve("rib.red"));
+  ASSERT_TRUE(res.ok());
+  for (const auto& m : res->methods()) EXPECT_EQ(m.key(), keys[m.path()]);
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].kind, Notice::Kind::kBirth);
+  EXPECT_EQ(n[0].incarnation, "inc-1");
+  n.clear();
+  reg.ConnectionClosed(1, n);
+  ASSERT_EQ(n.size(), 2u);  // the resolver's invalidation and the watcher's death
+  for (const auto& notice : n) EXPECT_EQ(notice.incarnation, "inc-1");
 }
 
 TEST(FinderRegistryTest, ResolvesInstanceAndClassWithKeys) {

@@ -104,6 +104,7 @@ void FinderServer::Send(std::vector<Notice> notices) {
     req.set_class_name(n.class_name);
     req.set_instance_name(n.instance_name);
     req.set_event(n.kind == Notice::Kind::kBirth ? fcpb::LIFETIME_BIRTH : fcpb::LIFETIME_DEATH);
+    req.set_incarnation(n.incarnation);
     ch->SendCall(
         n.watcher + "/finder_client/1.0/lifetime_event", "",
         [&req](std::string& out) { req.AppendToString(&out); }, ignore, std::chrono::seconds(10));

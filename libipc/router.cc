@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <random>
 
 #include "libipc/channel_reply_sink.h"
 #include "libipc/grpc_transport.h"
@@ -78,6 +80,10 @@ Router::Router(asio::io_context& io, RouterOptions options)
   if (options_.preferred_family.empty()) {
     if (const char* f = std::getenv("STRATA_IPC_FAMILY")) options_.preferred_family = f;
   }
+  std::random_device rd;
+  char inc[32];
+  std::snprintf(inc, sizeof inc, "%d-%08x%08x", static_cast<int>(::getpid()), rd(), rd());
+  incarnation_ = inc;
   ServeFinderClient();
 }
 
@@ -95,7 +101,8 @@ void Router::ServeFinderClient() {
   finder_client_target_->set_require_keys(false);
   auto service = std::make_unique<FinderClientService>(
       [this](const fcpb::LifetimeEventRequest& e) {
-        DeliverLifetime(e.class_name(), e.instance_name(), e.event() == fcpb::LIFETIME_BIRTH);
+        DeliverLifetime(e.class_name(), e.instance_name(), e.incarnation(),
+                        e.event() == fcpb::LIFETIME_BIRTH);
       },
       [this](const std::string& target) { DropResolutions(target); });
   finder_client_target_->Serve(*service);
@@ -178,28 +185,8 @@ void Router::Start(std::function<void(const Status&)> done) {
                                       ch.status().message()));
                      return;
                    }
-                   finder_ = *ch;
-                   finder_->Start(
-                       [this, alive](const std::shared_ptr<Channel>& c, const CallFrame& call) {
-                         if (!alive.expired()) OnIncomingCall(c, call);
-                       },
-                       [this, alive](Channel& c, const Status& why) {
-                         if (!alive.expired()) OnChannelClosed(c);
-                         if (!alive.expired() && on_finder_lost_) on_finder_lost_(why);
-                       });
-                   // Register every target; report the first failure.
-                   auto remaining = std::make_shared<size_t>(targets_.size());
-                   auto first_error = std::make_shared<Status>();
-                   if (*remaining == 0) {
-                     done(Status());
-                     return;
-                   }
-                   for (auto& [name, t] : targets_) {
-                     RegisterTarget(*t, [remaining, first_error, done](const Status& s) {
-                       if (!s.ok() && first_error->ok()) *first_error = s;
-                       if (--*remaining == 0) done(*first_error);
-                     });
-                   }
+                   AttachFinder(*ch);
+                   RegisterAll(false, done);
                  });
 }
 
@@ -209,6 +196,16 @@ void Router::RegisterTarget(Target& target, std::function<void(const Status&)> d
   req.set_instance_name(target.instance_name());
   req.set_sole_instance(target.sole_instance());
   req.set_secret(options_.secret);
+  req.set_incarnation(incarnation_);
+  if (target.registered()) {
+    // Registering again with a new Finder: keep the keys callers already hold.
+    for (const auto& [path, m] : target.methods()) {
+      if (m.key.empty()) continue;
+      auto* k = req.add_keys();
+      k->set_path(path);
+      k->set_key(m.key);
+    }
+  }
   for (const auto& [protocol, address] : endpoints()) {
     auto* ep = req.add_endpoints();
     ep->set_protocol(protocol);
@@ -537,40 +534,23 @@ void Router::DropResolutions(const std::string& name) {
 }
 
 void Router::WatchClass(const std::string& class_name, LifetimeCallback cb) {
-  class_watches_.emplace_back(class_name, std::move(cb));
-  fpb::WatchClassRequest req;
-  req.set_watcher(targets_.empty() ? "" : targets_.begin()->first);
-  req.set_class_name(class_name);
-  SendFinder("watch_class", req, [this, class_name](const Status& s, std::string_view) {
-    if (!s.ok()) log_->warn("watch of class {} failed: {}", class_name, s.ToString());
-  });
+  watches_.Add(true, class_name, std::move(cb));
+  SendWatch(true, class_name);
 }
 
 void Router::WatchInstance(const std::string& instance_name, LifetimeCallback cb) {
-  instance_watches_.emplace_back(instance_name, std::move(cb));
-  fpb::WatchInstanceRequest req;
-  req.set_watcher(targets_.empty() ? "" : targets_.begin()->first);
-  req.set_instance_name(instance_name);
-  SendFinder("watch_instance", req, [this, instance_name](const Status& s, std::string_view) {
-    if (!s.ok()) log_->warn("watch of instance {} failed: {}", instance_name, s.ToString());
-  });
+  watches_.Add(false, instance_name, std::move(cb));
+  SendWatch(false, instance_name);
 }
 
 void Router::DeliverLifetime(const std::string& class_name, const std::string& instance,
-                             bool alive) {
-  if (!alive) {
+                             const std::string& incarnation, bool alive) {
+  // A death, or a birth of a process that replaced one we knew: cached resolutions are stale.
+  if (!alive || watches_.Replaces(instance, incarnation)) {
     DropResolutions(instance);
     DropResolutions(class_name);
   }
-  // Copy: a callback may add watches.
-  auto class_watches = class_watches_;
-  for (auto& [cls, cb] : class_watches) {
-    if (cls == class_name) cb(class_name, instance, alive);
-  }
-  auto instance_watches = instance_watches_;
-  for (auto& [inst, cb] : instance_watches) {
-    if (inst == instance) cb(class_name, instance, alive);
-  }
+  watches_.Deliver(class_name, instance, incarnation, alive);
 }
 
 }  // namespace strata::ipc

@@ -12,6 +12,14 @@
 //   PERMISSION_DENIED not allowed / bad key, UNAVAILABLE target died or unreachable,
 //   DEADLINE_EXCEEDED timeout.
 //
+// The Finder may restart (the rtrmgr restarts it like any process): the Router then keeps
+// serving its targets and using the resolutions it holds (the new Finder adopts the keys they
+// carry), reconnects with backoff to the same socket, registers its targets again (same names,
+// same keys), re-establishes its lifetime watches and, once the others had `finder_settle` to
+// come back, refreshes its resolutions. Watchers hear no death or birth of a component that
+// lived on through the restart (see lifetime_watches.h). Calls that need the Finder meanwhile
+// (a first resolution) fail UNAVAILABLE.
+//
 // Threading: every method and every callback runs on the io_context thread given at
 // construction. The Router must outlive the io_context's run().
 #pragma once
@@ -31,6 +39,7 @@
 #include "common/status.h"
 #include "libipc/asio.h"
 #include "libipc/channel.h"
+#include "libipc/lifetime_watches.h"
 #include "libipc/method_naming.h"
 #include "libipc/target.h"
 
@@ -53,6 +62,14 @@ struct RouterOptions {
   // The secret the rtrmgr gave this process (STRATA_SECRET by default).
   std::string secret;
   std::chrono::milliseconds default_timeout{30000};
+  // After losing the Finder: reconnect (first try after `finder_retry_initial`, doubling up to
+  // `finder_retry_max`) and register again; false: the loss is final.
+  bool reconnect_finder = true;
+  std::chrono::milliseconds finder_retry_initial{50};
+  std::chrono::milliseconds finder_retry_max{1000};
+  // After reconnecting: how long the other components have to register again before watched
+  // members that did not are reported dead. Well above finder_retry_max.
+  std::chrono::milliseconds finder_settle{10000};
 };
 
 struct CallOptions {
@@ -64,8 +81,6 @@ std::string DefaultRunDir();
 std::string DefaultFinderPath();
 
 using RawReplyCallback = std::function<void(const Status&, std::string_view payload)>;
-using LifetimeCallback = std::function<void(const std::string& class_name,
-                                            const std::string& instance_name, bool alive)>;
 
 class Router {
  public:
@@ -87,9 +102,15 @@ class Router {
   // Withdraws every target, closes listeners and connections. Pending calls fail UNAVAILABLE.
   void Stop();
 
-  // Called when the connection to the Finder is lost (the process usually exits).
+  // Called when the connection to the Finder is lost. Unless the callback stops the Router (or
+  // reconnect_finder is off), the Router then reconnects.
   void set_on_finder_lost(std::function<void(const Status&)> cb) {
     on_finder_lost_ = std::move(cb);
+  }
+  // Called when a new connection to the Finder is up, before the targets register again on it
+  // (the rtrmgr gives the new Finder the processes' permissions here).
+  void set_on_finder_reconnected(std::function<void()> cb) {
+    on_finder_reconnected_ = std::move(cb);
   }
 
   // Sends a call with a serialized request.
@@ -109,6 +130,7 @@ class Router {
   std::vector<std::pair<std::string, std::string>> endpoints() const;
   size_t cached_resolutions() const { return resolutions_.size(); }
   bool finder_connected() const { return finder_ && !finder_->closed(); }
+  uint64_t finder_reconnects() const { return finder_reconnects_; }
 
  private:
   struct Resolution;
@@ -140,7 +162,17 @@ class Router {
                   RawReplyCallback cb);
   void OpenListeners();
   void ServeFinderClient();
-  void DeliverLifetime(const std::string& class_name, const std::string& instance, bool alive);
+  void DeliverLifetime(const std::string& class_name, const std::string& instance,
+                       const std::string& incarnation, bool alive);
+  // Finder connection life (router_finder_link.cc).
+  void AttachFinder(std::shared_ptr<Channel> ch);
+  void RegisterAll(bool only_registered, std::function<void(const Status&)> done);
+  void OnFinderLost(const Status& why);
+  void ScheduleFinderReconnect();
+  void OnFinderReconnected(std::shared_ptr<Channel> ch);
+  void FinderSettled();
+  void RefreshResolutions();
+  void SendWatch(bool is_class, const std::string& name);
   Clock::duration TimeoutOf(const CallOptions& o) const;
   void SendOnResolution(const std::shared_ptr<Resolution>& r, const std::string& path,
                         std::string payload, RawReplyCallback cb, CallOptions opts);
@@ -161,8 +193,12 @@ class Router {
     std::vector<std::function<void(StatusOr<std::shared_ptr<Channel>>)>> waiting;
   };
   std::unordered_map<std::string, PendingChannel> channels_;
-  std::vector<std::pair<std::string, LifetimeCallback>> class_watches_;
-  std::vector<std::pair<std::string, LifetimeCallback>> instance_watches_;
+  LifetimeWatches watches_;
+  std::function<void()> on_finder_reconnected_;
+  std::unique_ptr<boost::asio::steady_timer> finder_timer_;  // reconnect backoff, then settle
+  std::chrono::milliseconds finder_backoff_{0};
+  uint64_t finder_reconnects_ = 0;
+  std::string incarnation_;  // random, sent with every registration
   std::unique_ptr<Target> finder_client_target_;
   std::unique_ptr<Service> finder_client_service_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

@@ -365,5 +365,81 @@ TEST_F(RouterTest, FinderPermissionsLimitWhatAProcessMayCall) {
   EXPECT_EQ(s3.code(), StatusCode::kPermissionDenied);
 }
 
+// The Finder goes and a new one starts on the same socket: calls on cached resolutions keep
+// working meanwhile, every Router reconnects and registers again with the same keys, a fresh
+// process resolves the target through the new Finder, and watchers hear no death or birth of
+// a target that lived on, but do hear a later real death.
+TEST_F(RouterTest, FinderRestartIsRiddenOutWithoutSpuriousEvents) {
+  RouterOptions opts;
+  opts.finder_settle = 300ms;
+  Router& server = Server("t1", opts);
+  Router& client = NewRouter(opts);
+  services_.push_back(std::make_unique<TestService>(io_));
+  client.AddTarget("test", "watcher", false).Serve(*services_.back());
+  StartAndWait(client);
+  std::vector<std::string> events;
+  client.WatchInstance("t1", [&](const std::string&, const std::string& i, bool alive) {
+    events.push_back(i + (alive ? " birth" : " death"));
+  });
+  ASSERT_TRUE(RunUntil([&] { return events.size() == 1; }));
+  ASSERT_TRUE((CallAndWait<tpb::AddRequest, tpb::AddReply>(client, "t1", "test/1.0/add", Add(1, 2)))
+                  .first.ok());
+
+  finder_.reset();
+  ASSERT_TRUE(RunUntil([&] { return !client.finder_connected() && !server.finder_connected(); }));
+  auto [during, rep] =
+      CallAndWait<tpb::AddRequest, tpb::AddReply>(client, "t1", "test/1.0/add", Add(2, 2));
+  EXPECT_TRUE(during.ok()) << "a cached resolution needs no Finder: " << during.ToString();
+  EXPECT_EQ(rep.sum(), 4u);
+
+  StartFinder({});
+  ASSERT_TRUE(RunUntil([&] {
+    return client.finder_reconnects() == 1 && server.finder_reconnects() == 1 &&
+           finder_->registry().target_count() == 2;
+  }));
+  Router& fresh = NewRouter();
+  StartAndWait(fresh);
+  auto [s, rep2] =
+      CallAndWait<tpb::AddRequest, tpb::AddReply>(fresh, "t1", "test/1.0/add", Add(3, 4));
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(rep2.sum(), 7u);
+  // Past the settle time: no event, and the old resolution still agrees with the new Finder.
+  RunUntil([] { return false; }, 600ms);
+  EXPECT_EQ(events, (std::vector<std::string>{"t1 birth"}));
+  EXPECT_EQ(client.cached_resolutions(), 1u);
+  auto [after, rep3] =
+      CallAndWait<tpb::AddRequest, tpb::AddReply>(client, "t1", "test/1.0/add", Add(5, 5));
+  EXPECT_TRUE(after.ok()) << after.ToString();
+
+  server.Stop();
+  ASSERT_TRUE(RunUntil([&] { return events.size() == 2; }));
+  EXPECT_EQ(events[1], "t1 death");
+}
+
+// A watched target that dies while the Finder is away is reported dead once the others had
+// their time to register again.
+TEST_F(RouterTest, TargetLostWithTheFinderIsReportedDeadAfterTheSettleTime) {
+  RouterOptions opts;
+  opts.finder_settle = 200ms;
+  Router& server = Server("t1", opts);
+  Router& client = NewRouter(opts);
+  services_.push_back(std::make_unique<TestService>(io_));
+  client.AddTarget("test", "watcher", false).Serve(*services_.back());
+  StartAndWait(client);
+  std::vector<std::string> events;
+  client.WatchClass("test", [&](const std::string&, const std::string& i, bool alive) {
+    events.push_back(i + (alive ? " birth" : " death"));
+  });
+  ASSERT_TRUE(RunUntil([&] { return events.size() == 2; }));  // t1 and the watcher itself
+  finder_.reset();
+  server.Stop();
+  StartFinder({});
+  ASSERT_TRUE(RunUntil([&] { return client.finder_reconnects() == 1; }));
+  ASSERT_TRUE(RunUntil([&] { return events.size() == 3; }));
+  EXPECT_EQ(events[2], "t1 death");
+  RunUntil([] { return false; }, 300ms);
+  EXPECT_EQ(events.size(), 3u) << "the watcher itself lived on";
+}
+
 }  // namespace
 }  // namespace strata::ipc

@@ -7,9 +7,11 @@ add_library(strata_ipc STATIC
   channel.cc
   frame.cc
   grpc_transport.cc
+  lifetime_watches.cc
   listener.cc
   method_naming.cc
   router.cc
+  router_finder_link.cc
   reflection.cc
   signature.cc
   target.cc
@@ -30,7 +32,7 @@ target_link_libraries(strata_test_service PUBLIC strata_ipc)
 add_executable(strata-test-target demo/main.cc)
 target_link_libraries(strata-test-target PRIVATE strata_test_service CLI11::CLI11)
 
-strata_test(ipc_unit_test SOURCES frame_test.cc reflection_test.cc LIBS strata_ipc)
+strata_test(ipc_unit_test SOURCES frame_test.cc lifetime_watches_test.cc reflection_test.cc LIBS strata_ipc)
 strata_test(router_test SOURCES router_test.cc LIBS strata_test_service strata_finder)
 
 # Profiling points over IPC (profile/1.0) and strata-profile, their collector.

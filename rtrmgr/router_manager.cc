@@ -30,6 +30,7 @@ RouterManager::RouterManager(boost::asio::io_context& io, const TemplateTree& te
       supervisor_(io, options.supervisor),
       history_(options.state_dir) {
   supervisor_.set_on_started([this](const std::string& instance) {
+    if (instance == "finder") return;  // its state comes back from the processes themselves
     registered_.erase(instance);
     if (supervisor_.List().empty()) return;
     for (const auto& p : supervisor_.List()) {
@@ -39,11 +40,19 @@ RouterManager::RouterManager(boost::asio::io_context& io, const TemplateTree& te
   supervisor_.set_on_exit([this](const std::string& instance, const std::string&) {
     registered_.erase(instance);
     if (instance == "finder" && !shutting_down_) {
-      Log()->error("the Finder died: nothing can talk any more; shutting down");
-      Shutdown([this] { io_.stop(); });
+      // Like any process: restarted with backoff. The others keep running on the resolutions
+      // they hold and register again with the new Finder (libipc), which hears their rights
+      // from us again when our Router reconnects (RegivePermissions).
+      Log()->warn("the Finder died; restarting it, the other processes keep running");
     }
   });
   supervisor_.set_on_give_up([](const std::string& instance) {
+    if (instance == "finder") {
+      Log()->error(
+          "the Finder is given up on: the processes keep forwarding with the routes they hold, "
+          "but nothing can be resolved or configured until the rtrmgr is restarted");
+      return;
+    }
     Log()->error("{} is given up on; the rest of the router keeps running", instance);
   });
 }
@@ -114,10 +123,9 @@ void RouterManager::StartRouter(ConfigNode boot, std::function<void(const Status
   service_ = std::make_unique<RtrmgrService>(*this, templates_);
   router_->AddTarget("rtrmgr", "rtrmgr", true).Serve(*service_);
   router_->set_on_finder_lost([this](const Status& why) {
-    if (shutting_down_) return;
-    Log()->error("lost the Finder ({}); shutting down", why.message());
-    Shutdown([this] { io_.stop(); });
+    if (!shutting_down_) Log()->warn("lost the Finder ({}); waiting for it", why.message());
   });
+  router_->set_on_finder_reconnected([this] { RegivePermissions(); });
   router_->Start([this, boot = std::move(boot), done](const Status& s) mutable {
     if (!s.ok()) {
       done(s);
@@ -213,6 +221,7 @@ void RouterManager::StartNext(std::vector<ProcessInstance> todo, CommitEngine::D
   }
   finder::v1::SetPermissionsRequest rights;
   ProcessSpec spec = catalog_.For(p, &rights);
+  rights_[p.instance] = rights;  // the spec's secret is kept across restarts, so are its rights
   router_->Call<finder::v1::SetPermissionsRequest, finder::v1::SetPermissionsReply>(
       "finder", "finder/1.0/set_permissions", rights,
       [this, spec = std::move(spec), next = std::move(next), alive = alive_](
@@ -231,6 +240,17 @@ void RouterManager::StartNext(std::vector<ProcessInstance> todo, CommitEngine::D
       });
 }
 
+void RouterManager::RegivePermissions() {
+  Log()->info("the Finder is back; giving it the rights of {} processes", rights_.size());
+  for (const auto& [instance, rights] : rights_) {
+    router_->Call<finder::v1::SetPermissionsRequest, finder::v1::SetPermissionsReply>(
+        "finder", "finder/1.0/set_permissions", rights,
+        [instance](const Status& s, const finder::v1::SetPermissionsReply&) {
+          if (!s.ok()) Log()->error("rights of {} for the new Finder: {}", instance, s.ToString());
+        });
+  }
+}
+
 void RouterManager::StopUnneeded(const ConfigNode& running) {
   auto need = ConfigPlanner(templates_).RequiredProcesses(running);
   if (!need.ok()) return;
@@ -240,6 +260,7 @@ void RouterManager::StopUnneeded(const ConfigNode& running) {
     if (keep.contains(p.instance) || p.state == ProcessState::kStopped) continue;
     Log()->info("{} is no longer needed; stopping it", p.instance);
     supervisor_.Stop(p.instance, [] {});
+    rights_.erase(p.instance);  // started again, it gets a new secret and new rights
   }
 }
 

@@ -9,6 +9,8 @@
 //   A process that dies is restarted by the supervisor; when it registers again the engine
 //   replays its part of the running config. One given up on stays "failed" (show processes).
 //   After each commit, processes the running config no longer needs are stopped.
+//   The Finder that dies is restarted like the others; nothing else is: each process's Router
+//   reconnects and registers again, and ours gives the new Finder every process's rights.
 //   Shutdown: every process in reverse rank order (the Finder last), SIGKILL after a grace.
 // Threading: the io_context thread.
 #pragma once
@@ -62,6 +64,7 @@ class RouterManager {
   void WaitRegistered(const std::string& instance, CommitEngine::Done done);
   void OnLifetime(const std::string& instance, bool alive);
   void StopUnneeded(const ConfigNode& running);
+  void RegivePermissions();
 
   boost::asio::io_context& io_;
   const TemplateTree& templates_;
@@ -76,6 +79,8 @@ class RouterManager {
   std::set<std::string> registered_;
   std::map<std::string, std::vector<CommitEngine::Done>> waiting_;
   std::set<std::string> needs_replay_;
+  // What each started process may call, by instance: given again to a restarted Finder.
+  std::map<std::string, finder::v1::SetPermissionsRequest> rights_;
   bool shutting_down_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

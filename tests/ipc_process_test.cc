@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -167,6 +168,41 @@ TEST_F(IpcProcessTest, SigkilledComponentIsDeclaredDeadWithinASecond) {
     const auto log = h_.ReadLog("watcher");
     return log.find("EVENT birth test t1") != log.rfind("EVENT birth test t1");
   }));
+}
+
+// strata-finder killed and started again on the same socket: the components stay up, register
+// again, are found by strata-call, and the watcher hears later deaths, but no death or second
+// birth of the components that lived on.
+TEST_F(IpcProcessTest, SigkilledFinderIsReplacedAndComponentsRegisterAgain) {
+  const pid_t watcher = StartTarget("watcher", "watcher", {"--watch", "test"});
+  const pid_t t1 = StartTarget("t1");
+  const pid_t t2 = StartTarget("t2");
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] {
+    const auto log = h_.ReadLog("watcher");
+    return log.find("EVENT birth test t1") != std::string::npos &&
+           log.find("EVENT birth test t2") != std::string::npos;
+  }));
+  h_.Kill(finder_, SIGKILL);
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return h_.Exited(finder_); }));
+  EXPECT_NE(Call({"finder://t1/test/1.0/ping"}).exit_code, 0) << "no Finder, no resolution";
+  std::filesystem::remove(h_.run_dir() + "/finder.sock");
+  finder_ = h_.StartFinder();
+  ASSERT_GT(finder_, 0);
+  for (const char* t : {"t1", "t2"}) {
+    EXPECT_TRUE(ProcessHarness::WaitFor([&] {
+      return Call({std::string("finder://") + t + "/test/1.0/ping"}).exit_code == 0;
+    })) << t
+        << " is found again";
+  }
+  for (pid_t p : {watcher, t1, t2}) EXPECT_FALSE(h_.Exited(p)) << "pid " << p;
+  h_.Kill(t2, SIGKILL);
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] {
+    return h_.ReadLog("watcher").find("EVENT death test t2") != std::string::npos;
+  })) << h_.ReadLog("watcher");
+  const auto log = h_.ReadLog("watcher");
+  EXPECT_EQ(log.find("EVENT death test t1"), std::string::npos) << log;
+  EXPECT_EQ(log.find("EVENT birth test t1"), log.rfind("EVENT birth test t1")) << log;
+  EXPECT_EQ(Call({"finder://t1/test/1.0/ping"}).exit_code, 0);
 }
 
 TEST_F(IpcProcessTest, SoleInstanceClassRefusesASecondProcess) {

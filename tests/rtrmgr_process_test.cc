@@ -7,8 +7,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 
 #include "tests/process_harness.h"
 
@@ -211,6 +213,61 @@ TEST_F(RtrmgrProcessTest, KilledFeaIsRestartedAndRefedByTheRib) {
   EXPECT_EQ(Routes("red"), (std::set<std::string>{"127.0.0.0/8", "192.0.2.0/24", "::1/128"}));
 }
 
+// The Finder killed: the rtrmgr restarts it and nothing else. Every process keeps its pid and
+// its state, registers again with the new Finder, the routes stay in the RIBs and the FIB (also
+// past the time after which a watched process that did not come back counts as dead), and a
+// live commit still works.
+TEST_F(RtrmgrProcessTest, KilledFinderIsRestartedAndTheRouterRidesItOut) {
+  auto fib_has = [&](const std::string& addr, const std::string& prefix) {
+    auto j = ShJson("show fib vr red " + addr);
+    return j.is_object() && j.value("found", false) && j["prefix"] == prefix;
+  };
+  auto r = Sh("configure; set virtual-router red interface lo; commit");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] { return fib_has("127.0.0.1", "127.0.0.0/8") && fib_has("192.0.2.1", "192.0.2.0/24"); },
+      20s));
+  std::map<std::string, int> pids;
+  for (const char* name : {"fea", "rib.red", "rib.blue"})
+    pids[name] = Process(name)["pid"].get<int>();
+  const int finder = Process("finder")["pid"].get<int>();
+  ASSERT_GT(finder, 0);
+  ASSERT_EQ(::kill(finder, SIGKILL), 0);
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] {
+        auto q = Process("finder");
+        return q.is_object() && q["restarts"].get<int>() >= 1 && q["state"] == "running" &&
+               q["pid"].get<int>() != finder;
+      },
+      20s))
+      << h_.ReadLog("rtrmgr");
+  EXPECT_EQ(Process("finder")["last_exit"], "signal 9");
+  auto still_there = [&](const std::set<std::string>& blue) {
+    for (const auto& [name, pid] : pids) {
+      auto q = Process(name);
+      EXPECT_EQ(q["pid"], pid) << name;
+      EXPECT_EQ(q["restarts"], 0) << name;
+      EXPECT_EQ(q["state"], "running") << name;
+    }
+    EXPECT_EQ(Routes("red"), (std::set<std::string>{"127.0.0.0/8", "192.0.2.0/24", "::1/128"}));
+    EXPECT_EQ(Routes("blue"), blue);
+    EXPECT_TRUE(fib_has("127.0.0.1", "127.0.0.0/8"));
+    EXPECT_TRUE(fib_has("192.0.2.1", "192.0.2.0/24"));
+  };
+  still_there({"198.51.100.0/24"});
+  // The components are found through the new Finder by name.
+  auto call = h_.Run({"strata-call", "-l", "rib.red"});
+  EXPECT_EQ(call.exit_code, 0) << call.err;
+  r =
+      Sh("configure; set virtual-router blue static route 203.0.113.0/24 next-hop 127.0.0.1; "
+         "commit");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Routes("blue"), (std::set<std::string>{"198.51.100.0/24", "203.0.113.0/24"}));
+  // Past the Routers' settle time (10 s): nobody was taken for dead.
+  std::this_thread::sleep_for(11s);
+  still_there({"198.51.100.0/24", "203.0.113.0/24"});
+}
+
 TEST_F(RtrmgrProcessTest, SigtermStopsEverything) {
   auto j = ShJson("show processes");
   std::vector<pid_t> pids;
@@ -224,15 +281,9 @@ TEST_F(RtrmgrProcessTest, SigtermStopsEverything) {
   rtrmgr_ = 0;
 }
 
-// Two VRs speaking BGP to each other over loopback addresses, configured by the rtrmgr: the
-// sessions come up, policies reach the speakers, a peer change is applied live, and a killed
-// speaker comes back with its peers and policies. Needs strata-bgp in the bin directory.
-TEST(RtrmgrBgpTest, SessionsPoliciesAndReplay) {
-  ProcessHarness h;
-  if (!std::filesystem::exists(h.bin("strata-bgp"))) {
-    GTEST_SKIP() << "strata-bgp is not built in " << h.bin("");
-  }
-  const std::string port = std::to_string(20000 + ::getpid() % 20000);
+// Red exports its statics to blue over BGP on loopback addresses, on a port of its own.
+std::string TwoVrBgpConfig(int salt) {
+  const std::string port = std::to_string(20000 + (::getpid() + salt) % 20000);
   std::string conf = R"(
 policy {
     policy-statement accept-all { term all { then { action accept; } } }
@@ -257,6 +308,18 @@ virtual-router blue {
 }
 )";
   for (size_t at; (at = conf.find("PORT")) != std::string::npos;) conf.replace(at, 4, port);
+  return conf;
+}
+
+// Two VRs speaking BGP to each other over loopback addresses, configured by the rtrmgr: the
+// sessions come up, policies reach the speakers, a peer change is applied live, and a killed
+// speaker comes back with its peers and policies. Needs strata-bgp in the bin directory.
+TEST(RtrmgrBgpTest, SessionsPoliciesAndReplay) {
+  ProcessHarness h;
+  if (!std::filesystem::exists(h.bin("strata-bgp"))) {
+    GTEST_SKIP() << "strata-bgp is not built in " << h.bin("");
+  }
+  const std::string conf = TwoVrBgpConfig(0);
   std::ofstream(h.run_dir() + "/bgp.conf") << conf;
   const pid_t rtrmgr = h.Start({"strata-rtrmgr", "-c", h.run_dir() + "/bgp.conf", "--no-kernel",
                                 "--log-dir", h.run_dir() + "/logs", "--restart-backoff-ms", "100"},
@@ -305,6 +368,89 @@ virtual-router blue {
       },
       30s))
       << h.ReadLog("rtrmgr");
+  h.Kill(rtrmgr, SIGTERM);
+  EXPECT_TRUE(ProcessHarness::WaitFor([&] { return h.Exited(rtrmgr); }, 15s));
+}
+
+// The Finder killed under BGP: the sessions stay up, no speaker or RIB is restarted, and the
+// route blue learnt from red stays in blue's RIB past the settle time (a RIB that took the
+// Finder's restart for its BGP's death would withdraw it); a network added to red afterwards
+// still reaches blue's RIB over BGP.
+TEST(RtrmgrBgpTest, FinderRestartKeepsSessionsAndBgpRoutes) {
+  ProcessHarness h;
+  if (!std::filesystem::exists(h.bin("strata-bgp"))) {
+    GTEST_SKIP() << "strata-bgp is not built in " << h.bin("");
+  }
+  std::ofstream(h.run_dir() + "/bgp.conf") << TwoVrBgpConfig(7);
+  const pid_t rtrmgr = h.Start({"strata-rtrmgr", "-c", h.run_dir() + "/bgp.conf", "--no-kernel",
+                                "--log-dir", h.run_dir() + "/logs", "--restart-backoff-ms", "100"},
+                               "rtrmgr");
+  ASSERT_GT(rtrmgr, 0);
+  auto json = [&](const std::string& cmd) {
+    auto r = h.Run({"strata-sh", "-c", cmd + " --json"});
+    return r.exit_code == 0 ? nlohmann::json::parse(r.out, nullptr, false) : nlohmann::json();
+  };
+  auto blue_has = [&](const std::string& prefix) {
+    auto j = json("show route vr blue");
+    if (!j.is_object() || !j.contains("routes")) return false;
+    for (const auto& r : j["routes"]) {
+      if (r["prefix"] == prefix) return true;
+    }
+    return false;
+  };
+  auto session = [&] {
+    auto j = json("show bgp neighbor 127.0.0.3 vr red");
+    return j.is_object() && j.contains("peers") && !j["peers"].empty() ? j["peers"][0]
+                                                                       : nlohmann::json();
+  };
+  auto established = [&] {
+    auto p = session();
+    return p.is_object() && p["state"] == "Established";
+  };
+  auto pids = [&] {
+    std::map<std::string, int> out;
+    auto j = json("show processes");
+    if (!j.is_object() || !j.contains("processes")) return out;
+    for (const auto& q : j["processes"]) out[q["instance"]] = q["pid"].get<int>();
+    return out;
+  };
+  ASSERT_TRUE(ProcessHarness::WaitFor(established, 30s)) << h.ReadLog("rtrmgr");
+  // Red originates a network whose next hop blue can resolve.
+  auto r = h.Run({"strata-sh", "-c",
+                  "configure; set interfaces interface lo description loopback; "
+                  "set virtual-router red interface lo; "
+                  "set virtual-router red bgp network 10.77.0.0/16 next-hop 127.0.0.2; "
+                  "set virtual-router red bgp peer 127.0.0.3 export accept-all; "
+                  "set virtual-router blue static route 127.0.0.0/8 next-hop 127.0.0.1; commit"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return blue_has("10.77.0.0/16"); }, 20s));
+  auto before = pids();
+  ASSERT_GT(before["finder"], 0);
+  ASSERT_EQ(::kill(before["finder"], SIGKILL), 0);
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] {
+        auto now = pids();
+        return now["finder"] > 0 && now["finder"] != before["finder"];
+      },
+      20s))
+      << h.ReadLog("rtrmgr");
+  EXPECT_TRUE(blue_has("10.77.0.0/16"));
+  r = h.Run({"strata-sh", "-c",
+             "configure; set virtual-router red bgp network 10.78.0.0/16 next-hop 127.0.0.2; "
+             "commit"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(ProcessHarness::WaitFor([&] { return blue_has("10.78.0.0/16"); }, 10s));
+  std::this_thread::sleep_for(11s);  // past the Routers' settle time
+  EXPECT_TRUE(established());
+  EXPECT_EQ(session()["established_transitions"], 1) << "the session never flapped";
+  EXPECT_TRUE(blue_has("10.77.0.0/16"));
+  EXPECT_TRUE(blue_has("10.78.0.0/16"));
+  auto after = pids();
+  for (const auto& [instance, pid] : before) {
+    if (instance != "finder") {
+      EXPECT_EQ(after[instance], pid) << instance;
+    }
+  }
   h.Kill(rtrmgr, SIGTERM);
   EXPECT_TRUE(ProcessHarness::WaitFor([&] { return h.Exited(rtrmgr); }, 15s));
 }

@@ -1,5 +1,6 @@
 // strata-test-target: a component serving the `test` interface, for the demo, tests and the
-// XRL benchmark. It registers with the Finder and exits when the Finder goes away.
+// XRL benchmark. It registers with the Finder and, like every component, rides out a Finder
+// restart (the Router reconnects and registers again).
 #include <CLI/CLI.hpp>
 #include <csignal>
 
@@ -29,10 +30,6 @@ int main(int argc, char** argv) {
   strata::ipc::Router router(io, opts);
   strata::ipc::TestService service(io, &router);
   router.AddTarget(cls, name, false).Serve(service);
-  router.set_on_finder_lost([&](const strata::Status& why) {
-    log->warn("lost the Finder ({}); exiting", why.message());
-    io.stop();
-  });
   int rc = 0;
   router.Start([&](const strata::Status& s) {
     if (!s.ok()) {
