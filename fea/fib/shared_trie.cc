@@ -238,15 +238,6 @@ void SharedTrie<Key>::Release(uint32_t word) {
 }
 
 template <typename Key>
-void SharedTrie<Key>::RebuildSlot(uint32_t slot, Key key, int pos) {
-  uint32_t old = Load(slot);
-  GenLeaves(key, pos);
-  uint32_t w = BuildNode(0, leaves_.size(), pos);
-  Store(slot, w, std::memory_order_release);
-  Release(old);
-}
-
-template <typename Key>
 void SharedTrie<Key>::Stamp(uint64_t tag) {
   retired_blocks_.Stamp(tag);
   retired_arrays_.Stamp(tag);
