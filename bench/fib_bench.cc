@@ -379,6 +379,9 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "%s K=%d %s: updates\n", s.name.c_str(), k, PolicyName(p));
           double single = UpdateRate(*b.fib, s, k, update_ops, 0, rng);
           double batched = UpdateRate(*b.fib, s, k, update_ops, 256, rng);
+          strata::fib::FibStats after = b.fib->Stats();  // growth by incremental updates
+          std::fprintf(stderr, "after updates: %.1f MB, %zu trie nodes, %zu rows\n",
+                       double(after.lookup_bytes) / 1e6, after.trie_nodes, after.shared_rows);
           std::snprintf(buf, sizeof buf, "%.2fM / %.2fM", single / 1e6, batched / 1e6);
           ups = buf;
         }
