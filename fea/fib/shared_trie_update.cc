@@ -13,6 +13,7 @@
 // inside E: they follow from vr's routes below P alone (not every member's routes in the region,
 // which a re-derivation from the master would walk). Patched leaves that could now be collapsed
 // stay apart until the next rebuild.
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
@@ -119,11 +120,19 @@ template <typename Key>
 void SharedTrie<Key>::SplitLeaf(uint32_t slot, Key key, int pos, uint32_t m) {
   uint32_t old = Load(slot);
   uint32_t row = old >> kBranchBits;
+  leaves_.clear();
+  // Where the leaf is wider than P, m is P's node and SplitRec reaches it at depth len. The
+  // patched row is interned only once a leaf needs it (vr's more specific routes may cover the
+  // whole region, and an interned row that no leaf references would never be recycled).
+  constexpr uint32_t kPatchedMark = ~uint32_t{0};
+  SplitRec(MaskKey(key, pos), pos, m, row, kPatchedMark);
+  auto marked = [](const Leaf& l) { return l.row == kPatchedMark; };
+  if (std::none_of(leaves_.begin(), leaves_.end(), marked)) return;  // E misses the leaf
   uint32_t patched = PatchedRow(row);
   if (patched == row) return;  // vr's answer in E is what the leaf already says
-  leaves_.clear();
-  // Where the leaf is wider than P, m is P's node and SplitRec reaches it at depth len.
-  SplitRec(MaskKey(key, pos), pos, m, row, patched);
+  for (Leaf& l : leaves_) {
+    if (marked(l)) l.row = patched;
+  }
   uint32_t w = BuildNode(0, leaves_.size(), pos);
   Store(slot, w, std::memory_order_release);
   Release(old);
