@@ -111,7 +111,7 @@ void SharedTrie<Key>::SplitRec(Key key, int d, uint32_t m, uint32_t row, uint32_
   SplitRec(key, d + 1, VrChild(m, 0), row, patched);
   SplitRec(KeyWithBit(key, d), d + 1, VrChild(m, 1), row, patched);
   if (leaves_.size() - start == 2 && leaves_[start].row == leaves_[start + 1].row) {
-    leaves_.pop_back();  // VR masks alias (vr % 64): no route of vr below after all
+    leaves_.pop_back();  // both halves alike: owned by vr's routes, or VR masks alias (vr % 64)
     leaves_[start].len = d;
   }
 }
