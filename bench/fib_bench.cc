@@ -23,6 +23,22 @@
 
 #include "fea/fib/multi_vr_fib.h"
 
+// Under valgrind --tool=callgrind --instr-atstart=no, the timed update loops (and only they) are
+// instrumented and dumped apart ("single", "batched"), so instruction counts per update can be
+// compared between versions on a loaded machine. Without valgrind the requests are no-ops.
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define STRATA_CG_START() CALLGRIND_START_INSTRUMENTATION
+#define STRATA_CG_STOP(name)        \
+  do {                              \
+    CALLGRIND_DUMP_STATS_AT(name);  \
+    CALLGRIND_STOP_INSTRUMENTATION; \
+  } while (0)
+#else
+#define STRATA_CG_START() ((void)0)
+#define STRATA_CG_STOP(name) ((void)0)
+#endif
+
 namespace {
 
 using strata::fib::Fib4;
@@ -217,13 +233,18 @@ double UpdateRate(Fib4& fib, const Set& s, int k, size_t ops, size_t batch, std:
       if (op.withdraw) ups.push_back({op.vr, op.key, op.len, true, {}});
       ups.push_back({op.vr, op.key, op.len, false, op.nh});
     }
+    STRATA_CG_START();
     double t0 = Clock();
     for (size_t i = 0; i < ups.size(); i += batch) {
       size_t n = std::min(batch, ups.size() - i);
       (void)fib.ApplyBatch(std::span(ups.data() + i, n));
     }
-    return double(ups.size()) / (Clock() - t0);
+    double t1 = Clock();
+    STRATA_CG_STOP("batched");
+    std::fprintf(stderr, "batched: %zu route changes\n", ups.size());
+    return double(ups.size()) / (t1 - t0);
   }
+  STRATA_CG_START();
   double t0 = Clock();
   size_t done = 0;
   for (const Op& op : plan) {
@@ -232,7 +253,10 @@ double UpdateRate(Fib4& fib, const Set& s, int k, size_t ops, size_t batch, std:
     }
     if (fib.AddRoute(op.vr, op.key, op.len, op.nh).ok()) ++done;
   }
-  return double(done) / (Clock() - t0);
+  double t1 = Clock();
+  STRATA_CG_STOP("single");
+  std::fprintf(stderr, "single: %zu route changes\n", done);
+  return double(done) / (t1 - t0);
 }
 
 const char* PolicyName(GroupingPolicy p) {
@@ -309,6 +333,7 @@ int main(int argc, char** argv) {
     files.resize(3);
     ks = {1, 5};
   }
+  if (only == "similar") files.resize(1);  // the similar set is made of the first table
   if (update_ops == 0) update_ops = smoke ? 20000 : 300000;
   const int kmax = *std::max_element(ks.begin(), ks.end());
   std::vector<Table> tables;
@@ -354,6 +379,9 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "%s K=%d %s: updates\n", s.name.c_str(), k, PolicyName(p));
           double single = UpdateRate(*b.fib, s, k, update_ops, 0, rng);
           double batched = UpdateRate(*b.fib, s, k, update_ops, 256, rng);
+          strata::fib::FibStats after = b.fib->Stats();  // growth by incremental updates
+          std::fprintf(stderr, "after updates: %.1f MB, %zu trie nodes, %zu rows\n",
+                       double(after.lookup_bytes) / 1e6, after.trie_nodes, after.shared_rows);
           std::snprintf(buf, sizeof buf, "%.2fM / %.2fM", single / 1e6, batched / 1e6);
           ups = buf;
         }

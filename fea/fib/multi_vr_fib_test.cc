@@ -109,6 +109,32 @@ TYPED_TEST(MultiVrFibTest, RandomUpdatesMatchModelForEveryPolicy) {
   }
 }
 
+// VR ids 1, 65 and 129 share one bit of the master's 64-bit VR masks: a withdraw must keep the
+// bit where another of them still has routes below (and clear it where none has).
+TYPED_TEST(MultiVrFibTest, VrsSharingAMaskBitMatchModel) {
+  Harness<TypeParam> h(GroupingPolicy::kShared, 13);
+  std::vector<VrId> vrs = {1, 65, 129, 2};
+  for (VrId vr : vrs) h.AddVr(vr);
+  h.fib_.Rebuild();
+  std::vector<std::pair<VrId, std::pair<TypeParam, int>>> added;
+  for (int op = 0; op < 3000; ++op) {
+    if (!added.empty() && h.rng_() % 2 == 0) {
+      size_t i = h.rng_() % added.size();
+      auto [dvr, p] = added[i];
+      added[i] = added.back();
+      added.pop_back();
+      if (h.model_.table(dvr).count(p)) h.Delete(dvr, p.first, p.second);
+    } else {
+      VrId vr = vrs[h.rng_() % vrs.size()];
+      auto p = h.RandomPrefix();
+      h.Add(vr, p.first, p.second, 1 + static_cast<uint32_t>(h.rng_() % 6));
+      added.push_back({vr, p});
+    }
+    if (op % 300 == 299) h.Check(vrs);
+    if (op == 1500) h.fib_.Rebuild();
+  }
+}
+
 TYPED_TEST(MultiVrFibTest, AdversarialDefaultRoutesHostRoutesAndDeepNesting) {
   using Key = TypeParam;
   constexpr int kBits = KeyTraits<Key>::kBits;

@@ -105,7 +105,25 @@ void RouteMaster<Key>::RecomputeMask(uint32_t i) {
 }
 
 template <typename Key>
-void RouteMaster<Key>::FixUp(uint32_t i) {
+bool RouteMaster<Key>::Provides(uint32_t i, VrId vr) const {
+  const Node& n = nodes_[i];
+  const uint64_t bit = VrBit(vr);
+  for (uint32_t c : n.child) {
+    if (c != 0 && (nodes_[c].mask & bit) != 0) return true;
+  }
+  if (n.ent_cnt == 0) return false;
+  if (EntryOf(n, vr) != kDropNextHop) return true;  // an ancestor where vr has a route
+  // Another VR with the same bit has an entry only if some id is >= 64 (entries are sorted by
+  // VR, so the last one tells), which saves reading the whole list.
+  if (vr < 64 && entries_[n.ent_off + n.ent_cnt - 1u].vr < 64) return false;
+  for (const Entry& e : entries(n)) {
+    if (VrBit(e.vr) == bit) return true;
+  }
+  return false;
+}
+
+template <typename Key>
+void RouteMaster<Key>::FixUp(uint32_t i, VrId vr) {
   while (i != kNoNode) {
     Node& n = nodes_[i];
     uint32_t p = n.parent;
@@ -115,9 +133,8 @@ void RouteMaster<Key>::FixUp(uint32_t i) {
       i = p;
       continue;
     }
-    uint64_t old = n.mask;
-    RecomputeMask(i);
-    if (nodes_[i].mask == old) return;
+    if ((n.mask & VrBit(vr)) == 0 || Provides(i, vr)) return;
+    n.mask &= ~VrBit(vr);
     i = p;
   }
 }
@@ -140,7 +157,7 @@ NextHopId RouteMaster<Key>::Remove(VrId vr, Key key, int len) {
     index_.Erase(key, len);
     RelinkBelow(i, n.up);
   }
-  FixUp(i);
+  FixUp(i, vr);
   return old;
 }
 

@@ -113,9 +113,11 @@ class RouteMaster {
   uint32_t NewNode(uint32_t parent);
   // Sets `bit` in the masks of i and its ancestors, stopping at the first that has it.
   void MarkUp(uint32_t i, uint64_t bit);
-  // Prunes i and its ancestors while they are empty leaves, then recomputes masks upwards
-  // until one does not change.
-  void FixUp(uint32_t i);
+  // After vr's entry at i went: prunes i and its ancestors while they are empty leaves, then
+  // clears vr's bit upwards while no child, no entry of vr and no entry of another VR with the
+  // same bit provides it. Only that bit can change, so the other entries are mostly not read.
+  void FixUp(uint32_t i, VrId vr);
+  bool Provides(uint32_t i, VrId vr) const;
   // Inserts or replaces vr's entry at node i (key/len); returns the previous next hop.
   NextHopId SetEntry(uint32_t i, Key key, int len, VrId vr, NextHopId nh);
   void GrowEntries(Node& n);

@@ -7,9 +7,10 @@
 // inner nodes chosen with fill factor 0.5. A leaf word points at a RowTable row holding one
 // NextHopId per member VR. A group of one VR is a plain per-VR LC-trie built by the same code.
 //
-// Updates: Update(prefix) re-derives, from the master, only the slots whose address range meets
-// the prefix (a whole slot below the deepest node that contains the prefix) and swaps each in
-// with one atomic store; the old subtree's blocks and rows are recycled after a grace period.
+// Updates: Update(prefix) rewrites the changed VR's column in the leaves under the prefix, and
+// splits a leaf that is wider than the prefix (or hides a more specific route of the VR) into a
+// subtree swapped in with one atomic store (see shared_trie_update.cc); the old subtree's blocks
+// and rows are recycled after a grace period.
 // Repeated updates leave the trie less compact than a fresh Build(); the FIB rebuilds groups.
 //
 // Threading: Lookup() is lock-free and may run concurrently with the writer, inside an epoch
@@ -145,12 +146,16 @@ class SharedTrie {
   void EnsureCapacity(size_t slots);
   // A node array of cap words (huge pages when large), holding a copy of the used words.
   std::atomic<uint32_t>* NewArray(size_t cap) const;
-  void RebuildSlot(uint32_t slot, Key key, int pos);
   // Update() helpers (shared_trie_update.cc). Region key/d lies inside the updated prefix;
   // `m` is the master node of the region if vr has routes at or below it, else kNoNode.
   void PatchRange(Key key, int d, uint32_t m, uint32_t off, int npos, int b);
   void PatchSlot(uint32_t slot, Key key, int d, uint32_t m);
   void PatchAll(uint32_t slot);
+  // Replaces the leaf at `slot` (region key/pos, which contains P or lies inside it; m is the
+  // master node of P, or of the region when inside P) by the subtree of leaves that differ only
+  // in vr's column: the patched row inside E, the old row elsewhere.
+  void SplitLeaf(uint32_t slot, Key key, int pos, uint32_t m);
+  void SplitRec(Key key, int d, uint32_t m, uint32_t row, uint32_t patched);
   void PatchLeaf(uint32_t slot, uint32_t word);
   uint32_t PatchedRow(uint32_t row);
   bool VrBelow(uint32_t m) const;
@@ -191,6 +196,7 @@ class SharedTrie {
     VrId vr = 0;
     uint64_t vr_bit = 0;
     int col = 0;
+    Key key{};
     int len = 0;
     NextHopId nh = kDropNextHop;                      // vr's new answer inside the prefix
     std::vector<std::pair<uint32_t, uint32_t>> memo;  // old row -> patched row

@@ -6,11 +6,14 @@
 // below visits the trie under P in step with the master (only the master nodes where vr has
 // routes: the 64-bit VR masks prune the rest), skips regions a more specific route of vr owns,
 // and rewrites each leaf word in E to the row id of its row with vr's column replaced (memoized:
-// many leaves share a row). Two cases fall back to re-deriving a slot from the master
-// (RebuildSlot): a leaf wider than P (P is deeper than the trie there), and a leaf inside P that
-// covers a more specific route of vr (the leaf was collapsed because that route's next hop
-// equalled P's old one). The trie never grows more than those re-derived slots; patched leaves
-// that could now be collapsed stay apart until the next rebuild.
+// many leaves share a row). Two cases split a leaf into a subtree (SplitLeaf): a leaf wider than
+// P (P is deeper than the trie there), and a leaf inside P that covers a more specific route of
+// vr (the leaf was collapsed because that route's next hop equalled P's old one). A leaf has one
+// row R for its whole region, so its new leaves are R outside E and R with vr's column patched
+// inside E: they follow from vr's routes below P alone (not every member's routes in the region,
+// which a re-derivation from the master would walk). Patched leaves that could now be collapsed
+// stay apart until the next rebuild.
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
@@ -75,10 +78,64 @@ void SharedTrie<Key>::PatchSlot(uint32_t slot, Key key, int d, uint32_t m) {
   if ((w & kBranchMask) != 0) {
     PatchRange(key, d, m, w >> kBranchBits, d, static_cast<int>(w & kBranchMask));
   } else if (VrBelow(m)) {
-    RebuildSlot(slot, key, d);
+    SplitLeaf(slot, key, d, m);
   } else {
     PatchLeaf(slot, w);
   }
+}
+
+template <typename Key>
+void SharedTrie<Key>::SplitRec(Key key, int d, uint32_t m, uint32_t row, uint32_t patched) {
+  if (d < patch_.len) {  // the region contains P: only the half on P's path changes
+    int bit = KeyBit(patch_.key, d);
+    for (int b = 0; b < 2; ++b) {
+      Key ckey = b != 0 ? KeyWithBit(key, d) : key;
+      if (b == bit) {
+        SplitRec(ckey, d + 1, m, row, patched);
+      } else {
+        leaves_.push_back(Leaf{ckey, d + 1, row});
+      }
+    }
+    return;
+  }
+  if (m != kNoNode && d > patch_.len &&
+      master_->EntryOf(master_->node(m), patch_.vr) != kDropNextHop) {
+    leaves_.push_back(Leaf{key, d, row});  // a more specific route of vr owns this region
+    return;
+  }
+  if (!VrBelow(m)) {
+    leaves_.push_back(Leaf{key, d, patched});
+    return;
+  }
+  size_t start = leaves_.size();
+  SplitRec(key, d + 1, VrChild(m, 0), row, patched);
+  SplitRec(KeyWithBit(key, d), d + 1, VrChild(m, 1), row, patched);
+  if (leaves_.size() - start == 2 && leaves_[start].row == leaves_[start + 1].row) {
+    leaves_.pop_back();  // both halves alike: owned by vr's routes, or VR masks alias (vr % 64)
+    leaves_[start].len = d;
+  }
+}
+
+template <typename Key>
+void SharedTrie<Key>::SplitLeaf(uint32_t slot, Key key, int pos, uint32_t m) {
+  uint32_t old = Load(slot);
+  uint32_t row = old >> kBranchBits;
+  leaves_.clear();
+  // Where the leaf is wider than P, m is P's node and SplitRec reaches it at depth len. The
+  // patched row is interned only once a leaf needs it (vr's more specific routes may cover the
+  // whole region, and an interned row that no leaf references would never be recycled).
+  constexpr uint32_t kPatchedMark = ~uint32_t{0};
+  SplitRec(MaskKey(key, pos), pos, m, row, kPatchedMark);
+  auto marked = [](const Leaf& l) { return l.row == kPatchedMark; };
+  if (std::none_of(leaves_.begin(), leaves_.end(), marked)) return;  // E misses the leaf
+  uint32_t patched = PatchedRow(row);
+  if (patched == row) return;  // vr's answer in E is what the leaf already says
+  for (Leaf& l : leaves_) {
+    if (marked(l)) l.row = patched;
+  }
+  uint32_t w = BuildNode(0, leaves_.size(), pos);
+  Store(slot, w, std::memory_order_release);
+  Release(old);
 }
 
 template <typename Key>
@@ -106,6 +163,7 @@ void SharedTrie<Key>::Update(VrId vr, Key key, int len) {
   patch_.vr = vr;
   patch_.vr_bit = RouteMaster<Key>::VrBit(vr);
   patch_.col = ColumnOf(vr);
+  patch_.key = key;
   patch_.len = len;
   patch_.memo.clear();
   patch_.row.resize(width_);
@@ -145,7 +203,7 @@ void SharedTrie<Key>::Update(VrId vr, Key key, int len) {
       if (pos == len) {
         PatchSlot(slot, key, len, m);
       } else {
-        RebuildSlot(slot, MaskKey(key, pos), pos);  // a leaf wider than the prefix
+        SplitLeaf(slot, key, pos, m);  // a leaf wider than the prefix
       }
       return;
     }
@@ -165,6 +223,8 @@ template void SharedTrie<uint32_t>::Update(VrId, uint32_t, int);
 template void SharedTrie<uint32_t>::PatchRange(uint32_t, int, uint32_t, uint32_t, int, int);
 template void SharedTrie<uint32_t>::PatchSlot(uint32_t, uint32_t, int, uint32_t);
 template void SharedTrie<uint32_t>::PatchAll(uint32_t);
+template void SharedTrie<uint32_t>::SplitLeaf(uint32_t, uint32_t, int, uint32_t);
+template void SharedTrie<uint32_t>::SplitRec(uint32_t, int, uint32_t, uint32_t, uint32_t);
 template void SharedTrie<uint32_t>::PatchLeaf(uint32_t, uint32_t);
 template uint32_t SharedTrie<uint32_t>::PatchedRow(uint32_t);
 template bool SharedTrie<uint32_t>::VrBelow(uint32_t) const;
@@ -173,6 +233,8 @@ template void SharedTrie<Uint128>::Update(VrId, Uint128, int);
 template void SharedTrie<Uint128>::PatchRange(Uint128, int, uint32_t, uint32_t, int, int);
 template void SharedTrie<Uint128>::PatchSlot(uint32_t, Uint128, int, uint32_t);
 template void SharedTrie<Uint128>::PatchAll(uint32_t);
+template void SharedTrie<Uint128>::SplitLeaf(uint32_t, Uint128, int, uint32_t);
+template void SharedTrie<Uint128>::SplitRec(Uint128, int, uint32_t, uint32_t, uint32_t);
 template void SharedTrie<Uint128>::PatchLeaf(uint32_t, uint32_t);
 template uint32_t SharedTrie<Uint128>::PatchedRow(uint32_t);
 template bool SharedTrie<Uint128>::VrBelow(uint32_t) const;
