@@ -159,5 +159,36 @@ TEST(PeerConfigTest, ValidateChecksSafetyOptions) {
   EXPECT_FALSE(c.Validate().ok());
 }
 
+TEST(OpenNegotiatorTest, GracefulRestartNegotiatedOnlyWhenBothSend) {
+  PeerConfig c = TestConfig();
+  c.families = {kIpv4Unicast, kIpv6Unicast};
+  c.graceful_restart = GracefulRestartCapability{false, false, 120, {{kIpv4Unicast, true}}};
+  Capabilities caps = PeerCaps();
+  caps.multiprotocol = {kIpv4Unicast, kIpv6Unicast};
+  // The peer restarted (R), kept IPv4 forwarding (F) but not IPv6; a family we do not
+  // negotiate is ignored.
+  caps.graceful_restart = GracefulRestartCapability{
+      true, false, 90, {{kIpv4Unicast, true}, {kIpv6Unicast, false}, {AfiSafi{1, 2}, true}}};
+  auto s = OpenNegotiator(c).Accept(OpenMessage::Make(65002, 90, Addr("10.0.0.2"), caps));
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->graceful_restart);
+  EXPECT_TRUE(s->peer_restarting);
+  EXPECT_EQ(s->peer_restart_time, 90);
+  EXPECT_EQ(s->peer_gr_families, (std::vector<AfiSafi>{kIpv4Unicast, kIpv6Unicast}));
+  EXPECT_EQ(s->peer_forwarding_preserved, (std::vector<AfiSafi>{kIpv4Unicast}));
+
+  // Either side without the capability: no graceful restart.
+  caps.graceful_restart.reset();
+  s = OpenNegotiator(c).Accept(OpenMessage::Make(65002, 90, Addr("10.0.0.2"), caps));
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->graceful_restart);
+  EXPECT_TRUE(s->peer_gr_families.empty());
+  caps.graceful_restart = GracefulRestartCapability{false, false, 90, {{kIpv4Unicast, true}}};
+  c.graceful_restart.reset();
+  s = OpenNegotiator(c).Accept(OpenMessage::Make(65002, 90, Addr("10.0.0.2"), caps));
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->graceful_restart);
+}
+
 }  // namespace
 }  // namespace strata::bgp::testing
