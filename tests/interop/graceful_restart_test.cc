@@ -5,9 +5,12 @@
 // strata-bgp is SIGKILLed (no NOTIFICATION) and started again with the same configuration.
 // Meanwhile the route learned from BIRD stays in Strata's RIB, marked stale (strata-rib keeps
 // the tables strata-bgp registered with graceful restart), and BIRD keeps Strata's route (its
-// protocol shows the neighbour's graceful restart active). After the restart strata-bgp finds
+// protocol shows "Neighbor graceful restart active"; BIRD 2.0.12's `show route all` does not
+// mark stale routes, so the protocol state is what is checked). After the restart strata-bgp finds
 // its stale routes, sends OPEN with the R and F bits, waits for BIRD's End-of-RIB, sends its
 // own and tells the RIB it is done: the stale marks go and both routes are still there.
+// The same with FRR in its default graceful restart mode (helper only): FRR keeps Strata's route
+// with its path marked stale in `show bgp ... json` until Strata's End-of-RIB.
 // Strata runs without strata-fea, so the check is on the RIB, not the kernel.
 // Binaries: $STRATA_BIN_DIR (strata-bgp from $STRATA_BGP_BIN when set).
 #include <gtest/gtest.h>
@@ -17,6 +20,7 @@
 #include <sstream>
 
 #include "tests/interop/bird_speaker.h"
+#include "tests/interop/frr_speaker.h"
 #include "tests/interop/interop_fixture.h"
 #include "tests/interop/strata_speaker.h"
 
@@ -151,6 +155,72 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileBirdHelps) {
       << BirdProtocol(bird);
   EXPECT_TRUE(bird.WaitForRoute("10.9.0.0/24").has_value());
   EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("established_transitions", 0u), 1u);
+}
+
+TEST_F(GracefulRestartInteropTest, StrataRestartsWhileFrrHelps) {
+  RequireBinary("/usr/lib/frr/bgpd");
+  if (IsSkipped()) return;
+  auto& frr = AddSpeaker<FrrSpeaker>(
+      *bird_ns_, SpeakerConfig{.name = "frr",
+                               .local_as = 65002,
+                               .router_id = "10.255.0.2",
+                               .neighbors = {Neighbor{.address = link_->b_v4(),
+                                                      .remote_as = 65000,
+                                                      .local_address = link_->a_v4()}},
+                               .routes = {{.prefix = "10.2.0.0/24"}}});
+  ASSERT_OK(frr.Start());
+  auto& strata = AddSpeaker<StrataSpeaker>(
+      *strata_ns_,
+      SpeakerConfig{
+          .name = "strata",
+          .local_as = 65000,
+          .router_id = "10.255.0.10",
+          .neighbors = {Neighbor{
+              .address = link_->a_v4(), .remote_as = 65002, .local_address = link_->b_v4()}},
+          .routes = {{.prefix = "10.9.0.0/24"}}},
+      Binaries());
+  ASSERT_OK(strata.Start());
+  ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
+  ASSERT_TRUE(frr.WaitForRoute("10.9.0.0/24").has_value());
+  ASSERT_TRUE(PollUntil([&] { return RibRouteFor(strata, "10.2.0.0/24").has_value(); }, 20s));
+  EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("graceful_restart", false), true);
+  // FRR's path for Strata's route: `"stale":true` while Strata is away.
+  auto frr_path = [&] {
+    return RunCommand({"vtysh", "--vty_socket", frr.dir(), "-d", "bgpd", "-c",
+                       "show bgp ipv4 unicast 10.9.0.0/24 json"},
+                      5s)
+        .output;
+  };
+  EXPECT_EQ(frr_path().find("\"stale\":true"), std::string::npos) << frr_path();
+
+  strata.KillBgp();
+  ASSERT_TRUE(
+      PollUntil([&] { return frr_path().find("\"stale\":true") != std::string::npos; }, 20s))
+      << frr_path();
+  ASSERT_TRUE(PollUntil(
+      [&] {
+        auto r = RibRouteFor(strata, "10.2.0.0/24");
+        return r && r->stale;
+      },
+      10s));
+
+  ASSERT_OK(strata.RestartBgp());
+  ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
+  ASSERT_TRUE(PollUntil(
+      [&] {
+        auto r = RibRouteFor(strata, "10.2.0.0/24");
+        return r && !r->stale;
+      },
+      30s))
+      << strata.Logs();
+  ASSERT_TRUE(PollUntil(
+      [&] {
+        const std::string p = frr_path();
+        return p.find("10.9.0.0/24") != std::string::npos &&
+               p.find("\"stale\":true") == std::string::npos;
+      },
+      20s))
+      << frr_path();
 }
 
 }  // namespace
