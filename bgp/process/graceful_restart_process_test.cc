@@ -80,7 +80,7 @@ class GracefulRestartProcessTest : public ::testing::Test {
     rib::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), lc.mutable_router_id());
     rib::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), lc.mutable_listen_address());
     lc.set_port(port);
-    lc.set_graceful_restart_time(30);
+    lc.set_graceful_restart_time(restart_time_[vr]);
     ASSERT_TRUE(
         (Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>(vr, "set_local_config", lc))
             .ok());
@@ -150,6 +150,7 @@ class GracefulRestartProcessTest : public ::testing::Test {
     ASSERT_TRUE(env_.RunUntil([&] { return Established(); }, 15s));
   }
 
+  std::map<std::string, uint32_t> restart_time_{{"a", 30}, {"b", 30}};
   BgpTestEnv env_;
   ipc::Router* client_ = nullptr;
   std::map<std::string, std::unique_ptr<BgpProcess>> procs_;
@@ -192,6 +193,23 @@ TEST_F(GracefulRestartProcessTest, PeerWithoutGracefulRestartLosesRoutesAtOnce) 
   ASSERT_GT(DropTcp(kPort + 1), 0);
   ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b").empty(); }));
   EXPECT_EQ(Peer("b").stale_routes(), 0u);
+}
+
+TEST_F(GracefulRestartProcessTest, HelperWithdrawsWhenThePeerMissesItsRestartTime) {
+  restart_time_["a"] = 1;
+  Pair(kPort + 3);
+  EXPECT_EQ(Peer("b").peer_restart_time(), 1u);
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b").size() == 1; }));
+  ASSERT_GT(DropTcp(kPort + 3), 0);
+  ASSERT_TRUE(env_.RunUntil([&] { return Peer("b").state() != "Established"; }));
+  KillBgp("a");
+  EXPECT_EQ(Peer("b").stale_routes(), 1u);
+  EXPECT_EQ(RibTable("b"), (std::vector<std::string>{"10.1.0.0/16"}));
+  // a stays away longer than the 1 s it advertised: b withdraws its routes.
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b").empty(); }, 5s));
+  EXPECT_EQ(Peer("b").stale_routes(), 0u);
+  EXPECT_FALSE(Peer("b").peer_restarting());
 }
 
 TEST_F(GracefulRestartProcessTest, RestartingSpeakerKeepsRibRoutesUntilEndOfRib) {
