@@ -98,6 +98,11 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   // The current session is established and the peer sent End-of-RIB for every negotiated
   // family (or did not negotiate graceful restart, so none is expected).
   bool initial_table_received() const;
+  // The graceful restart capability of our next OPENs (the speaker's restart is over).
+  void SetGracefulRestartCapability(std::optional<GracefulRestartCapability> cap) {
+    settings_.session.graceful_restart = cap;
+    session_->SetGracefulRestart(std::move(cap));
+  }
   bool established() const { return up_; }
   // Torn down over max_prefixes and not yet restarted (by the timer, a reset or an enable).
   bool max_prefixes_exceeded() const { return limit_exceeded_; }

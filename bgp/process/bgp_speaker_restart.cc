@@ -72,6 +72,12 @@ void BgpSpeaker::finish_restart(const char* why) {
   restarting_ = false;
   deferral_timer_.reset();
   log_->info("graceful restart done: {}", why);
+  // Later OPENs are those of a speaker that did not just restart: no R bit, no F bits.
+  for (auto& [addr, p] : peers_) {
+    PeerSettings s = p->settings();
+    apply_graceful_restart(s);
+    p->SetGracefulRestartCapability(s.session.graceful_restart);
+  }
   if (hooks_.restart_done) hooks_.restart_done();
 }
 

@@ -247,6 +247,16 @@ TEST_F(GracefulRestartProcessTest, RestartingSpeakerKeepsRibRoutesUntilEndOfRib)
                                                              bpb::GetStatsRequest(), &stats))
                   .ok());
   EXPECT_FALSE(stats.graceful_restart_restarting());
+  // a's OPEN had the R bit; its next OPENs will not.
+  const OpenMessage* seen =
+      procs_["b"]->speaker().peer(A("127.0.0.2"))->session().fsm().remote_open();
+  ASSERT_TRUE(seen && seen->caps.graceful_restart);
+  EXPECT_TRUE(seen->caps.graceful_restart->restarting);
+  EXPECT_TRUE(seen->caps.graceful_restart->families[0].forwarding_preserved);
+  const auto& next =
+      procs_["a"]->speaker().peer(A("127.0.0.3"))->session().fsm().negotiator().local_open();
+  ASSERT_TRUE(next.caps.graceful_restart);
+  EXPECT_FALSE(next.caps.graceful_restart->restarting);
   // a's End-of-RIB reaches b: 10.1 was announced again, 10.3 was not and goes.
   ASSERT_TRUE(env_.RunUntil([&] { return Peer("b").stale_routes() == 0; }));
   ASSERT_TRUE(

@@ -190,5 +190,20 @@ TEST(OpenNegotiatorTest, GracefulRestartNegotiatedOnlyWhenBothSend) {
   EXPECT_FALSE(s->graceful_restart);
 }
 
+TEST_F(SessionFsmTest, GracefulRestartCapabilityChangesForLaterOpensOnly) {
+  PeerConfig c = TestConfig();
+  c.graceful_restart = GracefulRestartCapability{true, false, 120, {{kIpv4Unicast, true}}};
+  Make(c);
+  Establish();
+  EXPECT_TRUE(fsm->negotiator().local_open().caps.graceful_restart->restarting);
+  fsm->SetGracefulRestart(GracefulRestartCapability{false, false, 120, {{kIpv4Unicast, false}}});
+  EXPECT_EQ(fsm->state(), SessionState::kEstablished);
+  const auto& gr = fsm->negotiator().local_open().caps.graceful_restart;
+  ASSERT_TRUE(gr.has_value());
+  EXPECT_FALSE(gr->restarting);
+  EXPECT_FALSE(gr->families[0].forwarding_preserved);
+  EXPECT_EQ(fsm->config().graceful_restart, gr);
+}
+
 }  // namespace
 }  // namespace strata::bgp::testing
