@@ -10,6 +10,8 @@ add_library(strata_bgp_process STATIC
   process/bgp_service_show.cc
   process/damping_convert.cc
   process/bgp_speaker.cc
+  process/bgp_speaker_restart.cc
+  process/peer_graceful_restart.cc
   process/policy.cc
   process/policy_hook.cc
   process/rib_ipc_sink.cc
@@ -30,6 +32,7 @@ strata_test(bgp_process_test
     process/rib_ipc_test.cc
     process/bgp_speaker_test.cc
     process/asio_clock_test.cc
+    process/graceful_restart_process_test.cc
   LIBS strata_bgp_process strata_finder)
 
 # Starts strata-finder, strata-rib and strata-bgp processes; drives them with strata-call.

@@ -61,6 +61,7 @@ Status BgpPipeline::remove_peer(PeerId id) {
   if (p->session) {
     if (Status s = peer_down(id); !s.ok()) return s;
   }
+  if (Status s = sweep_stale(id); !s.ok()) return s;
   p->removing = true;
   finish_remove_if_idle(id);
   return Status::Ok();
@@ -130,6 +131,7 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
   info->rr_client = info->ibgp && p->config.route_reflector_client;
   p->session = std::move(info);
   if (p->damping) p->damping->set_session(p->session);
+  p->in->set_session(p->session);
 
   // The reader's flush and the PeerOut's flow callback point at this peer's stages; both are
   // dropped in tear_down_output before the stages are destroyed.
@@ -167,14 +169,37 @@ Status BgpPipeline::peer_down(PeerId id) {
   tear_down_output(*p);
   p->session.reset();
   if (p->damping) p->damping->set_session(nullptr);  // its routes' deletes are not flaps
-  RouteTable routes = p->in->take_routes();
-  if (routes.empty()) return Status::Ok();
-  auto stage = std::make_unique<DeletionStage>(
-      std::to_string(id), std::move(routes), p->in.get(), scheduler_, config_.deletion_slice,
-      [this, id](DeletionStage* done) { on_deletion_done(id, done); });
-  PlumbAfter(p->in.get(), stage.get());
-  p->deletions.push_back(std::move(stage));
+  start_deletion(*p, p->in->take_routes());
+  p->in->set_session(nullptr);
   return Status::Ok();
+}
+
+Status BgpPipeline::peer_down_graceful(PeerId id) {
+  Peer* p = find(id);
+  if (!p) return NotFound("no peer " + std::to_string(id));
+  if (!p->session) return FailedPrecondition("peer " + std::to_string(id) + " is not up");
+  tear_down_output(*p);
+  p->session.reset();
+  if (p->damping) p->damping->set_session(nullptr);  // stale sweeps are not flaps
+  p->in->set_session(nullptr);  // every held route is stale now
+  return Status::Ok();
+}
+
+Status BgpPipeline::sweep_stale(PeerId id, std::optional<Family> family) {
+  Peer* p = find(id);
+  if (!p) return NotFound("no peer " + std::to_string(id));
+  if (p->in->stale() > 0) start_deletion(*p, p->in->take_stale(family));
+  return Status::Ok();
+}
+
+void BgpPipeline::start_deletion(Peer& p, RouteTable routes) {
+  if (routes.empty()) return;
+  const PeerId id = p.id;
+  auto stage = std::make_unique<DeletionStage>(
+      std::to_string(id), std::move(routes), p.in.get(), scheduler_, config_.deletion_slice,
+      [this, id](DeletionStage* done) { on_deletion_done(id, done); });
+  PlumbAfter(p.in.get(), stage.get());
+  p.deletions.push_back(std::move(stage));
 }
 
 void BgpPipeline::on_deletion_done(PeerId id, DeletionStage* stage) {
@@ -276,6 +301,7 @@ StatusOr<PipelinePeerCounters> BgpPipeline::counters(PeerId id) const {
   c.nexthop_unresolvable = nh.unresolvable;
   c.deletions_pending = p->deletions.size();
   c.damping_suppressed = p->damping ? p->damping->suppressed() : 0;
+  c.stale = p->in->stale();
   return c;
 }
 

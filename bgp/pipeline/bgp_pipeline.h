@@ -72,6 +72,7 @@ struct PipelinePeerCounters {
   uint64_t nexthop_unresolvable = 0;  // routes unusable: next hop unreachable
   size_t deletions_pending = 0;       // deletion stages still withdrawing old sessions
   uint64_t damping_suppressed = 0;    // prefixes suppressed by flap damping now
+  uint64_t stale = 0;                 // routes kept from an earlier session (graceful restart)
 };
 
 class BgpPipeline {
@@ -101,6 +102,14 @@ class BgpPipeline {
   // The session is gone: its routes are withdrawn in the background; the peer may come back
   // up at once.
   Status peer_down(PeerId id);
+  // Graceful restart helper (RFC 4724 4.2): the session is gone but the peer said it keeps
+  // forwarding across a restart: its routes stay (in decision, the RIB and other peers),
+  // marked stale, until the next session re-announces them or sweep_stale withdraws them.
+  Status peer_down_graceful(PeerId id);
+  // Withdraws (in the background, through a deletion stage) the peer's stale routes of
+  // `family`, every family if unset: on End-of-RIB, when the new session does not keep the
+  // family, or when the restart or stale timer ends. Error: no such peer.
+  Status sweep_stale(PeerId id, std::optional<Family> family = std::nullopt);
   // One UPDATE's worth: announced prefixes share `attrs`. Error if the peer is not up.
   Status receive_update(PeerId id, const AttributeSetPtr& attrs,
                         std::span<const IpPrefix> announced, std::span<const IpPrefix> withdrawn);
@@ -157,6 +166,7 @@ class BgpPipeline {
   };
   Peer* find(PeerId id) const;
   void on_deletion_done(PeerId id, DeletionStage* stage);
+  void start_deletion(Peer& p, RouteTable routes);
   void tear_down_output(Peer& p);
   void finish_remove_if_idle(PeerId id);
   uint32_t cluster_id() const;

@@ -5,10 +5,16 @@
 // of a held prefix) or delete downstream. When the peering goes down, take_routes() hands the
 // whole table to a DeletionStage plumbed directly below and PeerIn starts empty, so the peer can
 // come back at once (XORP paper 5.1.2). Lookups answer from the table.
+//
+// Graceful restart (RFC 4724): instead, the table may be kept when the session goes. A held
+// route is stale when it came from another session than the current one (set_session): a new
+// session (or none) makes every held route stale in O(1), a re-announcement replaces a stale
+// route by a fresh one, and take_stale() hands the stale routes of a family to a DeletionStage.
 // Threading: single-threaded.
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "bgp/pipeline/bgp_stage.h"
@@ -38,13 +44,24 @@ class PeerIn : public BgpStage {
   // Hands over every route without sending anything; PeerIn is empty afterwards.
   RouteTable take_routes();
 
+  // The session whose routes are fresh (null while down): every route now held becomes stale.
+  void set_session(PeerRef session);
+  // Hands over the stale routes of `family` (every family if unset) without sending anything.
+  RouteTable take_stale(std::optional<Family> family);
+  // Routes held from an earlier session.
+  size_t stale() const { return stale_; }
+
   PeerId id() const { return id_; }
   size_t size() const { return table_.size(); }
   RouteTable& table() { return table_; }
 
  private:
+  bool is_stale(const BgpRoute& r) const { return r.peer != session_; }
+
   PeerId id_;
   RouteTable table_;
+  PeerRef session_;
+  size_t stale_ = 0;
 };
 
 }  // namespace strata::bgp

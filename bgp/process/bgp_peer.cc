@@ -13,7 +13,7 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
                                                    BgpPipeline& pipeline,
                                                    AttributeInterner& interner,
                                                    PeerSettings settings, PolicyRef import_policy,
-                                                   PolicyRef export_policy) {
+                                                   PolicyRef export_policy, bool start) {
   if (Status s = settings.session.Validate(); !s.ok()) return s;
   std::unique_ptr<BgpPeer> peer(new BgpPeer(io, pipeline, interner, std::move(settings)));
   auto session = PeerSession::Create(io, peer->settings_.session, peer.get());
@@ -32,8 +32,11 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
   auto id = pipeline.add_peer(std::move(pc));
   if (!id.ok()) return id.status();
   peer->id_ = *id;
+  peer->gr_ = std::make_unique<PeerGracefulRestart>(
+      io, pipeline, peer->id_, sc.Name(),
+      std::chrono::seconds(peer->settings_.graceful_restart_config.stale_time));
   peer->since_ = std::chrono::steady_clock::now();
-  if (peer->settings_.enabled) peer->session_->Start();
+  if (peer->settings_.enabled && start) peer->session_->Start();
   return peer;
 }
 
@@ -49,6 +52,7 @@ BgpPeer::~BgpPeer() {
   *alive_ = false;
   if (session_) session_->Stop(CeaseSubcode::kPeerDeconfigured);
   if (up_) (void)pipeline_.peer_down(id_);
+  gr_.reset();
   if (id_ != 0) (void)pipeline_.remove_peer(id_);
 }
 
@@ -142,6 +146,13 @@ void BgpPeer::OnSessionEstablished(const NegotiatedSession& session) {
     return;
   }
   up_ = true;
+  eor_received_.clear();
+  {
+    const auto& c = session_->fsm().counters();
+    notifications_in_at_up_ = c.in(MessageType::kNotification);
+    notifications_out_at_up_ = c.out(MessageType::kNotification);
+  }
+  gr_->OnEstablished(session);
   log_->info("{} established (local address {})", settings_.session.Name(),
              local_address_ ? local_address_->ToString() : "unknown");
   watch_end_of_rib();
@@ -152,7 +163,7 @@ void BgpPeer::watch_end_of_rib() {
   eor_timer_->async_wait(
       [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
         if (ec || alive.expired() || !up_ || !negotiated_) return;
-        if (!pipeline_.dump_done(id_)) {
+        if (!pipeline_.dump_done(id_) || (defer_eor_ && defer_eor_())) {
           watch_end_of_rib();
           return;
         }
@@ -171,6 +182,11 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
   }
   if (update.end_of_rib) {
     ++counters_.end_of_rib_in;
+    if (up_) {
+      eor_received_.insert(*update.end_of_rib);
+      gr_->OnEndOfRib(*update.end_of_rib);
+      if (eor_in_hook_) eor_in_hook_();
+    }
     return;
   }
   if (!up_) return;
@@ -282,8 +298,25 @@ void BgpPeer::OnSessionDown(std::string_view reason) {
   eor_timer_.reset();
   if (up_) {
     up_ = false;
-    (void)pipeline_.peer_down(id_);
+    const auto& c = session_->fsm().counters();
+    const bool sent = c.out(MessageType::kNotification) > notifications_out_at_up_;
+    const bool hold_expired =
+        sent && c.last_notification_sent &&
+        c.last_notification_sent->code == static_cast<uint8_t>(ErrorCode::kHoldTimerExpired);
+    if (!gr_->OnDown(c.in(MessageType::kNotification) > notifications_in_at_up_, sent,
+                     hold_expired)) {
+      (void)pipeline_.peer_down(id_);
+    }
   }
+}
+
+bool BgpPeer::initial_table_received() const {
+  if (!up_ || !negotiated_) return false;
+  if (!negotiated_->graceful_restart) return true;
+  for (const AfiSafi& f : negotiated_->families) {
+    if (!eor_received_.contains(f)) return false;
+  }
+  return true;
 }
 
 void BgpPeer::OnWritable() {

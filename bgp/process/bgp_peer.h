@@ -3,7 +3,8 @@
 //
 //   PeerSession --OnSessionEstablished--> local address and export hook set, pipeline.peer_up
 //               --OnUpdate--------------> attributes interned per family, pipeline.receive_update
-//               --OnSessionDown---------> pipeline.peer_down (routes withdrawn in background)
+//               --OnSessionDown---------> pipeline.peer_down (routes withdrawn in background),
+//                                         or kept stale (graceful restart, PeerGracefulRestart)
 //               --OnWritable------------> pipeline.peer_output_ready (posted)
 //   PeerOut --send_updates(batch)--> Withdraw / Announce on the session; kept as Adj-RIB-Out
 //   End-of-RIB per negotiated family once the initial dump is sent (BgpPipeline::dump_done).
@@ -20,13 +21,16 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "bgp/pipeline/bgp_pipeline.h"
 #include "bgp/process/attribute_interner.h"
+#include "bgp/process/peer_graceful_restart.h"
 #include "bgp/process/policy_hook.h"
 #include "bgp/session/peer_session.h"
 #include "common/log.h"
@@ -38,6 +42,10 @@ struct PeerSettings {
   bool enabled = true;
   std::string import_policy;  // policy names ("" none)
   std::string export_policy;
+  // RFC 4724 graceful restart with this peer (helper and restarting speaker); the speaker sets
+  // session.graceful_restart (the capability) from it and from graceful_restart_config.
+  bool graceful_restart = true;
+  GracefulRestartConfig graceful_restart_config;
 };
 
 class BgpPeer : public SessionConsumer, public SessionSink {
@@ -56,7 +64,7 @@ class BgpPeer : public SessionConsumer, public SessionSink {
                                                    BgpPipeline& pipeline,
                                                    AttributeInterner& interner,
                                                    PeerSettings settings, PolicyRef import_policy,
-                                                   PolicyRef export_policy);
+                                                   PolicyRef export_policy, bool start = true);
   // Stops the session (Cease) and removes the peer from the pipeline.
   ~BgpPeer() override;
 
@@ -80,6 +88,22 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   size_t adj_rib_out_size() const { return adj_out_.size(); }
   std::optional<std::chrono::steady_clock::time_point> state_since() const { return since_; }
   std::string last_error() const;
+  const PeerGracefulRestart& graceful_restart() const { return *gr_; }
+  // Restarting speaker (RFC 4724 4.1): while `defer` says so, our End-of-RIB waits; `eor_in`
+  // is told of every End-of-RIB the peer sends.
+  void set_restart_hooks(std::function<bool()> defer, std::function<void()> eor_in) {
+    defer_eor_ = std::move(defer);
+    eor_in_hook_ = std::move(eor_in);
+  }
+  // The current session is established and the peer sent End-of-RIB for every negotiated
+  // family (or did not negotiate graceful restart, so none is expected).
+  bool initial_table_received() const;
+  // The graceful restart capability of our next OPENs (the speaker's restart is over).
+  void SetGracefulRestartCapability(std::optional<GracefulRestartCapability> cap) {
+    settings_.session.graceful_restart = cap;
+    session_->SetGracefulRestart(std::move(cap));
+  }
+  bool established() const { return up_; }
   // Torn down over max_prefixes and not yet restarted (by the timer, a reset or an enable).
   bool max_prefixes_exceeded() const { return limit_exceeded_; }
 
@@ -125,6 +149,12 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   bool limit_exceeded_ = false;  // torn down over max_prefixes, not restarted yet
   std::unique_ptr<boost::asio::steady_timer> limit_restart_timer_;
   Counters counters_;
+  std::unique_ptr<PeerGracefulRestart> gr_;
+  std::set<AfiSafi> eor_received_;  // this session's End-of-RIB markers
+  uint64_t notifications_in_at_up_ = 0;
+  uint64_t notifications_out_at_up_ = 0;
+  std::function<bool()> defer_eor_;
+  std::function<void()> eor_in_hook_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

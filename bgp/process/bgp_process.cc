@@ -15,6 +15,12 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
   so.owner = instance_;
   so.max_batch = options_.rib_batch;
   so.max_in_flight = options_.rib_in_flight;
+  // Graceful restart (RFC 4724): our routes outlive us in the RIB; finding them stale there at
+  // start means we are restarting (bgp_speaker_restart.cc).
+  so.graceful_restart = true;
+  so.on_restart_state = [this](bool restarting) {
+    if (speaker_ && speaker_->holding_sessions()) speaker_->SetRestarting(restarting);
+  };
   sink_ = std::make_unique<RibIpcSink>(router_, so, [this](const BgpRoute& r) {
     return speaker_ && r.peer && r.peer->id == speaker_->local_peer();
   });
@@ -23,9 +29,12 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
     sink_->clear();
     oracle_->reset();
   };
+  hooks.restart_done = [this] { sink_->graceful_restart_done(); };
   speaker_ = std::make_unique<BgpSpeaker>(router_.io(), *oracle_, *sink_, std::move(hooks),
                                           options_.clock);
   service_ = std::make_unique<BgpService>(*speaker_, sink_.get(), oracle_.get());
+  // Sessions wait until the RIB said whether we restart (or, without a RIB, a few seconds).
+  speaker_->HoldSessions();
 }
 
 BgpProcess::~BgpProcess() {
@@ -47,6 +56,12 @@ void BgpProcess::Started() {
     oracle_->rib_event(up);
     sink_->rib_event(up);
   });
+  hold_timer_ = std::make_unique<boost::asio::steady_timer>(router_.io(), options_.rib_wait);
+  hold_timer_->async_wait(
+      [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+        if (ec || alive.expired() || !speaker_->holding_sessions()) return;
+        speaker_->SetRestarting(false);  // no RIB answer: start afresh
+      });
 }
 
 }  // namespace strata::bgp

@@ -8,6 +8,7 @@
 // Threading: the io_context thread. REQUIRES: the Router outlives this object.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,8 @@ class BgpProcess {
     size_t rib_batch = 1000;         // routes per RIB call
     size_t rib_in_flight = 4;        // RIB calls outstanding at most
     PipelineClock* clock = nullptr;  // damping's time; null: real time (tests: a FakeClock)
+    // How long sessions wait at start for the RIB to say whether we are restarting.
+    std::chrono::milliseconds rib_wait{3000};
   };
 
   BgpProcess(ipc::Router& router, Options options);
@@ -54,6 +57,7 @@ class BgpProcess {
   std::unique_ptr<RibIpcSink> sink_;
   std::unique_ptr<BgpSpeaker> speaker_;
   std::unique_ptr<BgpService> service_;
+  std::unique_ptr<boost::asio::steady_timer> hold_timer_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

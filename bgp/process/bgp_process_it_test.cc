@@ -115,13 +115,17 @@ TEST_F(BgpProcessTest, TwoSpeakersExchangeNetworksAndSurviveAKill) {
       [&] { return !Has(RibEbgp("b"), "10.1.0.0/16") && !Has(Routes("b"), "10.1.0.0/16"); }));
   EXPECT_FALSE(Has(Routes("a"), "10.1.0.0/16"));
 
-  // Kill a: b sees the session go and the route leave its RIB.
+  // Kill a: b sees the session go; a negotiated graceful restart, so b keeps its route, stale,
+  // in its RIB (RFC 4724 helper) until a comes back.
   Ok("bgp.a/bgp/1.0/add_network?prefix:ipv4net=10.2.0.0/16");
   ASSERT_TRUE(ProcessHarness::WaitFor([&] { return Has(RibEbgp("b"), "10.2.0.0/16"); }));
   h_.Kill(a, SIGKILL);
-  ASSERT_TRUE(ProcessHarness::WaitFor(
-      [&] { return !Established("b", "127.0.0.2") && !Has(RibEbgp("b"), "10.2.0.0/16"); }, 10s))
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return !Established("b", "127.0.0.2"); }, 10s))
       << Call("bgp.b/bgp/1.0/list_peers");
+  const std::string down = Call("bgp.b/bgp/1.0/list_peers");
+  EXPECT_TRUE(Has(down, "stale_routes:u64=1&")) << down;
+  EXPECT_TRUE(Has(down, "peer_restarting:bool=true")) << down;
+  EXPECT_TRUE(Has(RibEbgp("b"), "10.2.0.0/16"));
   // Restart a with the same configuration: everything comes back.
   a = StartBgp("a");
   Configure("a", 65001, "127.0.0.2", 65002, "127.0.0.3");
@@ -132,6 +136,10 @@ TEST_F(BgpProcessTest, TwoSpeakersExchangeNetworksAndSurviveAKill) {
   const std::string peers = Call("bgp.b/bgp/1.0/list_peers");
   EXPECT_TRUE(Has(peers, "established_transitions:u64=2&")) << peers;
   EXPECT_TRUE(Has(peers, "prefixes_received:u64=1&")) << peers;
+  // a's End-of-RIB ends the helper's stale period.
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] { return Has(Call("bgp.b/bgp/1.0/list_peers"), "stale_routes:u64=0&"); }))
+      << Call("bgp.b/bgp/1.0/list_peers");
 }
 
 // A raw speaker (AS 65004 on 127.0.0.4) that completes the OPEN exchange by hand.

@@ -36,6 +36,18 @@ StatusOr<LocalConfig> LocalConfigFromProto(const v1::SetLocalConfigRequest& r) {
                            (*cluster)->ToString());
   }
   c.cluster_id = *cluster;
+  if (r.has_graceful_restart_time()) {
+    if (r.graceful_restart_time() == 0 || r.graceful_restart_time() > 4095) {
+      return InvalidArgument("graceful_restart_time must be 1..4095 seconds");
+    }
+    c.graceful_restart.restart_time = static_cast<uint16_t>(r.graceful_restart_time());
+  }
+  if (r.has_graceful_stale_time()) {
+    if (r.graceful_stale_time() == 0 || r.graceful_stale_time() > 65535) {
+      return InvalidArgument("graceful_stale_time must be 1..65535 seconds");
+    }
+    c.graceful_restart.stale_time = r.graceful_stale_time();
+  }
   return c;
 }
 
@@ -107,6 +119,7 @@ StatusOr<PeerSettings> PeerSettingsFromProto(const v1::AddPeerRequest& r) {
   }
   c.max_prefixes_restart = std::chrono::seconds(r.max_prefixes_restart());
   s.enabled = !r.disabled();
+  s.graceful_restart = !r.has_graceful_restart() || r.graceful_restart();
   return s;
 }
 

@@ -64,6 +64,7 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
     if (n->route_refresh) out->add_capabilities("route-refresh");
     if (n->enhanced_route_refresh) out->add_capabilities("enhanced-route-refresh");
     if (n->codec.extended_message) out->add_capabilities("extended-message");
+    if (n->graceful_restart) out->add_capabilities("graceful-restart");
     for (const AfiSafi& f : n->families) out->add_capabilities("multiprotocol:" + FamilyName(f));
   }
   if (BgpPipeline* pl = speaker_.pipeline()) {
@@ -88,6 +89,12 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   out->set_max_prefixes_exceeded(p.max_prefixes_exceeded());
   out->set_first_as_violations(p.counters().first_as_violations);
   out->set_route_reflector_client(c.route_reflector_client);
+  const PeerGracefulRestart& gr = p.graceful_restart();
+  out->set_graceful_restart_configured(p.settings().graceful_restart);
+  out->set_graceful_restart(gr.negotiated());
+  out->set_peer_restart_time(gr.peer_restart_time());
+  out->set_stale_routes(gr.stale_routes());
+  out->set_peer_restarting(gr.helping());
 }
 
 void BgpService::ListPeers(const v1::ListPeersRequest& request,
@@ -178,6 +185,7 @@ void BgpService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
   }
   out.set_peers_established(established);
   if (speaker_.configured()) rib::AddrToProto(speaker_.cluster_id(), out.mutable_cluster_id());
+  out.set_graceful_restart_restarting(speaker_.restarting());
   if (BgpPipeline* pl = speaker_.pipeline()) {
     out.set_prefixes(pl->decision().size());
     uint64_t paths = 0;

@@ -124,6 +124,10 @@ Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
     }
   }
   if (!previous) return build_pipeline();
+  if (!rebuild && previous->graceful_restart != config.graceful_restart) {
+    log_->info("graceful restart times changed: resetting every session");
+    readd_peers();
+  }
   if (rebuild) {
     log_->info("AS, router id or cluster id changed: resetting every session");
     std::vector<PeerSettings> saved;
@@ -174,8 +178,12 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpSpeaker::make_peer(PeerSettings settings) 
   if (!import_policy.ok()) return import_policy.status();
   auto export_policy = policy_or_null(settings.export_policy);
   if (!export_policy.ok()) return export_policy.status();
-  return BgpPeer::Create(io_, *pipeline_, interner_, std::move(settings), *import_policy,
-                         *export_policy);
+  auto peer = BgpPeer::Create(io_, *pipeline_, interner_, std::move(settings), *import_policy,
+                              *export_policy, /*start=*/!hold_sessions_);
+  if (peer.ok()) {
+    (*peer)->set_restart_hooks([this] { return restarting_; }, [this] { check_restart_done(); });
+  }
+  return peer;
 }
 
 Status BgpSpeaker::AddPeer(PeerSettings settings) {
@@ -187,6 +195,7 @@ Status BgpSpeaker::AddPeer(PeerSettings settings) {
   }
   settings.session.local_as = local_->local_as;
   settings.session.router_id = local_->router_id;
+  apply_graceful_restart(settings);
   if (settings.session.peer_type() == PeerType::kInternal && !settings.session.multihop_ttl &&
       !settings.session.ttl_security_hops) {
     settings.session.multihop_ttl = 64;
@@ -225,6 +234,7 @@ Status BgpSpeaker::ChangePeer(PeerSettings settings) {
   if (!p) return NotFound("no peer " + settings.session.peer_address.ToString());
   settings.session.local_as = local_->local_as;
   settings.session.router_id = local_->router_id;
+  apply_graceful_restart(settings);
   if (settings.session.peer_type() == PeerType::kInternal && !settings.session.multihop_ttl &&
       !settings.session.ttl_security_hops) {
     settings.session.multihop_ttl = 64;
@@ -246,7 +256,8 @@ Status BgpSpeaker::ChangePeer(PeerSettings settings) {
       a.max_prefixes == b.max_prefixes &&
       a.max_prefixes_warning_pct == b.max_prefixes_warning_pct &&
       a.max_prefixes_restart == b.max_prefixes_restart &&
-      a.route_reflector_client == b.route_reflector_client;
+      a.route_reflector_client == b.route_reflector_client &&
+      a.graceful_restart == b.graceful_restart;
   if (same_session) {
     const bool enable = settings.enabled && !p->settings().enabled;
     const bool disable = !settings.enabled && p->settings().enabled;

@@ -38,7 +38,8 @@ struct LocalConfig {
   IpAddr router_id;
   std::optional<IpAddr> listen_address;  // unset: any (IPv4 and IPv6)
   uint16_t port = 179;
-  std::optional<IpAddr> cluster_id;  // RFC 4456 CLUSTER_ID (IPv4); unset: the router id
+  std::optional<IpAddr> cluster_id;        // RFC 4456 CLUSTER_ID (IPv4); unset: the router id
+  GracefulRestartConfig graceful_restart;  // RFC 4724 restart and stale times
   friend bool operator==(const LocalConfig&, const LocalConfig&) = default;
 };
 
@@ -49,6 +50,9 @@ class BgpSpeaker {
  public:
   struct Hooks {
     std::function<void()> before_rebuild;  // the pipeline is about to go (reset oracle and sink)
+    // Restarting speaker: every graceful restart peer sent End-of-RIB (or the deferral timer
+    // ended): the RIB may drop what the previous incarnation left (bgp_speaker_restart.cc).
+    std::function<void()> restart_done;
   };
 
   // `clock` drives route flap damping (null: real time on `io`; tests pass a FakeClock).
@@ -79,6 +83,15 @@ class BgpSpeaker {
   // Route flap damping of eBGP routes (nullopt: off); kept across pipeline rebuilds.
   Status SetDamping(std::optional<DampingParams> params);
   const std::optional<DampingParams>& damping() const { return damping_; }
+  // Restarting speaker (RFC 4724 4.1, bgp_speaker_restart.cc). HoldSessions: sessions of peers
+  // added from now on wait (their OPEN depends on it) until SetRestarting says whether this
+  // process restarted with its routes kept (the RIB holds them stale): then our OPENs carry the
+  // R bit and the F bit per family, our End-of-RIB waits until every graceful restart peer has
+  // sent its End-of-RIB or stale_time passes, and then Hooks::restart_done runs.
+  void HoldSessions() { hold_sessions_ = true; }
+  void SetRestarting(bool restarting);
+  bool restarting() const { return restarting_; }
+  bool holding_sessions() const { return hold_sessions_; }
 
   bool configured() const { return pipeline_ != nullptr; }
   const std::optional<LocalConfig>& local_config() const { return local_; }
@@ -110,6 +123,12 @@ class BgpSpeaker {
   StatusOr<std::unique_ptr<BgpPeer>> make_peer(PeerSettings settings);
   void inject_network(const IpPrefix& prefix, const std::optional<IpAddr>& nexthop);
   void run_slice();
+  // Sets the capability (and the helper's settings) from the peer's flag and our state.
+  void apply_graceful_restart(PeerSettings& settings) const;
+  void check_restart_done();
+  void finish_restart(const char* why);
+  // Builds every peer again (their session settings changed); sessions reset.
+  void readd_peers();
 
   boost::asio::io_context& io_;
   NexthopOracle& oracle_;
@@ -129,6 +148,9 @@ class BgpSpeaker {
   AsioClock asio_clock_;
   PipelineClock* clock_;
   std::optional<DampingParams> damping_;
+  bool hold_sessions_ = false;
+  bool restarting_ = false;
+  std::unique_ptr<boost::asio::steady_timer> deferral_timer_;
   std::map<IpAddr, std::unique_ptr<BgpPeer>> peers_;  // after pipeline_: destroyed first
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

@@ -188,20 +188,58 @@ void RibIpcSink::rib_event(bool alive) {
 }
 
 void RibIpcSink::register_tables() {
+  if (options_.graceful_restart && !registered_once_) {
+    ask_restart_state();
+    return;
+  }
+  add_tables(/*delete_first=*/true);
+}
+
+void RibIpcSink::ask_restart_state() {
+  const uint64_t gen = generation_;
+  rpb::RibClient client(router_, options_.rib_target);
+  client.GetStats(rpb::GetStatsRequest(), [this, gen, alive = std::weak_ptr<bool>(alive_)](
+                                              const Status& s, const rpb::GetStatsReply& r) {
+    if (alive.expired() || gen != generation_) return;
+    uint64_t stale = 0;
+    if (s.ok()) {
+      for (const auto& t : r.tables()) {
+        if (t.protocol() == RibOriginName(RibOrigin::kEbgp) ||
+            t.protocol() == RibOriginName(RibOrigin::kIbgp)) {
+          stale += t.stale();
+        }
+      }
+    } else {
+      log_->warn("get_stats failed ({}): starting afresh", s.ToString());
+    }
+    registered_once_ = true;
+    const bool restarting = stale > 0;
+    if (restarting)
+      log_->info("{} holds {} stale routes of ours: restarting", options_.rib_target, stale);
+    if (options_.on_restart_state) options_.on_restart_state(restarting);
+    add_tables(/*delete_first=*/!restarting);
+  });
+}
+
+void RibIpcSink::add_tables(bool delete_first) {
+  registered_once_ = true;
   const uint64_t gen = generation_;
   auto alive = std::weak_ptr<bool>(alive_);
   auto remaining = std::make_shared<int>(2);
   rpb::RibClient client(router_, options_.rib_target);
   for (RibOrigin o : {RibOrigin::kEbgp, RibOrigin::kIbgp}) {
     const std::string name(RibOriginName(o));
-    rpb::DeleteOriginTableRequest del;
-    del.set_protocol(name);
-    // Wipes what an earlier incarnation of ours left (NOT_FOUND on a fresh RIB is fine).
-    client.DeleteOriginTable(del, [](const Status&, const rpb::DeleteOriginTableReply&) {});
+    if (delete_first) {
+      rpb::DeleteOriginTableRequest del;
+      del.set_protocol(name);
+      // Wipes what an earlier incarnation of ours left (NOT_FOUND on a fresh RIB is fine).
+      client.DeleteOriginTable(del, [](const Status&, const rpb::DeleteOriginTableReply&) {});
+    }
     rpb::AddOriginTableRequest req;
     req.set_protocol(name);
     req.set_kind(rpb::PROTOCOL_KIND_EGP);
     req.set_owner(options_.owner);
+    req.set_graceful_restart(options_.graceful_restart);
     client.AddOriginTable(
         req, [this, gen, alive, remaining, name](const Status& s, const rpb::AddOriginTableReply&) {
           if (alive.expired() || gen != generation_) return;
@@ -216,6 +254,44 @@ void RibIpcSink::register_tables() {
             log_->info("origin tables ebgp and ibgp registered with {}", options_.rib_target);
             flush();
           }
+        });
+  }
+}
+
+}  // namespace strata::bgp
+
+namespace strata::bgp {
+
+void RibIpcSink::graceful_restart_done() {
+  restart_done_pending_ = true;
+  try_send_restart_done();
+}
+
+void RibIpcSink::try_send_restart_done() {
+  if (!restart_done_pending_) return;
+  if (!ready_ || !dirty_.empty() || in_flight_ > 0) {
+    restart_done_timer_ =
+        std::make_unique<boost::asio::steady_timer>(router_.io(), std::chrono::milliseconds(100));
+    restart_done_timer_->async_wait(
+        [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+          if (!ec && !alive.expired()) try_send_restart_done();
+        });
+    return;
+  }
+  restart_done_pending_ = false;
+  rpb::RibClient client(router_, options_.rib_target);
+  for (RibOrigin o : {RibOrigin::kEbgp, RibOrigin::kIbgp}) {
+    rpb::GracefulRestartDoneRequest req;
+    req.set_protocol(std::string(RibOriginName(o)));
+    client.GracefulRestartDone(
+        req, [this, name = req.protocol(), alive = std::weak_ptr<bool>(alive_)](
+                 const Status& s, const rpb::GracefulRestartDoneReply& r) {
+          if (alive.expired()) return;
+          if (!s.ok()) {
+            log_->warn("graceful_restart_done {}: {}", name, s.ToString());
+            return;
+          }
+          log_->info("graceful_restart_done {}: {} stale routes withdrawn", name, r.swept());
         });
   }
 }

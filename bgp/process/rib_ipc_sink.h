@@ -9,12 +9,13 @@
 // tables is a delete from one and an add to the other.
 // RIB lifetime: nothing is sent until rib.<vr> is up and both tables are registered (each time
 // it comes up: delete_origin_table then add_origin_table, so stale routes of an earlier
-// incarnation of ours go); then every wanted route is sent again. A failed call re-registers
-// the tables the same way and re-sends everything (counted as a resync).
-// Routes for which `skip` is true (our own networks) are not given to the RIB.
-// Threading: the io_context thread.
+// incarnation of ours go; with graceful restart, see Options); then every wanted route is sent
+// again. A failed call re-registers the tables the same way and re-sends everything (counted as a
+// resync). Routes for which `skip` is true (our own networks) are not given to the RIB. Threading:
+// the io_context thread.
 #pragma once
 
+#include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -36,6 +37,12 @@ class RibIpcSink : public RibSink {
     std::string owner;       // our instance, "bgp.<vr>"
     size_t max_batch = 1000;
     size_t max_in_flight = 4;
+    // RFC 4724: register the tables with graceful restart (the RIB keeps our routes stale when
+    // we die). At the first registration the RIB is asked whether our tables hold stale routes
+    // (we are restarting: they are kept, not deleted, and replaced as we re-announce) and
+    // on_restart_state is told, once.
+    bool graceful_restart = false;
+    std::function<void(bool restarting)> on_restart_state;
   };
   struct Counters {
     uint64_t routes_sent = 0;  // entries applied by the RIB
@@ -58,6 +65,9 @@ class RibIpcSink : public RibSink {
   void rib_event(bool alive);
   // Every wanted route goes (the pipeline is being rebuilt).
   void clear();
+  // The restart is over: once everything queued has reached the RIB, rib/1.0
+  // graceful_restart_done for both tables, so routes not re-announced go.
+  void graceful_restart_done();
 
   bool ready() const { return ready_; }
   size_t queued() const { return dirty_.size(); }
@@ -78,6 +88,9 @@ class RibIpcSink : public RibSink {
   void register_tables();
   void call_done(uint64_t gen, const Status& s, uint32_t applied, const char* what);
   void resync(const Status& why);
+  void ask_restart_state();
+  void add_tables(bool delete_first);
+  void try_send_restart_done();
 
   ipc::Router& router_;
   Options options_;
@@ -91,6 +104,9 @@ class RibIpcSink : public RibSink {
   size_t in_flight_ = 0;     // calls outstanding
   uint64_t generation_ = 0;  // bumped on RIB death and resync: older replies are ignored
   Counters counters_;
+  bool registered_once_ = false;
+  bool restart_done_pending_ = false;
+  std::unique_ptr<boost::asio::steady_timer> restart_done_timer_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -159,5 +159,51 @@ TEST(PeerConfigTest, ValidateChecksSafetyOptions) {
   EXPECT_FALSE(c.Validate().ok());
 }
 
+TEST(OpenNegotiatorTest, GracefulRestartNegotiatedOnlyWhenBothSend) {
+  PeerConfig c = TestConfig();
+  c.families = {kIpv4Unicast, kIpv6Unicast};
+  c.graceful_restart = GracefulRestartCapability{false, false, 120, {{kIpv4Unicast, true}}};
+  Capabilities caps = PeerCaps();
+  caps.multiprotocol = {kIpv4Unicast, kIpv6Unicast};
+  // The peer restarted (R), kept IPv4 forwarding (F) but not IPv6; a family we do not
+  // negotiate is ignored.
+  caps.graceful_restart = GracefulRestartCapability{
+      true, false, 90, {{kIpv4Unicast, true}, {kIpv6Unicast, false}, {AfiSafi{1, 2}, true}}};
+  auto s = OpenNegotiator(c).Accept(OpenMessage::Make(65002, 90, Addr("10.0.0.2"), caps));
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->graceful_restart);
+  EXPECT_TRUE(s->peer_restarting);
+  EXPECT_EQ(s->peer_restart_time, 90);
+  EXPECT_EQ(s->peer_gr_families, (std::vector<AfiSafi>{kIpv4Unicast, kIpv6Unicast}));
+  EXPECT_EQ(s->peer_forwarding_preserved, (std::vector<AfiSafi>{kIpv4Unicast}));
+
+  // Either side without the capability: no graceful restart.
+  caps.graceful_restart.reset();
+  s = OpenNegotiator(c).Accept(OpenMessage::Make(65002, 90, Addr("10.0.0.2"), caps));
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->graceful_restart);
+  EXPECT_TRUE(s->peer_gr_families.empty());
+  caps.graceful_restart = GracefulRestartCapability{false, false, 90, {{kIpv4Unicast, true}}};
+  c.graceful_restart.reset();
+  s = OpenNegotiator(c).Accept(OpenMessage::Make(65002, 90, Addr("10.0.0.2"), caps));
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->graceful_restart);
+}
+
+TEST_F(SessionFsmTest, GracefulRestartCapabilityChangesForLaterOpensOnly) {
+  PeerConfig c = TestConfig();
+  c.graceful_restart = GracefulRestartCapability{true, false, 120, {{kIpv4Unicast, true}}};
+  Make(c);
+  Establish();
+  EXPECT_TRUE(fsm->negotiator().local_open().caps.graceful_restart->restarting);
+  fsm->SetGracefulRestart(GracefulRestartCapability{false, false, 120, {{kIpv4Unicast, false}}});
+  EXPECT_EQ(fsm->state(), SessionState::kEstablished);
+  const auto& gr = fsm->negotiator().local_open().caps.graceful_restart;
+  ASSERT_TRUE(gr.has_value());
+  EXPECT_FALSE(gr->restarting);
+  EXPECT_FALSE(gr->families[0].forwarding_preserved);
+  EXPECT_EQ(fsm->config().graceful_restart, gr);
+}
+
 }  // namespace
 }  // namespace strata::bgp::testing

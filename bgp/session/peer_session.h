@@ -49,6 +49,9 @@ class PeerSession : private SessionEnv {
     return fsm_->Withdraw(family, prefixes);
   }
   Status SendEndOfRib(AfiSafi family) { return fsm_->SendEndOfRib(family); }
+  void SetGracefulRestart(std::optional<GracefulRestartCapability> cap) {
+    fsm_->SetGracefulRestart(std::move(cap));
+  }
   Status SendRouteRefresh(AfiSafi family,
                           RouteRefreshSubtype subtype = RouteRefreshSubtype::kNormal) {
     return fsm_->SendRouteRefresh(family, subtype);

@@ -489,6 +489,11 @@ Status SessionFsm::Withdraw(AfiSafi family, std::span<const IpPrefix> prefixes) 
   return Status::Ok();
 }
 
+void SessionFsm::SetGracefulRestart(std::optional<GracefulRestartCapability> cap) {
+  config_.graceful_restart = std::move(cap);
+  negotiator_ = OpenNegotiator(config_);
+}
+
 Status SessionFsm::SendEndOfRib(AfiSafi family) {
   const NegotiatedSession* s = negotiated();
   if (!s) return FailedPrecondition("session with " + name_ + " is not established");

@@ -84,6 +84,9 @@ class SessionFsm {
   SessionState state() const { return state_; }
   bool started() const { return started_; }
   const PeerConfig& config() const { return config_; }
+  // The graceful restart capability of the OPENs sent from now on (a restarting speaker clears
+  // its R and F bits once it is done); a session already up is unaffected.
+  void SetGracefulRestart(std::optional<GracefulRestartCapability> cap);
   const OpenNegotiator& negotiator() const { return negotiator_; }
   const PeerCounters& counters() const { return counters_; }
   // The negotiated parameters and the peer's OPEN; null unless Established.

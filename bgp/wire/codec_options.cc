@@ -25,6 +25,17 @@ NegotiatedSession Negotiate(const Capabilities& local, uint16_t local_hold_time,
                     (remote.route_refresh || remote.enhanced_route_refresh);
   s.enhanced_route_refresh = local.enhanced_route_refresh && remote.enhanced_route_refresh;
   s.hold_time = std::min(local_hold_time, remote_hold_time);
+  if (local.graceful_restart && remote.graceful_restart) {
+    const GracefulRestartCapability& gr = *remote.graceful_restart;
+    s.graceful_restart = true;
+    s.peer_restarting = gr.restarting;
+    s.peer_restart_time = gr.restart_time;
+    for (const auto& f : gr.families) {
+      if (std::find(s.families.begin(), s.families.end(), f.afi_safi) == s.families.end()) continue;
+      s.peer_gr_families.push_back(f.afi_safi);
+      if (f.forwarding_preserved) s.peer_forwarding_preserved.push_back(f.afi_safi);
+    }
+  }
   return s;
 }
 

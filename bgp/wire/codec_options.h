@@ -27,6 +27,15 @@ struct NegotiatedSession {
   bool route_refresh = false;
   bool enhanced_route_refresh = false;
   uint16_t hold_time = 0;  // the smaller of the two
+  // RFC 4724: both sides sent the Graceful Restart capability. The peer's side of it: its R bit
+  // (it has just restarted), its restart time, the negotiated families it listed (it can keep
+  // their routes across a restart of its own) and among them those with the F bit (it kept their
+  // forwarding state across the restart that just happened).
+  bool graceful_restart = false;
+  bool peer_restarting = false;
+  uint16_t peer_restart_time = 0;
+  std::vector<AfiSafi> peer_gr_families;
+  std::vector<AfiSafi> peer_forwarding_preserved;
 };
 
 NegotiatedSession Negotiate(const Capabilities& local, uint16_t local_hold_time,

@@ -121,6 +121,29 @@ TEST(OpenMessageTest, GracefulRestartFields) {
   EXPECT_TRUE(gr.families[0].forwarding_preserved);
 }
 
+TEST(OpenMessageTest, GracefulRestartEncodesRestartFlagsTimeAndForwardingBits) {
+  // Restarting (R), 120 s, IPv4 unicast with F, IPv6 unicast without.
+  Capabilities caps;
+  caps.graceful_restart =
+      GracefulRestartCapability{true, false, 120, {{kIpv4Unicast, true}, {kIpv6Unicast, false}}};
+  ByteWriter w;
+  EncodeCapabilities(caps, w);
+  EXPECT_EQ(std::vector<uint8_t>(w.bytes().begin(), w.bytes().end()),
+            Hex("40 0a 8078 0001 01 80 0002 01 00"));
+  // The restart time is 12 bits: the flags nibble is not disturbed by a large value.
+  caps.graceful_restart = GracefulRestartCapability{false, false, 0xffff, {}};
+  ByteWriter w2;
+  EncodeCapabilities(caps, w2);
+  EXPECT_EQ(std::vector<uint8_t>(w2.bytes().begin(), w2.bytes().end()), Hex("40 02 0fff"));
+  // A helper-only capability (no family, as BIRD and FRR send by default) decodes.
+  Capabilities helper;
+  ASSERT_TRUE(DecodeCapabilities(Hex("40 02 0078"), helper).ok());
+  ASSERT_TRUE(helper.graceful_restart.has_value());
+  EXPECT_FALSE(helper.graceful_restart->restarting);
+  EXPECT_EQ(helper.graceful_restart->restart_time, 120);
+  EXPECT_TRUE(helper.graceful_restart->families.empty());
+}
+
 TEST(OpenValidationTest, AcceptsAGoodOpen) {
   const auto open = OpenMessage::Make(65002, 90, A("10.0.0.2"), {});
   EXPECT_EQ(ValidateOpen(open, {65002, A("10.0.0.1"), false}), std::nullopt);

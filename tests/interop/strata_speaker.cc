@@ -1,5 +1,7 @@
 #include "tests/interop/strata_speaker.h"
 
+#include <signal.h>
+
 #include <filesystem>
 #include <sstream>
 
@@ -53,21 +55,55 @@ Status StrataSpeaker::Start() {
   if (!PollUntil([&] { return rib_.Running() && Call(rib_target() + "get_stats").ok(); }, 10s)) {
     return Unavailable("strata-rib did not start: " + Logs());
   }
-  if (auto s = start(bgp_, {bins_.bgp, "--vr", vr_}, "bgp.log"); !s.ok()) return s;
-  if (!PollUntil([&] { return bgp_.Running() && Call(bgp_target() + "get_stats").ok(); }, 10s)) {
-    return Unavailable("strata-bgp did not start: " + Logs());
-  }
+  if (auto s = StartBgp(); !s.ok()) return s;
   return Configure();
 }
 
+Status StrataSpeaker::StartBgp() {
+  std::vector<std::string> argv = Env();
+  argv.insert(argv.end(), {bins_.bgp, "--vr", vr_});
+  if (auto s = bgp_.Start(ns_.Wrap(argv), dir_ + "/bgp.log"); !s.ok()) return s;
+  if (!PollUntil([&] { return bgp_.Running() && Call(bgp_target() + "get_stats").ok(); }, 10s)) {
+    return Unavailable("strata-bgp did not start: " + Logs());
+  }
+  return Status::Ok();
+}
+
+void StrataSpeaker::KillBgp() {
+  if (bgp_.pid() > 0) ::kill(-bgp_.pid(), SIGKILL);
+  bgp_.Stop();  // reaps it
+}
+
+Status StrataSpeaker::RestartBgp() {
+  if (auto s = StartBgp(); !s.ok()) return s;
+  if (auto s = ConfigureBgp(); !s.ok()) return s;
+  for (const auto& route : config_.routes) {
+    std::string xrl =
+        bgp_target() + "add_network?prefix:" + NetType(route.prefix) + "=" + route.prefix;
+    if (!route.nexthop.empty()) xrl += "&nexthop:" + AddrType(route.nexthop) + "=" + route.nexthop;
+    if (auto r = Call(xrl); !r.ok()) return r.status();
+  }
+  return Status::Ok();
+}
+
 Status StrataSpeaker::Configure() {
-  auto r = Call(bgp_target() + "set_local_config?local_as:u32=" + std::to_string(config_.local_as) +
-                "&router_id:ipv4=" + config_.router_id);
-  if (!r.ok()) return r.status();
   for (const auto& n : config_.neighbors) {
     const bool v6 = n.address.find(':') != std::string::npos;
     if (auto s = AddStaticRoute(n.address + (v6 ? "/128" : "/32"), n.address); !s.ok()) return s;
   }
+  if (auto s = ConfigureBgp(); !s.ok()) return s;
+  const std::vector<Route> initial = std::move(config_.routes);
+  config_.routes.clear();
+  for (const auto& route : initial) {
+    if (auto s = Announce(route); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+Status StrataSpeaker::ConfigureBgp() {
+  auto r = Call(bgp_target() + "set_local_config?local_as:u32=" + std::to_string(config_.local_as) +
+                "&router_id:ipv4=" + config_.router_id);
+  if (!r.ok()) return r.status();
   for (const auto& n : config_.neighbors) {
     const std::string xrl = bgp_target() + "add_peer?peer:" + AddrType(n.address) + "=" +
                             n.address + "&peer_as:u32=" + std::to_string(n.remote_as) +
@@ -77,11 +113,6 @@ Status StrataSpeaker::Configure() {
                             "&ipv6_unicast:bool=" + (n.ipv6 ? "true" : "false");
     r = Call(xrl);
     if (!r.ok()) return r.status();
-  }
-  const std::vector<Route> initial = std::move(config_.routes);
-  config_.routes.clear();
-  for (const auto& route : initial) {
-    if (auto s = Announce(route); !s.ok()) return s;
   }
   return Status::Ok();
 }
@@ -154,7 +185,8 @@ StatusOr<std::vector<RibRoute>> StrataSpeaker::RibRoutes() {
   for (const auto& j : r->value("routes", json::array())) {
     out.push_back(RibRoute{.prefix = j.value("prefix", ""),
                            .nexthop = j.value("nexthop", ""),
-                           .protocol = j.value("protocol", "")});
+                           .protocol = j.value("protocol", ""),
+                           .stale = j.value("stale", false)});
   }
   return out;
 }

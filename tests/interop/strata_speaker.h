@@ -30,6 +30,7 @@ struct RibRoute {
   std::string prefix{};
   std::string nexthop{};
   std::string protocol{};
+  bool stale = false;  // graceful restart: its protocol has not re-announced it yet
 };
 
 class StrataSpeaker : public BgpSpeaker {
@@ -61,11 +62,18 @@ class StrataSpeaker : public BgpSpeaker {
   // One bgp/1.0 route in the common form (exposed for tests of the parser).
   static Route ParseRoute(const nlohmann::json& route);
 
+  // strata-bgp alone dies by SIGKILL (no NOTIFICATION, no cleanup), as in a crash.
+  void KillBgp();
+  // strata-bgp started again and given the same bgp/1.0 configuration (local config, peers).
+  Status RestartBgp();
+
   std::string bgp_target() const { return "finder://bgp." + vr_ + "/bgp/1.0/"; }
   std::string rib_target() const { return "finder://rib." + vr_ + "/rib/1.0/"; }
 
  private:
   Status Configure();
+  Status StartBgp();
+  Status ConfigureBgp();
   std::vector<std::string> Env() const;
 
   StrataBinaries bins_;

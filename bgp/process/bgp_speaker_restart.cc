@@ -1,0 +1,84 @@
+// BgpSpeaker's graceful restart part (RFC 4724): the capability each peer advertises, and the
+// restarting speaker's wait for its peers' End-of-RIB (selection deferral, section 4.1).
+//
+// How the process knows it restarted: the RIB still holds routes of our origin tables marked
+// stale (we register them with graceful restart, so when strata-bgp dies they stay, in the RIB
+// and the kernel, until we say we are done or the RIB's restart timeout ends). BgpProcess holds
+// the sessions until it has asked the RIB (RibIpcSink::Options::on_restart_state) and then calls
+// SetRestarting. No state file is needed, and a fresh RIB means a fresh start.
+#include "bgp/process/bgp_speaker.h"
+
+namespace strata::bgp {
+
+void BgpSpeaker::apply_graceful_restart(PeerSettings& settings) const {
+  settings.graceful_restart_config = local_ ? local_->graceful_restart : GracefulRestartConfig{};
+  if (!settings.graceful_restart) {
+    settings.session.graceful_restart.reset();
+    return;
+  }
+  GracefulRestartCapability cap;
+  cap.restarting = restarting_;
+  cap.restart_time = settings.graceful_restart_config.restart_time;
+  // We can keep forwarding across our own restart (the RIB keeps our routes stale), so every
+  // family is listed; the F bit says we did keep it, which is only true after a restart.
+  for (const AfiSafi& f : settings.session.families) cap.families.push_back({f, restarting_});
+  settings.session.graceful_restart = cap;
+}
+
+void BgpSpeaker::readd_peers() {
+  std::vector<PeerSettings> saved;
+  for (auto& [addr, p] : peers_) saved.push_back(p->settings());
+  for (PeerSettings& ps : saved) {
+    const IpAddr addr = ps.session.peer_address;
+    if (listener_) listener_->RemovePeer(addr);
+    peers_.erase(addr);
+    if (Status s = AddPeer(std::move(ps)); !s.ok()) {
+      log_->error("re-adding peer {} failed: {}", addr.ToString(), s.ToString());
+    }
+  }
+}
+
+void BgpSpeaker::SetRestarting(bool restarting) {
+  const bool was_holding = hold_sessions_;
+  hold_sessions_ = false;
+  restarting_ = restarting;
+  if (restarting) {
+    const uint32_t defer = local_ ? local_->graceful_restart.stale_time : 360;
+    log_->info("restarting with routes kept: deferring End-of-RIB up to {} s", defer);
+    deferral_timer_ = std::make_unique<boost::asio::steady_timer>(io_, std::chrono::seconds(defer));
+    deferral_timer_->async_wait(
+        [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+          if (ec || alive.expired()) return;
+          finish_restart("selection deferral timer ended");
+        });
+  }
+  // Peers held so far were built without knowing: build them again with the right OPEN.
+  if (was_holding || restarting) readd_peers();
+  check_restart_done();
+}
+
+void BgpSpeaker::check_restart_done() {
+  if (!restarting_) return;
+  if (peers_.empty()) return;  // not configured yet: wait for peers or the timer
+  for (const auto& [addr, p] : peers_) {
+    if (!p->settings().enabled || !p->settings().graceful_restart) continue;
+    if (!p->initial_table_received()) return;
+  }
+  finish_restart("End-of-RIB from every graceful restart peer");
+}
+
+void BgpSpeaker::finish_restart(const char* why) {
+  if (!restarting_) return;
+  restarting_ = false;
+  deferral_timer_.reset();
+  log_->info("graceful restart done: {}", why);
+  // Later OPENs are those of a speaker that did not just restart: no R bit, no F bits.
+  for (auto& [addr, p] : peers_) {
+    PeerSettings s = p->settings();
+    apply_graceful_restart(s);
+    p->SetGracefulRestartCapability(s.session.graceful_restart);
+  }
+  if (hooks_.restart_done) hooks_.restart_done();
+}
+
+}  // namespace strata::bgp

@@ -1,0 +1,268 @@
+// Graceful restart (RFC 4724) between two in-process speakers (bgp.a AS 65001 on 127.0.0.2,
+// bgp.b AS 65002 on 127.0.0.3) with their RIBs over loopback TCP: the helper keeps a peer's
+// routes across a TCP loss; a non-GR peer's routes go at once; a restarting speaker (process
+// destroyed without NOTIFICATION and started again) finds its routes stale in its RIB, defers
+// its End-of-RIB and tells the RIB when it is done, and its helper sweeps what it did not
+// announce again on that End-of-RIB.
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "bgp/process/bgp_process.h"
+#include "bgp/process/test_env.h"
+#include "libipc/interfaces/bgp.strata.h"
+#include "libipc/interfaces/rib.strata.h"
+#include "rib/proto_convert.h"
+
+namespace strata::bgp {
+namespace {
+
+using namespace std::chrono_literals;
+namespace bpb = strata::bgp::v1;
+namespace rpb = strata::rib::v1;
+
+IpPrefix P(std::string_view s) { return *IpPrefix::Parse(s); }
+IpAddr A(std::string_view s) { return *IpAddr::Parse(s); }
+
+// Shuts down every TCP connection of this process to or from `port`: a connection lost with no
+// NOTIFICATION, as when a speaker crashes or a link dies.
+int DropTcp(uint16_t port) {
+  int dropped = 0;
+  for (int fd = 3; fd < 4096; ++fd) {
+    int type = 0;
+    socklen_t len = sizeof(type);
+    if (::getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_STREAM) continue;
+    sockaddr_in self{}, peer{};
+    socklen_t sl = sizeof(self), pl = sizeof(peer);
+    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&self), &sl) != 0) continue;
+    if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &pl) != 0) continue;
+    if (self.sin_family != AF_INET) continue;
+    if (ntohs(self.sin_port) != port && ntohs(peer.sin_port) != port) continue;
+    ::shutdown(fd, SHUT_RDWR);
+    ++dropped;
+  }
+  return dropped;
+}
+
+class GracefulRestartProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override { client_ = &env_.NewRouter("client"); }
+  void TearDown() override { procs_.clear(); }
+
+  void StartBgp(const std::string& vr) {
+    std::unique_ptr<BgpProcess> proc;
+    env_.NewRouter("bgp." + vr, [&](ipc::Router& r) {
+      BgpProcess::Options o;
+      o.vr = vr;
+      proc = std::make_unique<BgpProcess>(r, o);
+      proc->AddTarget();
+    });
+    proc->Started();
+    procs_[vr] = std::move(proc);
+  }
+  // The process dies: no NOTIFICATION (its connections were dropped first), its target goes.
+  void KillBgp(const std::string& vr) {
+    procs_.erase(vr);
+    env_.DropRouter("bgp." + vr);
+  }
+  template <typename Req, typename Rep = bpb::PeerReply>
+  Status Bgp(const std::string& vr, const std::string& method, const Req& req, Rep* out = nullptr) {
+    auto [s, rep] = env_.Call<Req, Rep>(*client_, "bgp." + vr, "bgp/1.0/" + method, req);
+    if (out) *out = rep;
+    return s;
+  }
+  // `networks`: originated before the peer is added (so they precede our End-of-RIB).
+  void Configure(const std::string& vr, uint16_t port, bool gr = true,
+                 const std::vector<std::string>& networks = {}) {
+    const bool a = vr == "a";
+    bpb::SetLocalConfigRequest lc;
+    lc.set_local_as(a ? 65001 : 65002);
+    rib::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), lc.mutable_router_id());
+    rib::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), lc.mutable_listen_address());
+    lc.set_port(port);
+    lc.set_graceful_restart_time(restart_time_[vr]);
+    ASSERT_TRUE(
+        (Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>(vr, "set_local_config", lc))
+            .ok());
+    for (const auto& n : networks) ASSERT_TRUE(Network(vr, n).ok());
+    bpb::AddPeerRequest req;
+    rib::AddrToProto(A(a ? "127.0.0.3" : "127.0.0.2"), req.mutable_peer());
+    req.set_peer_as(a ? 65002 : 65001);
+    rib::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), req.mutable_local_address());
+    req.set_peer_port(port);
+    req.set_connect_retry(1);
+    req.set_graceful_restart(gr);
+    ASSERT_TRUE((Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>(vr, "add_peer", req)).ok());
+  }
+  bpb::PeerStatus Peer(const std::string& vr) {
+    bpb::ListPeersReply rep;
+    if (!Bgp(vr, "list_peers", bpb::ListPeersRequest(), &rep).ok() || rep.peers_size() != 1) {
+      return bpb::PeerStatus();
+    }
+    return rep.peers(0);
+  }
+  bool Established() {
+    return Peer("a").state() == "Established" && Peer("b").state() == "Established";
+  }
+  Status Network(const std::string& vr, std::string_view prefix, bool add = true) {
+    bpb::NetworkRequest req;
+    rib::PrefixToProto(P(prefix), req.mutable_prefix());
+    return Bgp<bpb::NetworkRequest, bpb::NetworkReply>(vr, add ? "add_network" : "delete_network",
+                                                       req);
+  }
+  // The RIB's ebgp table: "prefix" or "prefix stale".
+  std::vector<std::string> RibTable(const std::string& vr) {
+    rpb::ListRoutesRequest req;
+    req.set_protocol("ebgp");
+    auto [s, rep] = env_.Call<rpb::ListRoutesRequest, rpb::ListRoutesReply>(
+        *client_, "rib." + vr, "rib/1.0/list_routes", req);
+    std::vector<std::string> out;
+    for (const auto& r : rep.routes()) {
+      out.push_back((*rib::PrefixFromProto(r.prefix(), "p")).ToString() +
+                    (r.stale() ? " stale" : ""));
+    }
+    return out;
+  }
+  void AddLoopbackIgp(const std::string& vr) {
+    rpb::AddOriginTableRequest t;
+    t.set_protocol("static");
+    t.set_kind(rpb::PROTOCOL_KIND_IGP);
+    ASSERT_TRUE((env_.Call<rpb::AddOriginTableRequest, rpb::AddOriginTableReply>(
+                     *client_, "rib." + vr, "rib/1.0/add_origin_table", t))
+                    .first.ok());
+    rpb::AddRoutesRequest req;
+    req.set_protocol("static");
+    auto* e = req.add_routes();
+    rib::PrefixToProto(P("127.0.0.0/8"), e->mutable_prefix());
+    rib::AddrToProto(A("127.0.0.1"), e->mutable_nexthop());
+    ASSERT_TRUE((env_.Call<rpb::AddRoutesRequest, rpb::AddRoutesReply>(*client_, "rib." + vr,
+                                                                       "rib/1.0/add_routes", req))
+                    .first.ok());
+  }
+  void Pair(uint16_t port, bool b_gr = true) {
+    for (const char* vr : {"a", "b"}) {
+      env_.StartRib(vr);
+      AddLoopbackIgp(vr);
+      StartBgp(vr);
+    }
+    Configure("a", port);
+    Configure("b", port, b_gr);
+    ASSERT_TRUE(env_.RunUntil([&] { return Established(); }, 15s));
+  }
+
+  std::map<std::string, uint32_t> restart_time_{{"a", 30}, {"b", 30}};
+  BgpTestEnv env_;
+  ipc::Router* client_ = nullptr;
+  std::map<std::string, std::unique_ptr<BgpProcess>> procs_;
+};
+
+constexpr uint16_t kPort = 11851;
+
+// The session comes back from a plain TCP loss: a did not restart, so its OPEN has the F bit
+// clear and b flushes the stale routes at once (RFC 4724 4.2), then learns a's table again.
+TEST_F(GracefulRestartProcessTest, HelperKeepsRoutesWhileThePeerIsAway) {
+  Pair(kPort);
+  EXPECT_TRUE(Peer("b").graceful_restart());
+  EXPECT_EQ(Peer("b").peer_restart_time(), 30u);
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(Network("a", "10.2.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b").size() == 2; }));
+
+  ASSERT_GT(DropTcp(kPort), 0);
+  ASSERT_TRUE(env_.RunUntil([&] { return Peer("b").state() != "Established"; }));
+  // a withdraws 10.2 while the session is down: b keeps it until a is back.
+  ASSERT_TRUE(Network("a", "10.2.0.0/16", false).ok());
+  bpb::PeerStatus b = Peer("b");
+  EXPECT_TRUE(b.peer_restarting());
+  EXPECT_EQ(b.stale_routes(), 2u);
+  EXPECT_EQ(RibTable("b"), (std::vector<std::string>{"10.1.0.0/16", "10.2.0.0/16"}));
+
+  ASSERT_TRUE(env_.RunUntil([&] { return Established() && RibTable("b").size() == 1; }, 15s));
+  EXPECT_EQ(RibTable("b"), (std::vector<std::string>{"10.1.0.0/16"}));
+  ASSERT_TRUE(env_.RunUntil([&] { return !Peer("b").peer_restarting(); }));
+  EXPECT_EQ(Peer("b").stale_routes(), 0u);
+  EXPECT_EQ(Peer("b").prefixes_received(), 1u);
+}
+
+TEST_F(GracefulRestartProcessTest, PeerWithoutGracefulRestartLosesRoutesAtOnce) {
+  Pair(kPort + 1, /*b_gr=*/false);
+  EXPECT_FALSE(Peer("a").graceful_restart());
+  EXPECT_FALSE(Peer("b").graceful_restart_configured());
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b").size() == 1; }));
+  ASSERT_GT(DropTcp(kPort + 1), 0);
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b").empty(); }));
+  EXPECT_EQ(Peer("b").stale_routes(), 0u);
+}
+
+TEST_F(GracefulRestartProcessTest, HelperWithdrawsWhenThePeerMissesItsRestartTime) {
+  restart_time_["a"] = 1;
+  Pair(kPort + 3);
+  EXPECT_EQ(Peer("b").peer_restart_time(), 1u);
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b").size() == 1; }));
+  ASSERT_GT(DropTcp(kPort + 3), 0);
+  ASSERT_TRUE(env_.RunUntil([&] { return Peer("b").state() != "Established"; }));
+  KillBgp("a");
+  EXPECT_EQ(Peer("b").stale_routes(), 1u);
+  EXPECT_EQ(RibTable("b"), (std::vector<std::string>{"10.1.0.0/16"}));
+  // a stays away longer than the 1 s it advertised: b withdraws its routes.
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b").empty(); }, 5s));
+  EXPECT_EQ(Peer("b").stale_routes(), 0u);
+  EXPECT_FALSE(Peer("b").peer_restarting());
+}
+
+TEST_F(GracefulRestartProcessTest, RestartingSpeakerKeepsRibRoutesUntilEndOfRib) {
+  Pair(kPort + 2);
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(Network("a", "10.3.0.0/16").ok());
+  ASSERT_TRUE(Network("b", "10.8.0.0/16").ok());
+  ASSERT_TRUE(Network("b", "10.9.0.0/16").ok());
+  ASSERT_TRUE(
+      env_.RunUntil([&] { return RibTable("a").size() == 2 && RibTable("b").size() == 2; }));
+
+  // a dies without a NOTIFICATION.
+  ASSERT_GT(DropTcp(kPort + 2), 0);
+  ASSERT_TRUE(env_.RunUntil([&] { return Peer("b").state() != "Established"; }));
+  KillBgp("a");
+  // Its RIB keeps a's routes, stale; b keeps a's route, stale.
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return RibTable("a") == std::vector<std::string>{"10.8.0.0/16 stale", "10.9.0.0/16 stale"};
+  }));
+  EXPECT_EQ(RibTable("b"), (std::vector<std::string>{"10.1.0.0/16", "10.3.0.0/16"}));
+  EXPECT_EQ(Peer("b").stale_routes(), 2u);
+  ASSERT_TRUE(Network("b", "10.9.0.0/16", false).ok());
+
+  // a comes back with 10.1 only: finds its stale routes, restarts gracefully (R and F bits:
+  // b keeps a's routes until a's End-of-RIB).
+  StartBgp("a");
+  Configure("a", kPort + 2, true, {"10.1.0.0/16"});
+  ASSERT_TRUE(env_.RunUntil([&] { return Established(); }, 15s));
+  bpb::GetStatsReply stats;
+  // b's End-of-RIB ends a's restart: the RIB drops 10.9 (not re-announced), 10.8 is fresh.
+  ASSERT_TRUE(
+      env_.RunUntil([&] { return RibTable("a") == std::vector<std::string>{"10.8.0.0/16"}; }, 10s))
+      << ::testing::PrintToString(RibTable("a"));
+  ASSERT_TRUE((Bgp<bpb::GetStatsRequest, bpb::GetStatsReply>("a", "get_stats",
+                                                             bpb::GetStatsRequest(), &stats))
+                  .ok());
+  EXPECT_FALSE(stats.graceful_restart_restarting());
+  // a's OPEN had the R bit; its next OPENs will not.
+  const OpenMessage* seen =
+      procs_["b"]->speaker().peer(A("127.0.0.2"))->session().fsm().remote_open();
+  ASSERT_TRUE(seen && seen->caps.graceful_restart);
+  EXPECT_TRUE(seen->caps.graceful_restart->restarting);
+  EXPECT_TRUE(seen->caps.graceful_restart->families[0].forwarding_preserved);
+  const auto& next =
+      procs_["a"]->speaker().peer(A("127.0.0.3"))->session().fsm().negotiator().local_open();
+  ASSERT_TRUE(next.caps.graceful_restart);
+  EXPECT_FALSE(next.caps.graceful_restart->restarting);
+  // a's End-of-RIB reaches b: 10.1 was announced again, 10.3 was not and goes.
+  ASSERT_TRUE(env_.RunUntil([&] { return Peer("b").stale_routes() == 0; }));
+  ASSERT_TRUE(
+      env_.RunUntil([&] { return RibTable("b") == std::vector<std::string>{"10.1.0.0/16"}; }));
+  EXPECT_EQ(Peer("b").prefixes_received(), 1u);
+}
+
+}  // namespace
+}  // namespace strata::bgp

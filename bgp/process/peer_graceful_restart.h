@@ -1,0 +1,82 @@
+// PeerGracefulRestart: the graceful restart helper of one peer (RFC 4724 4.2), the timers and
+// per-family decisions around BgpPipeline::peer_down_graceful / sweep_stale.
+//
+//   session lost without a NOTIFICATION (TCP loss, or our Hold Timer Expired), GR negotiated:
+//       routes kept stale; restart timer = the peer's advertised restart time
+//   restart timer ends with the peer still down: every stale route withdrawn
+//   session back: restart timer stopped; no GR in the new OPEN: all stale routes withdrawn;
+//       a family not listed or without the F bit: its stale routes withdrawn at once;
+//       stale timer (speaker-wide stale_time) started
+//   End-of-RIB for a family: its stale routes not re-announced are withdrawn
+//   stale timer ends: every stale route left is withdrawn
+// Withdrawals go through the pipeline's deletion stages (background slices). The RFC 8538 N bit
+// is not used: a NOTIFICATION always ends graceful restart.
+// Threading: the io_context thread. REQUIRES: the pipeline outlives this object.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "bgp/pipeline/bgp_pipeline.h"
+#include "bgp/wire/codec_options.h"
+#include "common/log.h"
+
+namespace strata::bgp {
+
+// Speaker-wide graceful restart settings.
+struct GracefulRestartConfig {
+  uint16_t restart_time = 120;  // seconds advertised in our capability (12 bits)
+  // Seconds a helper keeps a restarted peer's stale routes waiting for its End-of-RIB, and a
+  // restarting speaker waits for its peers' End-of-RIB (selection deferral).
+  uint32_t stale_time = 360;
+  friend bool operator==(const GracefulRestartConfig&, const GracefulRestartConfig&) = default;
+};
+
+class PeerGracefulRestart {
+ public:
+  PeerGracefulRestart(boost::asio::io_context& io, BgpPipeline& pipeline, PeerId id,
+                      std::string name, std::chrono::milliseconds stale_time);
+  ~PeerGracefulRestart();
+
+  // The session is established (after pipeline peer_up).
+  void OnEstablished(const NegotiatedSession& session);
+  // The session is gone. True if its routes were kept stale (peer_down_graceful done); false if
+  // the caller must call peer_down. `notification_received` / `notification_sent`: since the
+  // session came up; `sent_hold_expired`: the NOTIFICATION we sent was Hold Timer Expired.
+  bool OnDown(bool notification_received, bool notification_sent, bool sent_hold_expired);
+  // End-of-RIB for `family` from the current session.
+  void OnEndOfRib(AfiSafi family);
+
+  bool negotiated() const { return negotiated_; }
+  uint16_t peer_restart_time() const { return peer_restart_time_; }
+  // The peer is restarting: its routes are held stale while it is down or until End-of-RIB.
+  bool helping() const { return restart_timer_ || stale_timer_; }
+  uint64_t stale_routes() const;
+  uint64_t sweeps() const { return sweeps_; }
+
+ private:
+  void sweep(std::optional<Family> family, const char* why);
+  void start_timer(std::unique_ptr<boost::asio::steady_timer>& timer,
+                   std::chrono::milliseconds after, const char* why);
+
+  boost::asio::io_context& io_;
+  BgpPipeline& pipeline_;
+  PeerId id_;
+  std::string name_;
+  std::chrono::milliseconds stale_time_;
+  std::shared_ptr<spdlog::logger> log_;
+  bool negotiated_ = false;  // the current (or last) session negotiated GR
+  uint16_t peer_restart_time_ = 0;
+  std::vector<AfiSafi> peer_gr_families_;  // listed in the last session's capability
+  std::unique_ptr<boost::asio::steady_timer> restart_timer_;
+  std::unique_ptr<boost::asio::steady_timer> stale_timer_;
+  uint64_t sweeps_ = 0;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
+}  // namespace strata::bgp

@@ -1,0 +1,227 @@
+// Strata's graceful restart (RFC 4724) as the restarting speaker, with BIRD as helper:
+//
+//   BIRD (AS 65001, 10.200.1.1, `graceful restart on`) --link 1-- Strata (AS 65000, .2)
+//
+// strata-bgp is SIGKILLed (no NOTIFICATION) and started again with the same configuration.
+// Meanwhile the route learned from BIRD stays in Strata's RIB, marked stale (strata-rib keeps
+// the tables strata-bgp registered with graceful restart), and BIRD keeps Strata's route (its
+// protocol shows "Neighbor graceful restart active"; BIRD 2.0.12's `show route all` does not
+// mark stale routes, so the protocol state is what is checked). After the restart strata-bgp finds
+// its stale routes, sends OPEN with the R and F bits, waits for BIRD's End-of-RIB, sends its
+// own and tells the RIB it is done: the stale marks go and both routes are still there.
+// The same with FRR in its default graceful restart mode (helper only): FRR keeps Strata's route
+// with its path marked stale in `show bgp ... json` until Strata's End-of-RIB.
+// Strata runs without strata-fea, so the check is on the RIB, not the kernel.
+// Binaries: $STRATA_BIN_DIR (strata-bgp from $STRATA_BGP_BIN when set).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "tests/interop/bird_speaker.h"
+#include "tests/interop/frr_speaker.h"
+#include "tests/interop/interop_fixture.h"
+#include "tests/interop/strata_speaker.h"
+
+namespace strata::interop {
+namespace {
+
+using namespace std::chrono_literals;
+
+StrataBinaries Binaries() {
+  const char* env = std::getenv("STRATA_BIN_DIR");
+#ifdef STRATA_BIN_DIR_DEFAULT
+  const std::string dir = env != nullptr ? env : STRATA_BIN_DIR_DEFAULT;
+#else
+  const std::string dir = env != nullptr ? env : ".";
+#endif
+  const char* bgp = std::getenv("STRATA_BGP_BIN");
+  return StrataBinaries{.finder = dir + "/strata-finder",
+                        .rib = dir + "/strata-rib",
+                        .bgp = bgp != nullptr ? bgp : dir + "/strata-bgp",
+                        .call = dir + "/strata-call"};
+}
+
+class GracefulRestartInteropTest : public InteropTest {
+ protected:
+  void SetUp() override {
+    InteropTest::SetUp();
+    if (IsSkipped()) return;
+    RequireBinary("/usr/sbin/bird");
+    if (IsSkipped()) return;
+    bird_ns_ = &AddNs("b");
+    strata_ns_ = &AddNs("s");
+    link_ = &AddLink(*bird_ns_, *strata_ns_, 1);
+  }
+  // BIRD's generated config with `graceful restart on` in its protocol, reloaded.
+  Status EnableBirdGracefulRestart(BirdSpeaker& bird) {
+    const std::string path = bird.dir() + "/bird.conf";
+    std::ifstream in(path);
+    if (!in) return Internal("cannot read " + path);
+    std::ostringstream out;
+    std::string line;
+    while (std::getline(in, line)) {
+      out << line << "\n";
+      if (line.rfind("  neighbor ", 0) == 0) out << "  graceful restart on;\n";
+    }
+    in.close();
+    std::ofstream(path) << out.str();
+    const auto r = RunCommand({"birdc", "-s", bird.dir() + "/bird.ctl", "configure"}, 10s);
+    if (!r.ok() || r.output.find("error") != std::string::npos) {
+      return Internal("birdc configure: " + r.output);
+    }
+    return Status::Ok();
+  }
+  std::string BirdProtocol(BirdSpeaker& bird) {
+    return RunCommand({"birdc", "-s", bird.dir() + "/bird.ctl", "show", "protocols", "all", "nb0"},
+                      5s)
+        .output;
+  }
+  // Strata's RIB entry for `prefix`, if any.
+  std::optional<RibRoute> RibRouteFor(StrataSpeaker& s, const std::string& prefix) {
+    auto routes = s.RibRoutes();
+    if (!routes.ok()) return std::nullopt;
+    for (const auto& r : *routes) {
+      if (r.prefix == prefix) return r;
+    }
+    return std::nullopt;
+  }
+
+  NetNs* bird_ns_ = nullptr;
+  NetNs* strata_ns_ = nullptr;
+  VethLink* link_ = nullptr;
+};
+
+TEST_F(GracefulRestartInteropTest, StrataRestartsWhileBirdHelps) {
+  auto& bird = AddSpeaker<BirdSpeaker>(
+      *bird_ns_, SpeakerConfig{.name = "bird",
+                               .local_as = 65001,
+                               .router_id = "10.255.0.1",
+                               .neighbors = {Neighbor{.address = link_->b_v4(),
+                                                      .remote_as = 65000,
+                                                      .local_address = link_->a_v4()}},
+                               .routes = {{.prefix = "10.1.0.0/24"}}});
+  ASSERT_OK(bird.Start());
+  ASSERT_OK(EnableBirdGracefulRestart(bird));
+  auto& strata = AddSpeaker<StrataSpeaker>(
+      *strata_ns_,
+      SpeakerConfig{
+          .name = "strata",
+          .local_as = 65000,
+          .router_id = "10.255.0.10",
+          .neighbors = {Neighbor{
+              .address = link_->a_v4(), .remote_as = 65001, .local_address = link_->b_v4()}},
+          .routes = {{.prefix = "10.9.0.0/24"}}},
+      Binaries());
+  ASSERT_OK(strata.Start());
+  ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
+  ASSERT_TRUE(bird.WaitForRoute("10.9.0.0/24").has_value());
+  ASSERT_TRUE(PollUntil([&] { return RibRouteFor(strata, "10.1.0.0/24").has_value(); }, 20s));
+  const auto peer = strata.PeerStatus(link_->a_v4());
+  EXPECT_EQ(peer.value("graceful_restart", false), true) << peer.dump();
+  EXPECT_EQ(peer.value("peer_restart_time", 0u), 120u) << peer.dump();  // BIRD's default
+
+  strata.KillBgp();
+  // BIRD sees the connection go without a NOTIFICATION and keeps Strata's route as stale.
+  ASSERT_TRUE(PollUntil(
+      [&] { return BirdProtocol(bird).find("graceful restart active") != std::string::npos; }, 20s))
+      << BirdProtocol(bird);
+  auto kept = bird.ReceivedRoutes();
+  ASSERT_OK(kept.status());
+  EXPECT_TRUE(std::any_of(kept->begin(), kept->end(),
+                          [](const Route& r) { return r.prefix == "10.9.0.0/24"; }));
+  // Strata's RIB keeps BIRD's route, stale.
+  ASSERT_TRUE(PollUntil(
+      [&] {
+        auto r = RibRouteFor(strata, "10.1.0.0/24");
+        return r && r->stale;
+      },
+      10s));
+
+  ASSERT_OK(strata.RestartBgp());
+  ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
+  // Converged: BIRD's route fresh in the RIB, the restart over, BIRD's helper done.
+  ASSERT_TRUE(PollUntil(
+      [&] {
+        auto r = RibRouteFor(strata, "10.1.0.0/24");
+        auto stats = strata.Call(strata.bgp_target() + "get_stats");
+        return r && !r->stale && stats.ok() && !stats->value("graceful_restart_restarting", false);
+      },
+      30s))
+      << strata.Logs();
+  ASSERT_TRUE(PollUntil(
+      [&] { return BirdProtocol(bird).find("graceful restart active") == std::string::npos; }, 20s))
+      << BirdProtocol(bird);
+  EXPECT_TRUE(bird.WaitForRoute("10.9.0.0/24").has_value());
+  EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("established_transitions", 0u), 1u);
+}
+
+TEST_F(GracefulRestartInteropTest, StrataRestartsWhileFrrHelps) {
+  RequireBinary("/usr/lib/frr/bgpd");
+  if (IsSkipped()) return;
+  auto& frr = AddSpeaker<FrrSpeaker>(
+      *bird_ns_, SpeakerConfig{.name = "frr",
+                               .local_as = 65002,
+                               .router_id = "10.255.0.2",
+                               .neighbors = {Neighbor{.address = link_->b_v4(),
+                                                      .remote_as = 65000,
+                                                      .local_address = link_->a_v4()}},
+                               .routes = {{.prefix = "10.2.0.0/24"}}});
+  ASSERT_OK(frr.Start());
+  auto& strata = AddSpeaker<StrataSpeaker>(
+      *strata_ns_,
+      SpeakerConfig{
+          .name = "strata",
+          .local_as = 65000,
+          .router_id = "10.255.0.10",
+          .neighbors = {Neighbor{
+              .address = link_->a_v4(), .remote_as = 65002, .local_address = link_->b_v4()}},
+          .routes = {{.prefix = "10.9.0.0/24"}}},
+      Binaries());
+  ASSERT_OK(strata.Start());
+  ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
+  ASSERT_TRUE(frr.WaitForRoute("10.9.0.0/24").has_value());
+  ASSERT_TRUE(PollUntil([&] { return RibRouteFor(strata, "10.2.0.0/24").has_value(); }, 20s));
+  EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("graceful_restart", false), true);
+  // FRR's path for Strata's route: `"stale":true` while Strata is away.
+  auto frr_path = [&] {
+    return RunCommand({"vtysh", "--vty_socket", frr.dir(), "-d", "bgpd", "-c",
+                       "show bgp ipv4 unicast 10.9.0.0/24 json"},
+                      5s)
+        .output;
+  };
+  EXPECT_EQ(frr_path().find("\"stale\":true"), std::string::npos) << frr_path();
+
+  strata.KillBgp();
+  ASSERT_TRUE(
+      PollUntil([&] { return frr_path().find("\"stale\":true") != std::string::npos; }, 20s))
+      << frr_path();
+  ASSERT_TRUE(PollUntil(
+      [&] {
+        auto r = RibRouteFor(strata, "10.2.0.0/24");
+        return r && r->stale;
+      },
+      10s));
+
+  ASSERT_OK(strata.RestartBgp());
+  ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
+  ASSERT_TRUE(PollUntil(
+      [&] {
+        auto r = RibRouteFor(strata, "10.2.0.0/24");
+        return r && !r->stale;
+      },
+      30s))
+      << strata.Logs();
+  ASSERT_TRUE(PollUntil(
+      [&] {
+        const std::string p = frr_path();
+        return p.find("10.9.0.0/24") != std::string::npos &&
+               p.find("\"stale\":true") == std::string::npos;
+      },
+      20s))
+      << frr_path();
+}
+
+}  // namespace
+}  // namespace strata::interop
