@@ -11,6 +11,7 @@ add_library(strata_bgp_process STATIC
   process/damping_convert.cc
   process/bgp_speaker.cc
   process/policy.cc
+  process/policy_community.cc
   process/policy_hook.cc
   process/rib_ipc_sink.cc
   process/rib_nexthop_oracle.cc
@@ -27,6 +28,7 @@ target_link_libraries(strata-bgp PRIVATE strata_bgp_process CLI11::CLI11)
 strata_test(bgp_process_test
   SOURCES
     process/policy_test.cc
+    process/policy_community_test.cc
     process/rib_ipc_test.cc
     process/bgp_speaker_test.cc
     process/asio_clock_test.cc
