@@ -13,6 +13,7 @@ add_library(strata_bgp_process STATIC
   process/policy.cc
   process/policy_community.cc
   process/policy_hook.cc
+  process/policy_proto_convert.cc
   process/rib_ipc_sink.cc
   process/rib_nexthop_oracle.cc
 )
@@ -29,6 +30,7 @@ strata_test(bgp_process_test
   SOURCES
     process/policy_test.cc
     process/policy_community_test.cc
+    process/policy_proto_convert_test.cc
     process/rib_ipc_test.cc
     process/bgp_speaker_test.cc
     process/asio_clock_test.cc
