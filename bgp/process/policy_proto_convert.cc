@@ -51,6 +51,14 @@ StatusOr<PrefixMatch> PrefixMatchFromProto(const v1::PrefixMatch& m, const std::
   return pm;
 }
 
+// A prefix, or an address as a host prefix.
+StatusOr<IpPrefix> NextHopPrefix(const std::string& text) {
+  if (text.find('/') != std::string::npos) return IpPrefix::Parse(text);
+  auto a = IpAddr::Parse(text);
+  if (!a.ok()) return InvalidArgument("'" + text + "' is neither an address nor a prefix");
+  return IpPrefix(*a, a->bit_length());
+}
+
 StatusOr<uint32_t> Community(const std::string& text) { return ParseCommunity(text); }
 
 }  // namespace
@@ -129,12 +137,7 @@ Status TermExtrasFromProto(const v1::PolicyTerm& t, const PolicySets& sets,
     s = Resolve(t.as_path_sets(), sets.as_paths, f("as_path_sets"), "AS path set",
                 term.as_path_res);
   }
-  for (const auto& p : t.nexthops()) {
-    if (!s.ok()) break;
-    auto prefix = rib::PrefixFromProto(p, f("nexthops"));
-    if (!prefix.ok()) return prefix.status();
-    term.nexthops.push_back(*prefix);
-  }
+  if (s.ok()) s = ParseAll(t.nexthops(), f("nexthops"), NextHopPrefix, term.nexthops);
   if (s.ok()) s = ParseAll(t.origins(), f("origins"), ParseOrigin, term.origins);
   if (s.ok()) {
     s = ParseAll(t.ext_communities(), f("ext_communities"), ParseExtCommunity,

@@ -44,7 +44,8 @@ TEST(PolicyProtoConvertTest, ResolvesSetsIntoTheTerm) {
   t->add_ext_community_sets("rts");
   t->add_large_community_sets("big");
   t->add_as_path_sets("via");
-  rib::PrefixToProto(P("192.0.2.0/24"), t->add_nexthops());
+  t->add_nexthops("192.0.2.0/24");
+  t->add_nexthops("2001:db8::1");
   t->add_origins("egp");
   t->set_set_origin("incomplete");
   t->set_replace_communities(true);
@@ -61,7 +62,7 @@ TEST(PolicyProtoConvertTest, ResolvesSetsIntoTheTerm) {
   EXPECT_EQ(term.ext_communities, std::vector<uint64_t>{*ParseExtCommunity("rt:65000:1")});
   EXPECT_EQ(term.large_communities.size(), 1u);
   EXPECT_EQ(term.as_path_res.size(), 1u);
-  EXPECT_EQ(term.nexthops, std::vector<IpPrefix>{P("192.0.2.0/24")});
+  EXPECT_EQ(term.nexthops, (std::vector<IpPrefix>{P("192.0.2.0/24"), P("2001:db8::1/128")}));
   EXPECT_EQ(term.origins, std::vector<Origin>{Origin::kEgp});
   EXPECT_EQ(term.set_origin, Origin::kIncomplete);
   ASSERT_TRUE(term.replace_communities.has_value());
@@ -117,6 +118,9 @@ TEST(PolicyProtoConvertTest, BadTermValuesNameTheField) {
   t->add_set_communities("65000:1");
   ExpectError(r, "terms.0.set_communities: given without replace_communities");
   t->clear_set_communities();
+  t->add_nexthops("192.0.2.1/8");
+  ExpectError(r, "terms.0.nexthops: 192.0.2.1/8 has host bits set (did you mean 192.0.0.0/8?)");
+  t->clear_nexthops();
   t->add_add_large_communities("1:*:3");
   ExpectError(r,
               "terms.0.add_large_communities: large community '1:*:3' is not "
