@@ -3,6 +3,7 @@ add_library(strata_bgp_process STATIC
   process/asio_clock.cc
   process/attribute_interner.cc
   process/bgp_peer.cc
+  process/bgp_peer_policy.cc
   process/bgp_process.cc
   process/bgp_proto_convert.cc
   process/bgp_service.cc

@@ -108,6 +108,7 @@ StatusOr<PeerSettings> PeerSettingsFromProto(const v1::AddPeerRequest& r) {
   }
   c.max_prefixes_restart = std::chrono::seconds(r.max_prefixes_restart());
   s.enabled = !r.disabled();
+  s.ebgp_requires_policy = !r.has_ebgp_requires_policy() || r.ebgp_requires_policy();
   return s;
 }
 
