@@ -3,6 +3,7 @@ add_library(strata_bgp_process STATIC
   process/asio_clock.cc
   process/attribute_interner.cc
   process/bgp_peer.cc
+  process/bgp_peer_policy.cc
   process/bgp_process.cc
   process/bgp_proto_convert.cc
   process/bgp_service.cc
@@ -13,7 +14,9 @@ add_library(strata_bgp_process STATIC
   process/bgp_speaker_restart.cc
   process/peer_graceful_restart.cc
   process/policy.cc
+  process/policy_community.cc
   process/policy_hook.cc
+  process/policy_proto_convert.cc
   process/rib_ipc_sink.cc
   process/rib_nexthop_oracle.cc
 )
@@ -29,6 +32,8 @@ target_link_libraries(strata-bgp PRIVATE strata_bgp_process CLI11::CLI11)
 strata_test(bgp_process_test
   SOURCES
     process/policy_test.cc
+    process/policy_community_test.cc
+    process/policy_proto_convert_test.cc
     process/rib_ipc_test.cc
     process/bgp_speaker_test.cc
     process/asio_clock_test.cc

@@ -15,6 +15,7 @@ class AtomWriter {
     Add(name + ":txt=" + ipc::PercentEncode(value));
   }
   void U32(const std::string& name, const std::string& value) { Add(name + ":u32=" + value); }
+  void Bool(const std::string& name) { Add(name + ":bool=true"); }
   void Addr(const std::string& name, const std::string& value) {
     Add(name + (IsV6(value) ? ":ipv6=" : ":ipv4=") + value);
   }
@@ -37,6 +38,106 @@ class AtomWriter {
   void Add(const std::string& atom) { text_ += (text_.empty() ? "" : "&") + atom; }
   std::string text_;
 };
+
+// Config list nodes sent as list<txt> fields of the same meaning.
+struct ListNode {
+  const char* keyword;
+  const char* field;
+};
+constexpr ListNode kFromLists[] = {
+    {"prefix-list", "prefix_lists"},
+    {"community-set", "community_sets"},
+    {"ext-community", "ext_communities"},
+    {"ext-community-set", "ext_community_sets"},
+    {"large-community", "large_communities"},
+    {"large-community-set", "large_community_sets"},
+    {"as-path-set", "as_path_sets"},
+    {"next-hop", "nexthops"},
+    {"origin", "origins"},
+};
+constexpr ListNode kThenLists[] = {
+    {"community-delete", "delete_communities"},
+    {"community-delete-set", "delete_community_sets"},
+    {"large-community-delete", "delete_large_communities"},
+    {"large-community-delete-set", "delete_large_community_sets"},
+    {"large-community-add", "add_large_communities"},
+    {"ext-community-delete", "delete_ext_communities"},
+    {"ext-community-delete-set", "delete_ext_community_sets"},
+    {"ext-community-add", "add_ext_communities"},
+};
+
+template <size_t N>
+const char* ListField(const ListNode (&table)[N], const std::string& keyword) {
+  for (const ListNode& n : table) {
+    if (keyword == n.keyword) return n.field;
+  }
+  return nullptr;
+}
+
+// The sets a statement's terms name, by set keyword ("prefix-list", ...), sorted, once each.
+std::map<std::string, std::set<std::string>> NamedSets(const ConfigNode& statement) {
+  static const std::map<std::string, std::string> kSetOf = {
+      {"prefix-list", "prefix-list"},
+      {"community-set", "community-set"},
+      {"community-delete-set", "community-set"},
+      {"ext-community-set", "ext-community-set"},
+      {"ext-community-delete-set", "ext-community-set"},
+      {"large-community-set", "large-community-set"},
+      {"large-community-delete-set", "large-community-set"},
+      {"as-path-set", "as-path-set"},
+  };
+  std::map<std::string, std::set<std::string>> out;
+  for (const ConfigNode& term : statement.children()) {
+    if (term.keyword() != "term") continue;
+    for (const char* part : {"from", "then"}) {
+      const ConfigNode* node = term.FindChild(part);
+      if (node == nullptr) continue;
+      for (const ConfigNode& c : node->children()) {
+        auto it = kSetOf.find(c.keyword());
+        if (it == kSetOf.end()) continue;
+        for (const auto& name : c.arg_texts()) out[it->second].insert(name);
+      }
+    }
+  }
+  return out;
+}
+
+// Writes the sets `statement` names, as defined under `policy`, into the request.
+Status CompileSets(const ConfigNode& policy, const ConfigNode& statement, AtomWriter& w) {
+  static const std::map<std::string, std::pair<std::string, std::string>> kField = {
+      {"community-set", {"community_sets", "member"}},
+      {"ext-community-set", {"ext_community_sets", "member"}},
+      {"large-community-set", {"large_community_sets", "member"}},
+      {"as-path-set", {"as_path_sets", "regex"}},
+  };
+  for (const auto& [kind, names] : NamedSets(statement)) {
+    int n = 0;
+    for (const auto& name : names) {
+      const ConfigNode* set = policy.FindChild(kind, name);
+      if (set == nullptr) return NotFound("no " + kind + " '" + name + "'");
+      if (kind == "prefix-list") {
+        const std::string q = "prefix_lists." + std::to_string(n++) + ".";
+        w.Txt(q + "name", name);
+        int m = 0;
+        for (const ConfigNode& pfx : set->children()) {
+          if (pfx.keyword() != "prefix") continue;
+          const std::string r = q + "prefixes." + std::to_string(m++) + ".";
+          w.Net(r + "prefix", pfx.first_arg());
+          if (const ConfigNode* ge = pfx.FindChild("ge")) w.U32(r + "ge", ge->first_arg());
+          if (const ConfigNode* le = pfx.FindChild("le")) w.U32(r + "le", le->first_arg());
+        }
+        continue;
+      }
+      const auto& [field, member] = kField.at(kind);
+      const std::string q = field + "." + std::to_string(n++) + ".";
+      w.Txt(q + "name", name);
+      const ConfigNode* members = set->FindChild(member);
+      w.TxtList(q + (member == "regex" ? "regexes" : "members"),
+                members != nullptr ? members->arg_texts() : std::vector<std::string>());
+    }
+  }
+  return Status::Ok();
+}
 
 std::string ActionName(const std::string& action) {
   if (action == "accept") return "POLICY_ACTION_ACCEPT";
@@ -67,6 +168,8 @@ void CompileTerm(const ConfigNode& term, const std::string& p, AtomWriter& w) {
         w.Txt(p + "as_path_regex", c.first_arg());
       } else if (k == "neighbor" && !c.args().empty()) {
         w.AddrList(p + "neighbors", c.arg_texts());
+      } else if (const char* field = ListField(kFromLists, k)) {
+        w.TxtList(p + field, c.arg_texts());
       }
     }
   }
@@ -85,6 +188,16 @@ void CompileTerm(const ConfigNode& term, const std::string& p, AtomWriter& w) {
         w.TxtList(p + "add_communities", c.arg_texts());
       } else if (k == "as-path-prepend") {
         w.U32(p + "prepend_count", c.first_arg());
+      } else if (k == "origin") {
+        w.Txt(p + "set_origin", c.first_arg());
+      } else if (k == "community-replace") {
+        w.Bool(p + "replace_communities");
+        w.TxtList(p + "set_communities", c.arg_texts());
+      } else if (k == "large-community-replace") {
+        w.Bool(p + "replace_large_communities");
+        w.TxtList(p + "set_large_communities", c.arg_texts());
+      } else if (const char* field = ListField(kThenLists, k)) {
+        w.TxtList(p + field, c.arg_texts());
       }
     }
   }
@@ -137,6 +250,7 @@ StatusOr<ipc::Xrl> PolicyCompiler::Compile(const ConfigNode& root, const std::st
   for (const ConfigNode& c : st->children()) {
     if (c.keyword() == "term") CompileTerm(c, "terms." + std::to_string(n++) + ".", w);
   }
+  if (Status s = CompileSets(*policy, *st, w); !s.ok()) return s;
   const ConfigNode* def = st->FindChild("default-action");
   w.Txt("default_action", ActionName(def != nullptr ? def->first_arg() : "reject"));
   return MakeXrl(target, "define_policy", w.text());

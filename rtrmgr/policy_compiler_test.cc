@@ -152,5 +152,144 @@ TEST(PolicyCompilerTest, ChangedStatementIsRedefinedAndDroppedOneDeleted) {
   EXPECT_TRUE(plan->defines.empty() && plan->deletes.empty());
 }
 
+constexpr const char* kSetsConfig = R"(
+policy {
+    prefix-list customers {
+        prefix 10.0.0.0/8 { le 24; }
+        prefix 2001:db8::/32 { ge 48; le 64; }
+        prefix 192.0.2.0/24;
+    }
+    prefix-list unused-list { prefix 198.51.100.0/24; }
+    community-set blackhole { member 65535:666 65001:*; }
+    ext-community-set targets { member rt:65001:1; }
+    large-community-set tagged { member 65001:1:*; }
+    as-path-set via-blue { regex "^65002 " "^65003$"; }
+    policy-statement sets {
+        term t {
+            from {
+                prefix-list customers;
+                community-set blackhole;
+                ext-community-set targets;
+                ext-community soo:65001:2;
+                large-community-set tagged;
+                large-community 65001:*:9;
+                as-path-set via-blue;
+                next-hop 192.0.2.0/24 2001:db8::1/128;
+                origin igp incomplete;
+            }
+            then {
+                origin egp;
+                community-replace 65001:10;
+                community-delete 65001:*;
+                community-delete-set blackhole;
+                large-community-replace 65001:0:0;
+                large-community-delete 65001:*:*;
+                large-community-delete-set tagged;
+                large-community-add 65001:2:3;
+                ext-community-delete rt:65001:1;
+                ext-community-delete-set targets;
+                ext-community-add rt:65001:5;
+                action accept;
+            }
+        }
+    }
+}
+virtual-router red {
+    bgp {
+        local-as 65001;
+        router-id 10.255.0.1;
+        peer 127.0.0.3 { as 65002; import sets; }
+    }
+}
+)";
+
+TEST(PolicyCompilerTest, SetsConfigIsValid) {
+  auto errors = ConfigValidator(RealTemplates()).Validate(MustParse(kSetsConfig));
+  for (const auto& e : errors) ADD_FAILURE() << e.ToString();
+}
+
+TEST(PolicyCompilerTest, CompilesNamedSetsAndNewNodes) {
+  auto xrl = PolicyCompiler::Compile(MustParse(kSetsConfig), "sets", "bgp.red");
+  ASSERT_TRUE(xrl.ok()) << xrl.status().ToString();
+  bgp::v1::DefinePolicyRequest req;
+  Status s = ipc::AtomsToMessage(xrl->args(), req);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  // Only the sets the statement names, each once.
+  ASSERT_EQ(req.prefix_lists_size(), 1);
+  const auto& pl = req.prefix_lists(0);
+  EXPECT_EQ(pl.name(), "customers");
+  ASSERT_EQ(pl.prefixes_size(), 3);
+  EXPECT_EQ(pl.prefixes(0).le(), 24u);
+  EXPECT_EQ(pl.prefixes(1).prefix().addr().size(), 16u);
+  EXPECT_EQ(pl.prefixes(1).ge(), 48u);
+  EXPECT_EQ(pl.prefixes(2).le(), 0u);
+  ASSERT_EQ(req.community_sets_size(), 1);
+  EXPECT_EQ(req.community_sets(0).name(), "blackhole");
+  ASSERT_EQ(req.community_sets(0).members_size(), 2);
+  EXPECT_EQ(req.community_sets(0).members(1), "65001:*");
+  ASSERT_EQ(req.ext_community_sets_size(), 1);
+  EXPECT_EQ(req.ext_community_sets(0).members(0), "rt:65001:1");
+  ASSERT_EQ(req.large_community_sets_size(), 1);
+  ASSERT_EQ(req.as_path_sets_size(), 1);
+  EXPECT_EQ(req.as_path_sets(0).regexes(1), "^65003$");
+  const auto& t = req.terms(0);
+  EXPECT_EQ(t.prefix_lists(0), "customers");
+  EXPECT_EQ(t.community_sets(0), "blackhole");
+  EXPECT_EQ(t.ext_community_sets(0), "targets");
+  EXPECT_EQ(t.ext_communities(0), "soo:65001:2");
+  EXPECT_EQ(t.large_community_sets(0), "tagged");
+  EXPECT_EQ(t.large_communities(0), "65001:*:9");
+  EXPECT_EQ(t.as_path_sets(0), "via-blue");
+  ASSERT_EQ(t.nexthops_size(), 2);
+  EXPECT_EQ(t.nexthops(1), "2001:db8::1/128");
+  ASSERT_EQ(t.origins_size(), 2);
+  EXPECT_EQ(t.origins(1), "incomplete");
+  EXPECT_EQ(t.set_origin(), "egp");
+  EXPECT_TRUE(t.replace_communities());
+  EXPECT_EQ(t.set_communities(0), "65001:10");
+  EXPECT_EQ(t.delete_communities(0), "65001:*");
+  EXPECT_EQ(t.delete_community_sets(0), "blackhole");
+  EXPECT_TRUE(t.replace_large_communities());
+  EXPECT_EQ(t.set_large_communities(0), "65001:0:0");
+  EXPECT_EQ(t.delete_large_communities(0), "65001:*:*");
+  EXPECT_EQ(t.delete_large_community_sets(0), "tagged");
+  EXPECT_EQ(t.add_large_communities(0), "65001:2:3");
+  EXPECT_EQ(t.delete_ext_communities(0), "rt:65001:1");
+  EXPECT_EQ(t.delete_ext_community_sets(0), "targets");
+  EXPECT_EQ(t.add_ext_communities(0), "rt:65001:5");
+  EXPECT_EQ(t.action(), bgp::v1::POLICY_ACTION_ACCEPT);
+}
+
+TEST(PolicyCompilerTest, ChangedSetRedefinesTheStatementsNamingIt) {
+  std::string changed = kSetsConfig;
+  changed.replace(changed.find("65535:666"), 9, "65535:667");
+  auto plan = PolicyCompiler::Diff(MustParse(kSetsConfig), MustParse(changed), 30);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->defines.size(), 1u);
+  EXPECT_NE(plan->defines[0].xrl.ToString().find("65535%3A667"), std::string::npos)
+      << plan->defines[0].xrl.ToString();
+  // A set no statement names changes nothing.
+  std::string unused = kSetsConfig;
+  unused.replace(unused.find("198.51.100.0/24"), 15, "198.51.101.0/24");
+  plan = PolicyCompiler::Diff(MustParse(kSetsConfig), MustParse(unused), 30);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_TRUE(plan->defines.empty());
+}
+
+TEST(PolicyCompilerTest, UndefinedSetsAreRejectedAtTheirLocation) {
+  std::string bad = kSetsConfig;
+  bad.replace(bad.find("prefix-list customers;"), 22, "prefix-list customer;");
+  bad.replace(bad.find("large-community-delete-set tagged;"), 34,
+              "large-community-delete-set blackhole;");
+  auto tree = ConfigParser::Parse(bad, "sets.conf");
+  ASSERT_TRUE(tree.ok()) << tree.status().ToString();
+  auto errors = ConfigValidator(RealTemplates()).Validate(*tree);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].ToString(),
+            "sets.conf:16:29: 'customer' is not a defined 'policy prefix-list'");
+  EXPECT_EQ(errors[1].ToString(),
+            "sets.conf:33:44: 'blackhole' is not a defined 'policy large-community-set'");
+}
+
 }  // namespace
 }  // namespace strata::rtrmgr

@@ -166,6 +166,24 @@ TEST(TemplateXrlTest, RouteReflectionSettingsReachTheSpeaker) {
   ASSERT_TRUE(CheckAgainstProto((*change)[0].xrl).ok());
 }
 
+TEST(TemplateXrlTest, EbgpRequiresPolicyFalseRelaxesThePeerLive) {
+  ConfigNode a = MustParse(kFull);
+  std::string changed = kFull;
+  changed.replace(changed.find("disable false;"), 14, "disable false; ebgp-requires-policy false;");
+  CheckPlan(a, MustParse(changed));
+  NoExec exec;
+  CommitHistory history("");
+  CommitEngine engine(RealTemplates(), exec, history);
+  auto plan = engine.Plan(a, MustParse(changed));
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->size(), 1u);
+  EXPECT_EQ((*plan)[0].xrl.method(), "change_peer");
+  ASSERT_NE((*plan)[0].xrl.FindArg("ebgp_requires_policy"), nullptr);
+  EXPECT_EQ((*plan)[0].xrl.FindArg("ebgp_requires_policy")->ValueToString(), "false");
+  // Unset in the old config: the undo leaves it out, which the speaker takes as true.
+  EXPECT_EQ((*plan)[0].undo->FindArg("ebgp_requires_policy"), nullptr);
+}
+
 TEST(TemplateXrlTest, DampingBlockSetsAndClearsDamping) {
   ConfigNode a = MustParse(kFull);
   std::string without = kFull;

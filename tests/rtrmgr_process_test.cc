@@ -286,9 +286,14 @@ std::string TwoVrBgpConfig(int salt) {
   const std::string port = std::to_string(20000 + (::getpid() + salt) % 20000);
   std::string conf = R"(
 policy {
+    prefix-list documentation { prefix 192.0.2.0/24 { le 32; } prefix 2001:db8::/32 { le 64; } }
+    community-set ours { member 65001:*; }
     policy-statement accept-all { term all { then { action accept; } } }
     policy-statement statics-only {
-        term statics { from { protocol static; } then { action accept; local-preference 150; } }
+        term statics {
+            from { protocol static; prefix-list documentation; }
+            then { action accept; local-preference 150; community-delete-set ours; origin igp; }
+        }
         default-action reject;
     }
 }

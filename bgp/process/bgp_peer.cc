@@ -26,9 +26,10 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
   if (sc.local_address) pc.local_address = *sc.local_address;
   pc.next_hop_self = sc.next_hop_self;
   pc.route_reflector_client = sc.route_reflector_client;
-  pc.import_policy = MakeImportHook(import_policy, sc.local_as);
+  peer->import_policy_ = std::move(import_policy);
   peer->export_policy_ = std::move(export_policy);
-  pc.export_policy = MakeExportHook(peer->export_policy_, sc.local_as, peer->export_self());
+  pc.import_policy = peer->import_hook();
+  pc.export_policy = peer->export_hook();
   auto id = pipeline.add_peer(std::move(pc));
   if (!id.ok()) return id.status();
   peer->id_ = *id;
@@ -94,15 +95,14 @@ Status BgpPeer::SoftResetOut() {
 
 void BgpPeer::SetImportPolicy(const std::string& name, PolicyRef policy) {
   settings_.import_policy = name;
-  (void)pipeline_.set_import_policy(id_,
-                                    MakeImportHook(std::move(policy), settings_.session.local_as));
+  import_policy_ = std::move(policy);
+  (void)pipeline_.set_import_policy(id_, import_hook());
 }
 
 void BgpPeer::SetExportPolicy(const std::string& name, PolicyRef policy) {
   settings_.export_policy = name;
   export_policy_ = std::move(policy);
-  (void)pipeline_.set_export_policy(
-      id_, MakeExportHook(export_policy_, settings_.session.local_as, export_self()));
+  (void)pipeline_.set_export_policy(id_, export_hook());
 }
 
 ExportSelf BgpPeer::export_self() const {
@@ -137,8 +137,7 @@ void BgpPeer::OnSessionEstablished(const NegotiatedSession& session) {
   if (local_address_) {
     (void)pipeline_.set_local_addresses(id_, *local_address_, std::nullopt);
   }
-  (void)pipeline_.set_export_policy(
-      id_, MakeExportHook(export_policy_, settings_.session.local_as, export_self()));
+  (void)pipeline_.set_export_policy(id_, export_hook());
   const OpenMessage* open = session_->fsm().remote_open();
   const IpAddr router_id = open ? open->bgp_id : settings_.session.peer_address;
   if (Status s = pipeline_.peer_up(id_, router_id, *this); !s.ok()) {

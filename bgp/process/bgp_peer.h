@@ -46,6 +46,8 @@ struct PeerSettings {
   // session.graceful_restart (the capability) from it and from graceful_restart_config.
   bool graceful_restart = true;
   GracefulRestartConfig graceful_restart_config;
+  // RFC 8212: an eBGP peer without a policy in a direction passes no route that way.
+  bool ebgp_requires_policy = true;
 };
 
 class BgpPeer : public SessionConsumer, public SessionSink {
@@ -78,6 +80,8 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   void SetImportPolicy(const std::string& name, PolicyRef policy);
   void SetExportPolicy(const std::string& name, PolicyRef policy);
   void set_description(std::string d) { settings_.session.description = std::move(d); }
+  // Turns RFC 8212 default-deny on or off, applied to the current routes at once.
+  void SetEbgpRequiresPolicy(bool on);
   // Hands an accepted connection to the session.
   void Accept(boost::asio::ip::tcp::socket socket) { session_->AcceptIncoming(std::move(socket)); }
 
@@ -123,6 +127,11 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   BgpPeer(boost::asio::io_context& io, BgpPipeline& pipeline, AttributeInterner& interner,
           PeerSettings settings);
   ExportSelf export_self() const;
+  // The pipeline hooks for the current policies (bgp_peer_policy.cc); with RFC 8212 in force
+  // (eBGP, ebgp_requires_policy, no policy) they drop every route, logged once per direction.
+  RoutePolicy import_hook();
+  RoutePolicy export_hook();
+  bool default_deny(bool has_policy, bool& logged, const char* direction);
   void announce_adj_out(AfiSafi family);
   void watch_end_of_rib();
   // eBGP with enforce_first_as: the AS_PATH of `attrs` does not start with the peer's AS.
@@ -141,7 +150,10 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   bool up_ = false;  // the pipeline branch is up
   std::optional<NegotiatedSession> negotiated_;
   std::optional<IpAddr> local_address_;
+  PolicyRef import_policy_;
   PolicyRef export_policy_;
+  bool import_deny_logged_ = false;  // the RFC 8212 log line was written
+  bool export_deny_logged_ = false;
   std::map<IpPrefix, AttributeSetPtr> adj_out_;  // what the peer has been sent
   std::optional<std::chrono::steady_clock::time_point> since_;
   std::unique_ptr<boost::asio::steady_timer> eor_timer_;

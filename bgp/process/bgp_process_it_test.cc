@@ -74,9 +74,9 @@ class BgpProcessTest : public ::testing::Test {
     const std::string port = std::to_string(kPort);
     Ok("bgp." + vr + "/bgp/1.0/set_local_config?local_as:u32=" + std::to_string(as) +
        "&router_id:ipv4=" + me + "&listen_address:ipv4=" + me + "&port:u32=" + port);
-    Ok("bgp." + vr + "/bgp/1.0/add_peer?peer:ipv4=" + peer +
-       "&peer_as:u32=" + std::to_string(peer_as) + "&local_address:ipv4=" + me +
-       "&peer_port:u32=" + port + "&connect_retry:u32=1&description:txt=to-" + peer);
+    Ok("bgp." + vr + "/bgp/1.0/add_peer?peer:ipv4=" + peer + "&peer_as:u32=" +
+       std::to_string(peer_as) + "&local_address:ipv4=" + me + "&peer_port:u32=" + port +
+       "&connect_retry:u32=1&description:txt=to-" + peer + "&ebgp_requires_policy:bool=false");
   }
   bool Established(const std::string& vr, const std::string& peer) {
     return Call("bgp." + vr + "/bgp/1.0/list_peers?peer:ipv4=" + peer).find("Established") !=
@@ -214,7 +214,7 @@ TEST_F(BgpProcessTest, MalformedUpdateIsTreatedAsWithdrawAndTheSessionSurvives) 
      "listen_address:ipv4=127.0.0.3&port:u32=" +
      port);
   Ok("bgp.b/bgp/1.0/add_peer?peer:ipv4=127.0.0.4&peer_as:u32=65004&passive:bool=true&"
-     "ipv6_unicast:bool=false");
+     "ipv6_unicast:bool=false&ebgp_requires_policy:bool=false");
   RawSpeaker raw;
   ASSERT_TRUE(raw.Connect("127.0.0.3", kPort + 1));
   raw.Send(EncodeOpen(OpenMessage::Make(65004, 90, *IpAddr::Parse("127.0.0.4"), Capabilities{})));

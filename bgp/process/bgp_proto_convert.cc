@@ -1,5 +1,6 @@
 #include "bgp/process/bgp_proto_convert.h"
 
+#include "bgp/process/policy_proto_convert.h"
 #include "rib/proto_convert.h"
 
 namespace strata::bgp {
@@ -120,6 +121,7 @@ StatusOr<PeerSettings> PeerSettingsFromProto(const v1::AddPeerRequest& r) {
   c.max_prefixes_restart = std::chrono::seconds(r.max_prefixes_restart());
   s.enabled = !r.disabled();
   s.graceful_restart = !r.has_graceful_restart() || r.graceful_restart();
+  s.ebgp_requires_policy = !r.has_ebgp_requires_policy() || r.ebgp_requires_policy();
   return s;
 }
 
@@ -147,6 +149,8 @@ StatusOr<Policy> PolicyFromProto(const v1::DefinePolicyRequest& r) {
   auto def = ActionFromProto(r.default_action(), "default_action");
   if (!def.ok()) return def.status();
   p.default_action = *def == PolicyAction::kNextTerm ? PolicyAction::kReject : *def;
+  auto sets = PolicySetsFromProto(r);
+  if (!sets.ok()) return sets.status();
   int index = 0;
   for (const v1::PolicyTerm& t : r.terms()) {
     const std::string where =
@@ -199,6 +203,7 @@ StatusOr<Policy> PolicyFromProto(const v1::DefinePolicyRequest& r) {
                              std::to_string(t.prepend_count()));
     }
     term.prepend_count = t.prepend_count();
+    if (Status s = TermExtrasFromProto(t, *sets, where, term); !s.ok()) return s;
     p.terms.push_back(std::move(term));
   }
   return p;

@@ -262,6 +262,7 @@ Status BgpSpeaker::ChangePeer(PeerSettings settings) {
     const bool enable = settings.enabled && !p->settings().enabled;
     const bool disable = !settings.enabled && p->settings().enabled;
     p->set_description(settings.session.description);
+    p->SetEbgpRequiresPolicy(settings.ebgp_requires_policy);
     if (enable) p->Enable();
     if (disable) p->Disable();
     return Status::Ok();

@@ -66,6 +66,7 @@ class BgpSpeakerTest : public ::testing::Test {
     rib::AddrToProto(A(local), req.mutable_local_address());
     req.set_peer_port(port);
     req.set_connect_retry(1);
+    req.set_ebgp_requires_policy(false);  // RFC 8212 has its own tests
     if (adjust) adjust(req);
     return Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>(vr, "add_peer", req);
   }
@@ -857,6 +858,47 @@ TEST_F(DampingSpeakerTest, FlappingNetworkIsSuppressedAndComesBackAfterReuse) {
   EXPECT_EQ(cleared.cleared(), 1u);
   ASSERT_TRUE(env_.RunUntil([&] { return InRib("b", "10.1.0.0/16"); }));
   EXPECT_TRUE(Damped("b").empty());
+}
+
+// RFC 8212: b keeps the default for its eBGP peer a and has no policies: it accepts none of a's
+// routes and sends a none of its own, until change_peer relaxes it.
+TEST_F(BgpSpeakerTest, Rfc8212EbgpPeerWithoutPolicyGetsNothingUntilRelaxed) {
+  Pair(kPort + 60, [](bpb::AddPeerRequest& r) { r.clear_ebgp_requires_policy(); });
+  ASSERT_TRUE(Network("b", "10.2.0.0/16").ok());
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Peer("b", "127.0.0.2").prefixes_received() == 1; }));
+  EXPECT_EQ(Peer("b", "127.0.0.2").prefixes_accepted(), 0u);
+  EXPECT_EQ(Best("b"), (std::vector<std::string>{"10.2.0.0/16 []"}));
+  EXPECT_EQ(Peer("b", "127.0.0.2").prefixes_advertised(), 0u);
+  EXPECT_EQ(Best("a"), (std::vector<std::string>{"10.1.0.0/16 []"}));
+
+  bpb::AddPeerRequest req;
+  rib::AddrToProto(A("127.0.0.2"), req.mutable_peer());
+  req.set_peer_as(65001);
+  rib::AddrToProto(A("127.0.0.3"), req.mutable_local_address());
+  req.set_peer_port(kPort + 60);
+  req.set_connect_retry(1);
+  req.set_ebgp_requires_policy(false);
+  ASSERT_TRUE((Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>("b", "change_peer", req)).ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("a").size() == 2 && Best("b").size() == 2; }))
+      << ::testing::PrintToString(Best("a")) << ::testing::PrintToString(Best("b"));
+  EXPECT_EQ(PeerState("b", "127.0.0.2"), "Established");  // relaxed in place, no reset
+
+  // Back on: a's routes leave b and b's leave a.
+  req.clear_ebgp_requires_policy();
+  ASSERT_TRUE((Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>("b", "change_peer", req)).ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("a").size() == 1 && Best("b").size() == 1; }));
+
+  // A policy in each direction lifts the default-deny for that direction.
+  bpb::DefinePolicyRequest all;
+  all.set_name("all");
+  all.set_default_action(bpb::POLICY_ACTION_ACCEPT);
+  ASSERT_TRUE(DefinePolicy(all, "b").ok());
+  ASSERT_TRUE(SetPolicy("b", "127.0.0.2", "import", "all").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 2; }));
+  EXPECT_EQ(Best("a").size(), 1u);
+  ASSERT_TRUE(SetPolicy("b", "127.0.0.2", "export", "all").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return Best("a").size() == 2; }));
 }
 
 }  // namespace

@@ -92,6 +92,7 @@ class GracefulRestartProcessTest : public ::testing::Test {
     req.set_peer_port(port);
     req.set_connect_retry(1);
     req.set_graceful_restart(gr);
+    req.set_ebgp_requires_policy(false);  // RFC 8212 has its own tests
     ASSERT_TRUE((Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>(vr, "add_peer", req)).ok());
   }
   bpb::PeerStatus Peer(const std::string& vr) {

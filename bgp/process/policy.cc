@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <type_traits>
 
 namespace strata::bgp {
 
@@ -35,6 +36,53 @@ Status PrefixMatch::Validate() const {
 
 namespace {
 
+template <typename Values, typename Pred>
+bool AnyOf(const Values& values, Pred pred) {
+  return std::any_of(values.begin(), values.end(), pred);
+}
+
+bool CommunitiesMatch(const PolicyTerm& t, const PathAttributes& a) {
+  if (!t.communities.empty() || !t.community_patterns.empty()) {
+    const bool found = AnyOf(a.communities, [&](uint32_t c) {
+      return AnyOf(t.communities, [&](uint32_t v) { return v == c; }) ||
+             AnyOf(t.community_patterns, [&](const CommunityPattern& p) { return p.Matches(c); });
+    });
+    if (!found) return false;
+  }
+  if (!t.ext_communities.empty() && !AnyOf(a.ext_communities, [&](uint64_t c) {
+        return AnyOf(t.ext_communities, [&](uint64_t v) { return v == c; });
+      })) {
+    return false;
+  }
+  if (!t.large_communities.empty() && !AnyOf(a.large_communities, [&](const LargeCommunity& c) {
+        return AnyOf(t.large_communities,
+                     [&](const LargeCommunityPattern& p) { return p.Matches(c); });
+      })) {
+    return false;
+  }
+  return true;
+}
+
+// Replace, then delete, then add (kept sorted and without duplicates).
+template <typename T, typename Pattern>
+void EditList(std::vector<T>& list, const std::optional<std::vector<T>>& replace,
+              const std::vector<Pattern>& remove, const std::vector<T>& add) {
+  if (!replace && remove.empty() && add.empty()) return;
+  if (replace) list = *replace;
+  std::erase_if(list, [&](const T& v) {
+    return AnyOf(remove, [&](const Pattern& p) {
+      if constexpr (std::is_same_v<T, Pattern>) {
+        return p == v;
+      } else {
+        return p.Matches(v);
+      }
+    });
+  });
+  list.insert(list.end(), add.begin(), add.end());
+  std::sort(list.begin(), list.end());
+  list.erase(std::unique(list.begin(), list.end()), list.end());
+}
+
 bool TermMatches(const PolicyTerm& t, const PolicySubject& s, const PathAttributes& a) {
   if (!t.prefixes.empty() &&
       std::none_of(t.prefixes.begin(), t.prefixes.end(),
@@ -45,15 +93,23 @@ bool TermMatches(const PolicyTerm& t, const PolicySubject& s, const PathAttribut
       std::find(t.protocols.begin(), t.protocols.end(), s.protocol) == t.protocols.end()) {
     return false;
   }
-  if (!t.communities.empty() &&
-      std::none_of(t.communities.begin(), t.communities.end(), [&](uint32_t c) {
-        return std::find(a.communities.begin(), a.communities.end(), c) != a.communities.end();
-      })) {
+  if (!CommunitiesMatch(t, a)) return false;
+  if (t.as_path_re || !t.as_path_res.empty()) {
+    const std::string text = a.as_path ? a.as_path->ToString() : std::string();
+    const auto found = [&](const auto& re) { return re && std::regex_search(text, *re); };
+    if (!found(t.as_path_re) && std::none_of(t.as_path_res.begin(), t.as_path_res.end(), found)) {
+      return false;
+    }
+  }
+  if (!t.nexthops.empty() &&
+      (!a.next_hop || std::none_of(t.nexthops.begin(), t.nexthops.end(), [&](const IpPrefix& p) {
+        return p.family() == a.next_hop->family() && p.Contains(*a.next_hop);
+      }))) {
     return false;
   }
-  if (t.as_path_re) {
-    const std::string text = a.as_path ? a.as_path->ToString() : std::string();
-    if (!std::regex_search(text, *t.as_path_re)) return false;
+  if (!t.origins.empty() && std::find(t.origins.begin(), t.origins.end(),
+                                      a.origin.value_or(Origin::kIncomplete)) == t.origins.end()) {
+    return false;
   }
   if (!t.neighbors.empty() && (!s.neighbor || std::find(t.neighbors.begin(), t.neighbors.end(),
                                                         *s.neighbor) == t.neighbors.end())) {
@@ -69,12 +125,12 @@ void ApplyActions(const PolicyTerm& t, const PolicySubject& s, PathAttributes& a
     a.next_hop = *t.set_nexthop;
     a.link_local_next_hop.reset();
   }
-  for (uint32_t c : t.add_communities) {
-    if (std::find(a.communities.begin(), a.communities.end(), c) == a.communities.end()) {
-      a.communities.push_back(c);
-    }
-  }
-  if (!t.add_communities.empty()) std::sort(a.communities.begin(), a.communities.end());
+  if (t.set_origin) a.origin = *t.set_origin;
+  EditList(a.communities, t.replace_communities, t.delete_communities, t.add_communities);
+  EditList(a.large_communities, t.replace_large_communities, t.delete_large_communities,
+           t.add_large_communities);
+  EditList(a.ext_communities, std::optional<std::vector<uint64_t>>(), t.delete_ext_communities,
+           t.add_ext_communities);
   if (t.prepend_count > 0) {
     AsPath path = a.as_path.value_or(AsPath());
     for (uint32_t i = 0; i < t.prepend_count; ++i) path = path.Prepend(s.local_as);

@@ -6,10 +6,14 @@
 // attributes (later terms see the changes), then its verdict ends the evaluation, unless it is
 // kNextTerm. When no term gives a verdict, the default action decides (kNextTerm there rejects).
 // Conditions: prefix (exact, or within a prefix with a length range), protocol of the route
-// ("bgp" for every route in the BGP speaker), standard communities, a regular expression searched
-// in the AS path's text ("65001 65002 {65003}"), the neighbor the route came from.
-// Actions: set LOCAL_PREF, set MED, set the next hop (routes of its family only), add
-// communities, prepend the local AS.
+// ("bgp" for every route in the BGP speaker), standard communities (values or patterns), regular
+// expressions searched in the AS path's text ("65001 65002 {65003}"), the neighbor the route came
+// from, the next hop (within a prefix), ORIGIN, extended and large communities.
+// Actions: set LOCAL_PREF, set MED, set the next hop (routes of its family only), set ORIGIN;
+// for standard, large and extended communities: replace (standard and large), then delete, then
+// add; prepend the local AS.
+// Named sets (prefix lists, community sets, AS path sets) exist only in the configuration and the
+// define_policy message: they are resolved into the terms' lists when a policy is built.
 // Policies are immutable once built (shared by every peer using them). Threading: any.
 #pragma once
 
@@ -21,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bgp/process/policy_community.h"
 #include "bgp/wire/path_attributes.h"
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
@@ -50,6 +55,14 @@ struct PolicyTerm {
   std::optional<std::string> as_path_regex;  // the text; compiled into `as_path_re`
   std::shared_ptr<const std::regex> as_path_re;
   std::vector<IpAddr> neighbors;
+  // With `communities`, one condition: the route carries a community one of these matches.
+  std::vector<CommunityPattern> community_patterns;
+  // With `as_path_re`, one condition: one of the expressions is found in the AS path.
+  std::vector<std::shared_ptr<const std::regex>> as_path_res;
+  std::vector<IpPrefix> nexthops;  // the next hop lies within one (an address: /32 or /128)
+  std::vector<Origin> origins;
+  std::vector<uint64_t> ext_communities;                 // carries one of these
+  std::vector<LargeCommunityPattern> large_communities;  // carries one matching one of these
   // Actions.
   PolicyAction action = PolicyAction::kNextTerm;
   std::optional<uint32_t> set_local_pref;
@@ -57,6 +70,14 @@ struct PolicyTerm {
   std::optional<IpAddr> set_nexthop;
   std::vector<uint32_t> add_communities;
   uint32_t prepend_count = 0;
+  std::optional<Origin> set_origin;
+  std::optional<std::vector<uint32_t>> replace_communities;  // the exact set (empty: none)
+  std::vector<CommunityPattern> delete_communities;
+  std::optional<std::vector<LargeCommunity>> replace_large_communities;
+  std::vector<LargeCommunityPattern> delete_large_communities;
+  std::vector<LargeCommunity> add_large_communities;
+  std::vector<uint64_t> delete_ext_communities;
+  std::vector<uint64_t> add_ext_communities;
 };
 
 struct Policy {

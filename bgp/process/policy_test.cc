@@ -282,5 +282,148 @@ TEST(PolicyHookTest, ExportHookGivesOwnRoutesTheSessionAddress) {
   EXPECT_EQ(MakeExportHook(nullptr, 65001, self)(Route("10.0.0.0/8", Attrs())), nullptr);
 }
 
+// Matches and actions on next hop, ORIGIN, community patterns and sets, extended and large
+// communities.
+
+CommunityPattern CP(std::string_view s) { return *ParseCommunityPattern(s); }
+LargeCommunity LC(std::string_view s) { return *ParseLargeCommunity(s); }
+LargeCommunityPattern LP(std::string_view s) { return *ParseLargeCommunityPattern(s); }
+uint64_t EC(std::string_view s) { return *ParseExtCommunity(s); }
+
+TEST(PolicyMatchTest, NextHopWithinPrefixOrAddress) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.nexthops = {P("192.0.2.0/24"), P("2001:db8::1/128")};
+  Policy p = One(t);
+  EXPECT_TRUE(Accepts(p, "10.0.0.0/8"));  // 192.0.2.1
+  PathAttributes other = Attrs();
+  other.next_hop = A("198.51.100.1");
+  EXPECT_FALSE(Accepts(p, "10.0.0.0/8", other));
+  PathAttributes v6 = Attrs();
+  v6.next_hop = A("2001:db8::1");
+  EXPECT_TRUE(Accepts(p, "2001:db8:1::/48", v6));
+  PathAttributes none = Attrs();
+  none.next_hop.reset();
+  EXPECT_FALSE(Accepts(p, "10.0.0.0/8", none));
+}
+
+TEST(PolicyMatchTest, Origin) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.origins = {Origin::kEgp, Origin::kIncomplete};
+  Policy p = One(t);
+  EXPECT_FALSE(Accepts(p, "10.0.0.0/8"));  // igp
+  PathAttributes a = Attrs();
+  a.origin = Origin::kIncomplete;
+  EXPECT_TRUE(Accepts(p, "10.0.0.0/8", a));
+}
+
+TEST(PolicyMatchTest, CommunityPatternsJoinExactCommunities) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.communities = {*ParseCommunity("65001:1")};
+  t.community_patterns = {CP("65002:*")};
+  Policy p = One(t);
+  PathAttributes a = Attrs();
+  EXPECT_FALSE(Accepts(p, "10.0.0.0/8", a));
+  a.communities = {*ParseCommunity("65002:77")};
+  EXPECT_TRUE(Accepts(p, "10.0.0.0/8", a));
+  a.communities = {*ParseCommunity("65001:1")};
+  EXPECT_TRUE(Accepts(p, "10.0.0.0/8", a));
+  a.communities = {*ParseCommunity("65003:1")};
+  EXPECT_FALSE(Accepts(p, "10.0.0.0/8", a));
+}
+
+TEST(PolicyMatchTest, ExtendedCommunities) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.ext_communities = {EC("rt:65000:1")};
+  Policy p = One(t);
+  PathAttributes a = Attrs();
+  a.ext_communities = {EC("soo:65000:1")};
+  EXPECT_FALSE(Accepts(p, "10.0.0.0/8", a));
+  a.ext_communities.push_back(EC("rt:65000:1"));
+  EXPECT_TRUE(Accepts(p, "10.0.0.0/8", a));
+}
+
+TEST(PolicyMatchTest, LargeCommunityPatterns) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.large_communities = {LP("65000:*:7")};
+  Policy p = One(t);
+  PathAttributes a = Attrs();
+  a.large_communities = {LC("65000:1:8")};
+  EXPECT_FALSE(Accepts(p, "10.0.0.0/8", a));
+  a.large_communities = {LC("65000:4000000000:7")};
+  EXPECT_TRUE(Accepts(p, "10.0.0.0/8", a));
+}
+
+TEST(PolicyMatchTest, AsPathSetAnyExpression) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.as_path_res = {*CompileAsPathRegex("^65009"), *CompileAsPathRegex(" 65003$")};
+  Policy p = One(t);
+  EXPECT_TRUE(Accepts(p, "10.0.0.0/8"));  // 65002 65003
+  EXPECT_FALSE(Accepts(p, "10.0.0.0/8", Attrs({65002, 65004})));
+  EXPECT_TRUE(Accepts(p, "10.0.0.0/8", Attrs({65009})));
+  t.as_path_re = *CompileAsPathRegex("^65002 65004$");  // inline expression: one more choice
+  EXPECT_TRUE(Accepts(One(t), "10.0.0.0/8", Attrs({65002, 65004})));
+}
+
+PathAttributes Applied(const PolicyTerm& t, PathAttributes a = Attrs()) {
+  EXPECT_TRUE(EvaluatePolicy(One(t), Subject("10.0.0.0/8"), a));
+  return a;
+}
+
+TEST(PolicyActionTest, SetOrigin) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.set_origin = Origin::kIncomplete;
+  EXPECT_EQ(Applied(t).origin, Origin::kIncomplete);
+}
+
+TEST(PolicyActionTest, DeleteCommunitiesByPatternThenAdd) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.delete_communities = {CP("65001:*"), CP("65002:5")};
+  t.add_communities = {*ParseCommunity("65001:9")};
+  PathAttributes a = Attrs();
+  a.communities = {*ParseCommunity("65001:1"), *ParseCommunity("65001:2"),
+                   *ParseCommunity("65002:5"), *ParseCommunity("65002:6")};
+  const PathAttributes out = Applied(t, a);
+  EXPECT_EQ(out.communities,
+            (std::vector<uint32_t>{*ParseCommunity("65001:9"), *ParseCommunity("65002:6")}));
+}
+
+TEST(PolicyActionTest, ReplaceCommunities) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.replace_communities = std::vector<uint32_t>{*ParseCommunity("65003:3")};
+  PathAttributes a = Attrs();
+  a.communities = {*ParseCommunity("65001:1")};
+  EXPECT_EQ(Applied(t, a).communities, (std::vector<uint32_t>{*ParseCommunity("65003:3")}));
+  t.replace_communities = std::vector<uint32_t>{};  // none at all
+  EXPECT_TRUE(Applied(t, a).communities.empty());
+}
+
+TEST(PolicyActionTest, LargeCommunitiesReplaceDeleteAdd) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.replace_large_communities = std::vector<LargeCommunity>{LC("1:2:3"), LC("65000:1:1")};
+  t.delete_large_communities = {LP("65000:*:*")};
+  t.add_large_communities = {LC("65001:0:0"), LC("1:2:3")};
+  PathAttributes a = Attrs();
+  a.large_communities = {LC("9:9:9")};
+  EXPECT_EQ(Applied(t, a).large_communities,
+            (std::vector<LargeCommunity>{LC("1:2:3"), LC("65001:0:0")}));
+}
+
+TEST(PolicyActionTest, ExtendedCommunitiesDeleteAndAdd) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.delete_ext_communities = {EC("rt:65000:1")};
+  t.add_ext_communities = {EC("rt:65000:2")};
+  PathAttributes a = Attrs();
+  a.ext_communities = {EC("rt:65000:1"), EC("soo:65000:1")};
+  EXPECT_EQ(Applied(t, a).ext_communities,
+            (std::vector<uint64_t>{EC("rt:65000:2"), EC("soo:65000:1")}));
+}
+
+TEST(PolicyActionTest, NoCommunityActionLeavesOrderAlone) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  PathAttributes a = Attrs();
+  a.communities = {5, 3};
+  EXPECT_EQ(Applied(t, a).communities, (std::vector<uint32_t>{5, 3}));
+}
+
 }  // namespace
 }  // namespace strata::bgp

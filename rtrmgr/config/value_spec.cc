@@ -6,11 +6,12 @@
 
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
+#include "rtrmgr/config/community_syntax.h"
 
 namespace strata::rtrmgr {
 namespace {
 
-constexpr std::array<std::pair<ValueType, std::string_view>, 12> kNames = {{
+constexpr std::array<std::pair<ValueType, std::string_view>, 15> kNames = {{
     {ValueType::kText, "text"},
     {ValueType::kIdentifier, "identifier"},
     {ValueType::kU32, "u32"},
@@ -23,6 +24,9 @@ constexpr std::array<std::pair<ValueType, std::string_view>, 12> kNames = {{
     {ValueType::kIpv6Net, "ipv6net"},
     {ValueType::kPrefix, "prefix"},
     {ValueType::kIfAddr, "ifaddr"},
+    {ValueType::kCommunity, "community"},
+    {ValueType::kLargeCommunity, "large-community"},
+    {ValueType::kExtCommunity, "ext-community"},
 }};
 
 bool IsIdentChar(char c) {
@@ -105,6 +109,12 @@ std::string ValueSpec::Check(std::string_view value) const {
         return bad + (type == ValueType::kIfAddr ? "" : " (ADDRESS/LEN without host bits)");
       return "";
     }
+    case ValueType::kCommunity:
+      return CheckCommunity(value);
+    case ValueType::kLargeCommunity:
+      return CheckLargeCommunity(value);
+    case ValueType::kExtCommunity:
+      return CheckExtCommunity(value);
   }
   return bad;
 }

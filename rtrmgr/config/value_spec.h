@@ -28,6 +28,9 @@ enum class ValueType {
   kIpv6Net,
   kPrefix,
   kIfAddr,
+  kCommunity,  // community_syntax.h
+  kLargeCommunity,
+  kExtCommunity,
 };
 
 // "text", "u32", ...; and the inverse (nullopt for an unknown name).

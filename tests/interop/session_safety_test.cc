@@ -96,7 +96,8 @@ class SessionSafetyInteropTest : public InteropTest {
     const std::string xrl = s.bgp_target() + "change_peer?peer:ipv4=" + peer +
                             "&peer_as:u32=" + std::to_string(as) + "&local_address:ipv4=" + local +
                             "&hold_time:u32=9&connect_retry:u32=1" +
-                            "&ipv4_unicast:bool=true&ipv6_unicast:bool=false" + extra;
+                            "&ipv4_unicast:bool=true&ipv6_unicast:bool=false" +
+                            "&ebgp_requires_policy:bool=false" + extra;
     auto r = s.Call(xrl);
     return r.ok() ? Status::Ok() : r.status();
   }

@@ -110,7 +110,8 @@ Status StrataSpeaker::ConfigureBgp() {
                             "&local_address:" + AddrType(n.local_address) + "=" + n.local_address +
                             "&hold_time:u32=9&connect_retry:u32=1" +
                             "&ipv4_unicast:bool=" + (n.ipv4 ? "true" : "false") +
-                            "&ipv6_unicast:bool=" + (n.ipv6 ? "true" : "false");
+                            "&ipv6_unicast:bool=" + (n.ipv6 ? "true" : "false") +
+                            "&ebgp_requires_policy:bool=false";
     r = Call(xrl);
     if (!r.ok()) return r.status();
   }
