@@ -130,6 +130,12 @@ RouteRef ExtIntStage::lookup_best(const IpAddr& addr) const {
   return CombineBest(int_->lookup_best(addr), r ? *r : nullptr);
 }
 
+RouteRef ExtIntStage::lookup_next(const std::optional<IpPrefix>& after) const {
+  // External routes pass only once resolved: walk the resolved copies, not the EGP side.
+  const RouteTrie<RouteRef>::Hit ext = resolved_.next_after(after);
+  return CombineNext(int_->lookup_next(after), ext.value ? *ext.value : nullptr);
+}
+
 RouteRange ExtIntStage::lookup_range(const IpAddr& addr) const {
   auto r = resolved_.range(addr);
   RouteRange ext{r.match.value ? *r.match.value : nullptr, r.valid};

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -220,6 +221,19 @@ class RouteTrie {
     return r;
   }
 
+  // The first entry holding a value whose key comes after `after` in the order described above
+  // (the first entry of all for nullopt); value is null past the end. No iterator needed.
+  Hit next_after(const std::optional<IpPrefix>& after) const {
+    uint32_t n = kNil;
+    if (!after) {
+      n = first_valued_from(roots_[0] != kNil ? roots_[0] : roots_[1]);
+    } else {
+      n = successor(TrieKey::Of(*after));
+    }
+    if (n == kNil) return Hit{IpPrefix(), nullptr};
+    return Hit{nodes_[n].key().prefix(), &values_[nodes_[n].value]};
+  }
+
   // The first node holding a value, in the order described above.
   Iterator begin() {
     for (uint32_t r : roots_) {
@@ -298,6 +312,45 @@ class RouteTrie {
     }
     if (nodes_[n].family == Family::kIpv4 && roots_[1] != kNil) return roots_[1];
     return kNil;
+  }
+
+  uint32_t first_valued_from(uint32_t n) const {
+    if (n == kNil || nodes_[n].value != kNil) return n;
+    return next_valued(n);
+  }
+  // The first node holding a value after the whole subtree of n.
+  uint32_t after_subtree(uint32_t n) const {
+    while (nodes_[n].parent != kNil) {
+      const uint32_t p = nodes_[n].parent;
+      if (nodes_[p].child[0] == n && nodes_[p].child[1] != kNil) {
+        return first_valued_from(nodes_[p].child[1]);
+      }
+      n = p;
+    }
+    if (nodes_[n].family == Family::kIpv4) return first_valued_from(roots_[1]);
+    return kNil;
+  }
+  // The first node holding a value whose key comes after k (k need not be in the trie).
+  uint32_t successor(const TrieKey& k) const {
+    uint32_t n = root(k.family);
+    if (n == kNil) return k.family == Family::kIpv4 ? first_valued_from(roots_[1]) : kNil;
+    while (true) {
+      const Node& c = nodes_[n];
+      const TrieKey ck = c.key();
+      if (ck == k) return next_valued(n);
+      if (ck.Contains(k)) {
+        const int b = k.bit(c.len);
+        if (c.child[b] != kNil) {
+          n = c.child[b];
+          continue;
+        }
+        if (b == 0 && c.child[1] != kNil) return first_valued_from(c.child[1]);
+        return after_subtree(n);
+      }
+      // Every key under n shares ck's bits: the whole subtree lies on one side of k.
+      const bool subtree_after = k.Contains(ck) || k.hi < ck.hi || (k.hi == ck.hi && k.lo < ck.lo);
+      return subtree_after ? first_valued_from(n) : after_subtree(n);
+    }
   }
 
   // Removes empty nodes that no iterator stands on and that no longer join two branches.

@@ -123,6 +123,14 @@ TEST(RouteTrieTest, RandomOperationsMatchReferenceModel) {
       if (best) {
         EXPECT_EQ(hit.prefix, *best);
       }
+      // next_after agrees with the ordered model, from any key (present or not).
+      const auto up = ref.upper_bound(p);
+      const auto next = t.next_after(p);
+      ASSERT_EQ(next.value != nullptr, up != ref.end());
+      if (next.value) {
+        EXPECT_EQ(next.prefix, up->first);
+        EXPECT_EQ(*next.value, up->second);
+      }
     }
   }
   iters.clear();
@@ -166,12 +174,23 @@ TEST(RouteTrieTest, Ipv6KeysAcrossWordBoundaryMatchReferenceModel) {
         EXPECT_EQ(hit.prefix, *best);
         EXPECT_EQ(*hit.value, ref[*best]);
       }
+      const auto up = ref.upper_bound(p);
+      const auto next = t.next_after(p);
+      ASSERT_EQ(next.value != nullptr, up != ref.end());
+      if (next.value) {
+        EXPECT_EQ(next.prefix, up->first);
+      }
     }
   }
   std::vector<IpPrefix> want;
   for (const auto& [k, v] : ref) want.push_back(k);
   std::vector<IpPrefix> got;
   for (auto it = t.begin(); !it.at_end(); ++it) got.push_back(it.key());
+  std::vector<IpPrefix> walked;
+  for (auto h = t.next_after(std::nullopt); h.value; h = t.next_after(h.prefix)) {
+    walked.push_back(h.prefix);
+  }
+  EXPECT_EQ(walked, want);
   EXPECT_EQ(got, want);
   EXPECT_EQ(t.size(), ref.size());
 }
