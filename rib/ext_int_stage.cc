@@ -81,7 +81,7 @@ void ExtIntStage::add_int(const RouteRef& route) {
   send_change(ext, PickBetter(ext, route));
   int_change_.emplace(p, route);
   // Nexthops inside p that resolved less specifically (or not at all) now resolve through it.
-  const IpAddr last = p.Last();
+  const IpAddr last = nexthops_.empty() ? p.addr() : p.Last();  // Last() costs a loop
   for (auto it = nexthops_.lower_bound(p.addr()); it != nexthops_.end() && it->first <= last;
        ++it) {
     const RouteRef& igp = it->second.igp;
@@ -96,7 +96,7 @@ void ExtIntStage::delete_int(const RouteRef& route) {
   send_change(PickBetter(ext, route), ext);
   int_change_.emplace(p, nullptr);
   // Nexthops that resolved through the deleted route resolve through a less specific one or not.
-  const IpAddr last = p.Last();
+  const IpAddr last = nexthops_.empty() ? p.addr() : p.Last();
   for (auto it = nexthops_.lower_bound(p.addr()); it != nexthops_.end() && it->first <= last;
        ++it) {
     if (it->second.igp == route) reresolve(it->first, it->second);

@@ -89,6 +89,10 @@ bool FeaStage::send_queued() {
     head_seq_ = 0;
     return false;
   }
+  if (!consumer_.accepting()) {
+    refused_ = true;
+    return false;
+  }
   FeaBatch batch;
   batch.resync_start = state_ == SyncState::kResyncing && !resync_start_sent_;
   size_t slots = 0;
@@ -146,6 +150,10 @@ bool FeaStage::dump_slice() {
   // Queued changes concern prefixes the dump has passed: they go first.
   while (live_ > 0) {
     if (!send_queued()) return false;  // refused: the next flush() resumes
+  }
+  if (!consumer_.accepting()) {  // not worth walking a batch's worth of the table
+    refused_ = true;
+    return false;
   }
   FeaBatch batch;
   batch.resync_start = !resync_start_sent_;
