@@ -2,16 +2,18 @@
 //
 // Why safe iterators: background tasks (deleting a protocol's routes, re-stamping a table after an
 // admin distance change, sweeping stale routes) walk a table in slices and pause between them,
-// while ordinary route changes keep arriving. As in XORP (paper section 5.3), each node counts the
-// iterators standing on it; erasing a node that an iterator stands on only clears its value, and
-// the last iterator to leave removes it. An iterator therefore never dangles: after a pause it
-// either still stands on its route or on an emptied node, and ++ moves to the next live route.
+// while ordinary route changes keep arriving. As in XORP (paper section 5.3), the trie counts the
+// iterators standing on each node (in a small side table: iterators are few); erasing a node that
+// an iterator stands on only clears its value, and the last iterator to leave removes it. An
+// iterator therefore never dangles: after a pause it either still stands on its route or on an
+// emptied node, and ++ moves to the next live route.
 //
 // Order: IPv4 before IPv6; within a family, pre-order, i.e. by address and a covering prefix
 // before the prefixes it contains (the order of IpPrefix's operator<=>).
 // Memory: nodes and values live in SlabPools, linked by 32-bit indexes; a node keeps its key as
-// two 64-bit words and a length (40 bytes, where a heap node with an IpPrefix key and pointers took
-// a 96-byte chunk). Glue nodes hold no value slot.
+// two 64-bit words and a length, two child indexes and a value index (32 bytes, where a heap node
+// with an IpPrefix key and pointers took a 96-byte chunk). Glue nodes hold no value slot. Nodes
+// have no parent link: stepping an iterator and pruning descend from the root (O(depth)).
 // REQUIRES: iterators do not outlive their trie. Thread-compatible; not thread-safe.
 #pragma once
 
@@ -38,12 +40,20 @@ class RouteTrie {
     TrieKey key() const { return TrieKey{hi, lo, len, family}; }
     uint64_t hi;
     uint64_t lo;
-    uint32_t parent = kNil;
     std::array<uint32_t, 2> child = {kNil, kNil};
     uint32_t value = kNil;  // index in values_, kNil for none
-    uint32_t iterators = 0;
     uint8_t len;
     Family family;
+  };
+  static_assert(sizeof(Node) == 32);
+  // A bounded stack of node indexes for descents and pre-order walks (depth <= 129 per family).
+  struct Stack {
+    void push(uint32_t n) {
+      if (n != kNil) v[size++] = n;
+    }
+    uint32_t pop() { return v[--size]; }
+    std::array<uint32_t, 300> v;
+    size_t size = 0;
   };
 
  public:
@@ -81,7 +91,7 @@ class RouteTrie {
     // Moves to the next node holding a value. REQUIRES: !at_end().
     Iterator& operator++() {
       const uint32_t next = trie_->next_valued(node_);
-      if (next != kNil) ++trie_->nodes_[next].iterators;
+      if (next != kNil) trie_->pin(next);
       release();
       node_ = next;
       return *this;
@@ -91,11 +101,11 @@ class RouteTrie {
     friend class RouteTrie;
     Iterator(RouteTrie* t, uint32_t n) : trie_(t), node_(n) { hold(); }
     void hold() {
-      if (node_ != kNil) ++trie_->nodes_[node_].iterators;
+      if (node_ != kNil) trie_->pin(node_);
     }
     void release() {
       if (node_ == kNil) return;
-      --trie_->nodes_[node_].iterators;
+      trie_->unpin(node_);
       trie_->prune(node_);
       node_ = kNil;
     }
@@ -111,7 +121,9 @@ class RouteTrie {
       : nodes_(std::move(o.nodes_)),
         values_(std::move(o.values_)),
         roots_(std::exchange(o.roots_, {kNil, kNil})),
-        size_(std::exchange(o.size_, 0)) {}
+        size_(std::exchange(o.size_, 0)) {
+    o.pins_.clear();
+  }
   RouteTrie& operator=(RouteTrie&& o) noexcept {
     RouteTrie tmp(std::move(o));
     std::swap(nodes_, tmp.nodes_);
@@ -129,7 +141,6 @@ class RouteTrie {
   bool insert(const IpPrefix& prefix, T value) {
     const TrieKey key = TrieKey::Of(prefix);
     uint32_t* slot = &root(key.family);
-    uint32_t parent = kNil;
     while (*slot != kNil) {
       const uint32_t cur = *slot;
       Node& c = nodes_[cur];
@@ -144,7 +155,6 @@ class RouteTrie {
         return true;
       }
       if (ck.Contains(key)) {
-        parent = cur;
         slot = &c.child[key.bit(c.len)];
         continue;
       }
@@ -159,20 +169,16 @@ class RouteTrie {
         top = new_node(key.Masked(common));
         const uint32_t leaf = new_node(key);
         nodes_[leaf].value = values_.alloc(std::move(value));
-        nodes_[leaf].parent = top;
         const int bit = key.bit(common);
         nodes_[top].child[bit] = leaf;
         nodes_[top].child[1 - bit] = cur;
       }
-      nodes_[cur].parent = top;
-      nodes_[top].parent = parent;
       *slot = top;
       ++size_;
       return true;
     }
     *slot = new_node(key);
     nodes_[*slot].value = values_.alloc(std::move(value));
-    nodes_[*slot].parent = parent;
     ++size_;
     return true;
   }
@@ -224,23 +230,15 @@ class RouteTrie {
   // The first entry holding a value whose key comes after `after` in the order described above
   // (the first entry of all for nullopt); value is null past the end. No iterator needed.
   Hit next_after(const std::optional<IpPrefix>& after) const {
-    uint32_t n = kNil;
-    if (!after) {
-      n = first_valued_from(roots_[0] != kNil ? roots_[0] : roots_[1]);
-    } else {
-      n = successor(TrieKey::Of(*after));
-    }
+    const uint32_t n = after ? successor(TrieKey::Of(*after)) : first_valued();
     if (n == kNil) return Hit{IpPrefix(), nullptr};
     return Hit{nodes_[n].key().prefix(), &values_[nodes_[n].value]};
   }
 
   // The first node holding a value, in the order described above.
   Iterator begin() {
-    for (uint32_t r : roots_) {
-      if (r == kNil) continue;
-      return Iterator(this, nodes_[r].value != kNil ? r : next_valued(r));
-    }
-    return Iterator();
+    const uint32_t n = first_valued();
+    return n == kNil ? Iterator() : Iterator(this, n);
   }
 
  private:
@@ -254,10 +252,31 @@ class RouteTrie {
 
   uint32_t& root(Family f) { return roots_[f == Family::kIpv4 ? 0 : 1]; }
   uint32_t root(Family f) const { return roots_[f == Family::kIpv4 ? 0 : 1]; }
-  uint32_t& slot_of(uint32_t n) {
-    const uint32_t p = nodes_[n].parent;
-    if (p == kNil) return root(nodes_[n].family);
-    return nodes_[p].child[0] == n ? nodes_[p].child[0] : nodes_[p].child[1];
+
+  void pin(uint32_t n) {
+    for (auto& [node, count] : pins_) {
+      if (node == n) {
+        ++count;
+        return;
+      }
+    }
+    pins_.emplace_back(n, 1);
+  }
+  void unpin(uint32_t n) {
+    for (size_t i = 0; i < pins_.size(); ++i) {
+      if (pins_[i].first != n) continue;
+      if (--pins_[i].second == 0) {
+        pins_[i] = pins_.back();
+        pins_.pop_back();
+      }
+      return;
+    }
+  }
+  bool pinned(uint32_t n) const {
+    for (const auto& [node, count] : pins_) {
+      if (node == n) return true;
+    }
+    return false;
   }
 
   uint32_t find_node(const TrieKey& key) const {
@@ -295,81 +314,71 @@ class RouteTrie {
     return subtree_has_value(nodes_[n].child[0]) || subtree_has_value(nodes_[n].child[1]);
   }
 
-  // Pre-order successor of n holding a value, crossing from IPv4 to IPv6; kNil at the end.
-  uint32_t next_valued(uint32_t n) const {
-    while (true) {
-      n = next_node(n);
-      if (n == kNil || nodes_[n].value != kNil) return n;
+  // Pops subtrees off `pending` (the next one on top) and walks them in pre-order: the first node
+  // holding a value, or kNil once pending is empty.
+  uint32_t first_of(Stack& pending) const {
+    while (pending.size > 0) {
+      const uint32_t i = pending.pop();
+      if (nodes_[i].value != kNil) return i;
+      pending.push(nodes_[i].child[1]);
+      pending.push(nodes_[i].child[0]);
     }
-  }
-  uint32_t next_node(uint32_t n) const {
-    if (nodes_[n].child[0] != kNil) return nodes_[n].child[0];
-    if (nodes_[n].child[1] != kNil) return nodes_[n].child[1];
-    while (nodes_[n].parent != kNil) {
-      const uint32_t p = nodes_[n].parent;
-      if (nodes_[p].child[0] == n && nodes_[p].child[1] != kNil) return nodes_[p].child[1];
-      n = p;
-    }
-    if (nodes_[n].family == Family::kIpv4 && roots_[1] != kNil) return roots_[1];
     return kNil;
   }
-
-  uint32_t first_valued_from(uint32_t n) const {
-    if (n == kNil || nodes_[n].value != kNil) return n;
-    return next_valued(n);
+  uint32_t first_valued() const {
+    Stack pending;
+    pending.push(roots_[1]);
+    pending.push(roots_[0]);
+    return first_of(pending);
   }
-  // The first node holding a value after the whole subtree of n.
-  uint32_t after_subtree(uint32_t n) const {
-    while (nodes_[n].parent != kNil) {
-      const uint32_t p = nodes_[n].parent;
-      if (nodes_[p].child[0] == n && nodes_[p].child[1] != kNil) {
-        return first_valued_from(nodes_[p].child[1]);
-      }
-      n = p;
-    }
-    if (nodes_[n].family == Family::kIpv4) return first_valued_from(roots_[1]);
-    return kNil;
-  }
+  // The next node holding a value after n in iteration order (n may be an emptied node).
+  uint32_t next_valued(uint32_t n) const { return successor(nodes_[n].key()); }
   // The first node holding a value whose key comes after k (k need not be in the trie).
   uint32_t successor(const TrieKey& k) const {
+    Stack pending;  // subtrees after the descent point, nearest on top
+    if (k.family == Family::kIpv4) pending.push(roots_[1]);
     uint32_t n = root(k.family);
-    if (n == kNil) return k.family == Family::kIpv4 ? first_valued_from(roots_[1]) : kNil;
-    while (true) {
+    while (n != kNil) {
       const Node& c = nodes_[n];
       const TrieKey ck = c.key();
-      if (ck == k) return next_valued(n);
+      if (ck == k) {
+        pending.push(c.child[1]);
+        pending.push(c.child[0]);
+        break;
+      }
       if (ck.Contains(k)) {
         const int b = k.bit(c.len);
-        if (c.child[b] != kNil) {
-          n = c.child[b];
-          continue;
-        }
-        if (b == 0 && c.child[1] != kNil) return first_valued_from(c.child[1]);
-        return after_subtree(n);
+        if (b == 0) pending.push(c.child[1]);
+        n = c.child[b];
+        continue;
       }
       // Every key under n shares ck's bits: the whole subtree lies on one side of k.
-      const bool subtree_after = k.Contains(ck) || k.hi < ck.hi || (k.hi == ck.hi && k.lo < ck.lo);
-      return subtree_after ? first_valued_from(n) : after_subtree(n);
+      if (k.Contains(ck) || k.hi < ck.hi || (k.hi == ck.hi && k.lo < ck.lo)) pending.push(n);
+      break;
     }
+    return first_of(pending);
   }
 
   // Removes empty nodes that no iterator stands on and that no longer join two branches.
   void prune(uint32_t n) {
-    while (n != kNil && nodes_[n].value == kNil && nodes_[n].iterators == 0) {
+    if (nodes_[n].value != kNil || pinned(n)) return;
+    // The ancestors of n, from the root.
+    Stack path;
+    const TrieKey k = nodes_[n].key();
+    for (uint32_t c = root(k.family); c != n; c = nodes_[c].child[k.bit(nodes_[c].len)]) {
+      path.push(c);
+    }
+    while (nodes_[n].value == kNil && !pinned(n)) {
       const std::array<uint32_t, 2> child = nodes_[n].child;
       const int children = (child[0] != kNil) + (child[1] != kNil);
       if (children == 2) return;
-      const uint32_t parent = nodes_[n].parent;
-      uint32_t& slot = slot_of(n);
-      if (children == 1) {
-        const uint32_t only = child[0] != kNil ? child[0] : child[1];
-        nodes_[only].parent = parent;
-        slot = only;
-        nodes_.free(n);
-        return;
-      }
-      slot = kNil;
+      const uint32_t parent = path.size > 0 ? path.pop() : kNil;
+      uint32_t& slot = parent == kNil
+                           ? root(nodes_[n].family)
+                           : nodes_[parent].child[nodes_[n].key().bit(nodes_[parent].len)];
+      slot = children == 1 ? (child[0] != kNil ? child[0] : child[1]) : kNil;
       nodes_.free(n);
+      if (children == 1 || parent == kNil) return;
       n = parent;
     }
   }
@@ -397,6 +406,8 @@ class RouteTrie {
   SlabPool<T> values_;
   std::array<uint32_t, 2> roots_ = {kNil, kNil};
   size_t size_ = 0;
+  // Iterator counts of the nodes iterators stand on (node, count); a handful at most.
+  std::vector<std::pair<uint32_t, uint32_t>> pins_;
 };
 
 }  // namespace strata::rib
