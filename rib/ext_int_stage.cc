@@ -6,7 +6,7 @@ namespace strata::rib {
 
 RouteRef ExtIntStage::Resolve(const RibRoute& ext, const RibRoute& igp) {
   RibRoute r = ext;
-  r.resolution = std::make_shared<const Resolution>(
+  r.resolution = ResolutionRef::Make(
       Resolution{igp.protocol == kConnectedProtocol ? ext.nexthop : igp.forwarding_nexthop(),
                  igp.prefix, igp.metric});
   if (r.ifname.empty()) r.ifname = igp.ifname;

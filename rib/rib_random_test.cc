@@ -66,7 +66,7 @@ class Model {
       if (ex) {
         if (const RibRoute* via = igp_match(ex->nexthop)) {
           resolved = *ex;
-          resolved->resolution = std::make_shared<const Resolution>(
+          resolved->resolution = ResolutionRef::Make(
               Resolution{via->protocol == kConnectedProtocol ? ex->nexthop : via->nexthop,
                          via->prefix, via->metric});
         }

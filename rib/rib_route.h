@@ -17,6 +17,7 @@
 #include "common/ip_prefix.h"
 #include "common/status.h"
 #include "rib/block_pool.h"
+#include "rib/resolution.h"
 #include "rib/symbol.h"
 
 namespace strata::rib {
@@ -29,14 +30,6 @@ std::string_view ProtocolKindName(ProtocolKind k);  // "igp" / "egp"
 // The protocol name of directly connected subnets: EGP nexthops inside them need no resolving.
 inline constexpr std::string_view kConnectedProtocol = "connected";
 
-// How ExtInt resolved an EGP route's nexthop. Kept out of line (most routes have none).
-struct Resolution {
-  IpAddr nexthop;  // the router to forward to
-  IpPrefix via;    // the internal route that supplied it
-  uint32_t igp_metric = 0;
-  friend bool operator==(const Resolution&, const Resolution&) = default;
-};
-
 struct RibRoute {
   // Fields are ordered by alignment, largest first, so the struct has no padding holes: one
   // RibRoute is stored per route per protocol, so every byte counts a million times.
@@ -44,7 +37,7 @@ struct RibRoute {
   // Outgoing interface name if the protocol knows it (connected routes do); may be empty.
   Symbol ifname;
   // Set by ExtInt on an EGP route whose nexthop was resolved; null otherwise.
-  std::shared_ptr<const Resolution> resolution;
+  ResolutionRef resolution;
   IpPrefix prefix;
   uint32_t metric = 0;
   // Stamped by the origin table; lower is preferred.
