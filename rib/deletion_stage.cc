@@ -63,6 +63,15 @@ RouteRef DeletionStage::lookup_best(const IpAddr& addr) const {
   return CombineBest(parent_->lookup_best(addr), RouteOf(routes_.longest_match(addr).value));
 }
 
+RouteRef DeletionStage::lookup_next(const std::optional<IpPrefix>& after) const {
+  // As lookup_route: a held route hides the parent's for its prefix.
+  RouteRef held = RouteOf(routes_.next_after(after).value);
+  RouteRef fresh = parent_->lookup_next(after);
+  if (!held) return fresh;
+  if (!fresh || held->prefix <= fresh->prefix) return held;
+  return fresh;
+}
+
 RouteRange DeletionStage::lookup_range(const IpAddr& addr) const {
   return CombineRanges(parent_->lookup_range(addr), ToRouteRange(routes_.range(addr)));
 }

@@ -6,7 +6,7 @@ namespace strata::rib {
 
 RouteRef ExtIntStage::Resolve(const RibRoute& ext, const RibRoute& igp) {
   RibRoute r = ext;
-  r.resolution = std::make_shared<const Resolution>(
+  r.resolution = ResolutionRef::Make(
       Resolution{igp.protocol == kConnectedProtocol ? ext.nexthop : igp.forwarding_nexthop(),
                  igp.prefix, igp.metric});
   if (r.ifname.empty()) r.ifname = igp.ifname;
@@ -81,7 +81,7 @@ void ExtIntStage::add_int(const RouteRef& route) {
   send_change(ext, PickBetter(ext, route));
   int_change_.emplace(p, route);
   // Nexthops inside p that resolved less specifically (or not at all) now resolve through it.
-  const IpAddr last = p.Last();
+  const IpAddr last = nexthops_.empty() ? p.addr() : p.Last();  // Last() costs a loop
   for (auto it = nexthops_.lower_bound(p.addr()); it != nexthops_.end() && it->first <= last;
        ++it) {
     const RouteRef& igp = it->second.igp;
@@ -96,7 +96,7 @@ void ExtIntStage::delete_int(const RouteRef& route) {
   send_change(PickBetter(ext, route), ext);
   int_change_.emplace(p, nullptr);
   // Nexthops that resolved through the deleted route resolve through a less specific one or not.
-  const IpAddr last = p.Last();
+  const IpAddr last = nexthops_.empty() ? p.addr() : p.Last();
   for (auto it = nexthops_.lower_bound(p.addr()); it != nexthops_.end() && it->first <= last;
        ++it) {
     if (it->second.igp == route) reresolve(it->first, it->second);
@@ -128,6 +128,12 @@ RouteRef ExtIntStage::lookup_route(const IpPrefix& prefix) const {
 RouteRef ExtIntStage::lookup_best(const IpAddr& addr) const {
   const RouteRef* r = resolved_.longest_match(addr).value;
   return CombineBest(int_->lookup_best(addr), r ? *r : nullptr);
+}
+
+RouteRef ExtIntStage::lookup_next(const std::optional<IpPrefix>& after) const {
+  // External routes pass only once resolved: walk the resolved copies, not the EGP side.
+  const RouteTrie<RouteRef>::Hit ext = resolved_.next_after(after);
+  return CombineNext(int_->lookup_next(after), ext.value ? *ext.value : nullptr);
 }
 
 RouteRange ExtIntStage::lookup_range(const IpAddr& addr) const {

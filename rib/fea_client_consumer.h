@@ -45,6 +45,9 @@ class FeaClientConsumer : public FeaConsumer {
   void fea_event(bool alive);
 
   Status push(const FeaBatch& batch) override;
+  bool accepting() const override {
+    return ready_ && in_flight_ < options_.max_in_flight && !resync_after_drain_;
+  }
 
   bool ready() const { return ready_; }
   size_t in_flight() const { return in_flight_; }

@@ -39,6 +39,9 @@ class FeaConsumer {
   // OK: the batch was taken. Any error (Unavailable when the FEA is unreachable): the batch was
   // not taken; the stage keeps it and sends it again on a later flush.
   virtual Status push(const FeaBatch& batch) = 0;
+  // False when push() would refuse any batch now, so the stage need not build one (a resync
+  // batch walks the table). A hint only: push() may still refuse when this says true.
+  virtual bool accepting() const { return true; }
 };
 
 }  // namespace strata::rib

@@ -27,13 +27,13 @@ FeaStage::FeaStage(RouteStage* parent, FeaConsumer& consumer, TaskScheduler& sch
 }
 
 void FeaStage::add_route(const RouteRef& route, RouteStage* caller) {
-  index_.insert(route->prefix);
+  ++routes_;
   enqueue(FeaOp::kAdd, route->prefix, route);
   PassThroughStage::add_route(route, caller);
 }
 
 void FeaStage::delete_route(const RouteRef& route, RouteStage* caller) {
-  index_.erase(route->prefix);
+  --routes_;
   enqueue(FeaOp::kDelete, route->prefix, nullptr);
   PassThroughStage::delete_route(route, caller);
 }
@@ -87,6 +87,10 @@ bool FeaStage::send_queued() {
   if (live_ == 0) {
     queue_.clear();  // only coalesced-away slots remain
     head_seq_ = 0;
+    return false;
+  }
+  if (!consumer_.accepting()) {
+    refused_ = true;
     return false;
   }
   FeaBatch batch;
@@ -147,13 +151,17 @@ bool FeaStage::dump_slice() {
   while (live_ > 0) {
     if (!send_queued()) return false;  // refused: the next flush() resumes
   }
+  if (!consumer_.accepting()) {  // not worth walking a batch's worth of the table
+    refused_ = true;
+    return false;
+  }
   FeaBatch batch;
   batch.resync_start = !resync_start_sent_;
-  auto it = dumped_to_ ? index_.upper_bound(*dumped_to_) : index_.begin();
-  for (; it != index_.end() && batch.changes.size() < options_.max_batch; ++it) {
-    batch.changes.push_back(FeaChange{FeaOp::kAdd, *it, lookup_route(*it)});
+  RouteRef r = lookup_next(dumped_to_);
+  for (; r && batch.changes.size() < options_.max_batch; r = lookup_next(r->prefix)) {
+    batch.changes.push_back(FeaChange{FeaOp::kAdd, r->prefix, r});
   }
-  batch.resync_end = it == index_.end();
+  batch.resync_end = !r;
   if (Status s = consumer_.push(batch); !s.ok()) {
     ++send_failures_;
     refused_ = true;

@@ -8,8 +8,8 @@
 // queueing; past max_queue it drops the queue and marks itself out of sync. It re-synchronises
 // with the full current table (a dump, one batch per scheduler slice, see fea_consumer.h) once the
 // consumer accepts batches again after an overflow, or when consumer_reconnected() says the
-// consumer lost its state. The stage keeps an ordered index of the prefixes present (not the
-// routes: the dump looks them up upstream). Threading: single-threaded.
+// consumer lost its state. The stage keeps no index of the prefixes present: the dump walks the
+// table upstream with lookup_next. Threading: single-threaded.
 #pragma once
 
 #include <cstddef>
@@ -20,7 +20,6 @@
 #include <string>
 #include <unordered_map>
 
-#include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_map.h"
 #include "rib/fea_consumer.h"
 #include "rib/pass_through_stage.h"
@@ -50,7 +49,7 @@ class FeaStage : public PassThroughStage {
 
   SyncState sync_state() const { return state_; }
   size_t queued() const { return live_; }
-  size_t routes() const { return index_.size(); }
+  size_t routes() const { return routes_; }
   uint64_t batches_sent() const { return batches_sent_; }
   uint64_t send_failures() const { return send_failures_; }
   uint64_t overflows() const { return overflows_; }
@@ -67,8 +66,7 @@ class FeaStage : public PassThroughStage {
   FeaConsumer& consumer_;
   TaskScheduler& scheduler_;
   Options options_;
-  // A B-tree: about 28 bytes per prefix where a std::set node takes 64 (one per route).
-  absl::btree_set<IpPrefix> index_;
+  size_t routes_ = 0;  // prefixes present downstream (a dump walks them upstream: lookup_next)
   std::deque<std::optional<FeaChange>> queue_;  // coalesced changes leave empty slots
   // prefix -> sequence number in queue_. Open addressing: no node per entry, so dropping a full
   // queue on overflow is one free, not one per change (a stall other calls would wait behind).

@@ -35,6 +35,10 @@ RouteRef MergeStage::lookup_best(const IpAddr& addr) const {
   return CombineBest(a_->lookup_best(addr), b_->lookup_best(addr));
 }
 
+RouteRef MergeStage::lookup_next(const std::optional<IpPrefix>& after) const {
+  return CombineNext(a_->lookup_next(after), b_->lookup_next(after));
+}
+
 RouteRange MergeStage::lookup_range(const IpAddr& addr) const {
   return CombineRanges(a_->lookup_range(addr), b_->lookup_range(addr));
 }

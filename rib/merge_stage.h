@@ -24,6 +24,7 @@ class MergeStage : public RouteStage {
   RouteRef lookup_route(const IpPrefix& prefix) const override;
   RouteRef lookup_best(const IpAddr& addr) const override;
   RouteRange lookup_range(const IpAddr& addr) const override;
+  RouteRef lookup_next(const std::optional<IpPrefix>& after) const override;
   void replace_parent(RouteStage* old_parent, RouteStage* new_parent) override;
 
   RouteStage* parent_a() const { return a_; }

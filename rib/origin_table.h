@@ -79,6 +79,9 @@ class OriginTable : public RouteStage {
   RouteRef lookup_route(const IpPrefix& prefix) const override { return find(prefix); }
   RouteRef lookup_best(const IpAddr& addr) const override;
   RouteRange lookup_range(const IpAddr& addr) const override;
+  RouteRef lookup_next(const std::optional<IpPrefix>& after) const override {
+    return RouteOf(store_.next_after(after).value);
+  }
   void replace_parent(RouteStage* old_parent, RouteStage* new_parent) override;
 
   uint64_t rejected() const { return rejected_; }

@@ -27,6 +27,9 @@ class PassThroughStage : public RouteStage {
     if (!parent_) return RouteRange{nullptr, IpPrefix::Default(addr.family())};
     return parent_->lookup_range(addr);
   }
+  RouteRef lookup_next(const std::optional<IpPrefix>& after) const override {
+    return parent_ ? parent_->lookup_next(after) : nullptr;
+  }
   void replace_parent(RouteStage* old_parent, RouteStage* new_parent) override {
     if (parent_ == old_parent) parent_ = new_parent;
   }

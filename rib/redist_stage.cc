@@ -19,7 +19,7 @@ bool RedistStage::passed(const Subscription& s, const IpPrefix& p) {
 }
 
 void RedistStage::add_route(const RouteRef& route, RouteStage* caller) {
-  index_.insert(route->prefix);
+  ++routes_;
   for (auto& [id, s] : subs_) {
     if (passed(s, route->prefix) && s.filter.Matches(*route)) s.output->redist_add(route);
   }
@@ -27,7 +27,7 @@ void RedistStage::add_route(const RouteRef& route, RouteStage* caller) {
 }
 
 void RedistStage::delete_route(const RouteRef& route, RouteStage* caller) {
-  index_.erase(route->prefix);
+  --routes_;
   for (auto& [id, s] : subs_) {
     if (passed(s, route->prefix) && s.filter.Matches(*route)) s.output->redist_delete(route);
   }
@@ -50,19 +50,25 @@ Status RedistStage::unsubscribe(uint64_t id) {
 }
 
 bool RedistStage::dump_slice(Subscription& s) {
-  auto it = s.dumped_to ? index_.upper_bound(*s.dumped_to) : index_.begin();
-  // Within a range filter, start at the range instead of the beginning.
-  if (!s.dumped_to && s.filter.within) it = index_.lower_bound(*s.filter.within);
-  for (size_t n = 0; n < slice_routes_ && it != index_.end(); ++n, ++it) {
-    if (s.filter.within && !s.filter.within->Contains(*it) && *it > *s.filter.within) {
-      it = index_.end();
+  RouteRef r;
+  if (s.dumped_to) {
+    r = lookup_next(s.dumped_to);
+  } else if (s.filter.within) {
+    // Within a range filter, start at the range instead of the beginning.
+    r = lookup_route(*s.filter.within);
+    if (!r) r = lookup_next(*s.filter.within);
+  } else {
+    r = lookup_next(std::nullopt);
+  }
+  for (size_t n = 0; n < slice_routes_ && r; ++n, r = lookup_next(r->prefix)) {
+    if (s.filter.within && !s.filter.within->Contains(r->prefix) && r->prefix > *s.filter.within) {
+      r = nullptr;
       break;
     }
-    s.dumped_to = *it;
-    RouteRef r = lookup_route(*it);
-    if (r && s.filter.Matches(*r)) s.output->redist_add(r);
+    s.dumped_to = r->prefix;
+    if (s.filter.Matches(*r)) s.output->redist_add(r);
   }
-  if (it != index_.end()) return true;
+  if (r) return true;
   s.dumping = false;
   s.output->redist_dump_done();
   return false;

@@ -5,8 +5,8 @@
 // an output. It first receives the current matching routes (a dump, run in slices by the task
 // scheduler), then every change, in order, and dump_done() once between them in the stream.
 // During a dump, a change to a prefix the dump has already passed is sent at once; a change beyond
-// it is left to the dump, which reads the current route when it gets there. The stage keeps an
-// ordered index of the prefixes present downstream (not the routes: it looks them up upstream).
+// it is left to the dump, which reads the current route when it gets there. The stage keeps no
+// index: the dump walks the table upstream with lookup_next.
 // Changes are passed downstream unchanged. Threading: single-threaded.
 // REQUIRES: outputs do not subscribe or unsubscribe from inside their callbacks.
 #pragma once
@@ -17,7 +17,6 @@
 #include <set>
 #include <string>
 
-#include "absl/container/btree_set.h"
 #include "common/status.h"
 #include "rib/pass_through_stage.h"
 #include "rib/task_scheduler.h"
@@ -55,7 +54,7 @@ class RedistStage : public PassThroughStage {
   Status unsubscribe(uint64_t id);
   size_t subscriptions() const { return subs_.size(); }
   // Prefixes currently present downstream.
-  size_t indexed() const { return index_.size(); }
+  size_t indexed() const { return routes_; }
 
  private:
   struct Subscription {
@@ -71,8 +70,7 @@ class RedistStage : public PassThroughStage {
 
   TaskScheduler& scheduler_;
   size_t slice_routes_;
-  // A B-tree: about 28 bytes per prefix where a std::set node takes 64 (one per route).
-  absl::btree_set<IpPrefix> index_;
+  size_t routes_ = 0;
   std::map<uint64_t, Subscription> subs_;
   uint64_t next_id_ = 1;
 };

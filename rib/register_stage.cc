@@ -35,6 +35,7 @@ Status RegisterStage::deregister_interest(const std::string& client, const IpPre
 }
 
 void RegisterStage::invalidate(const IpPrefix& changed) {
+  if (regs_.empty()) return;
   std::vector<IpPrefix> hit;
   // Registered subnets strictly containing the change: a route appeared or went inside them.
   for (int len = 0; len < changed.len(); ++len) {

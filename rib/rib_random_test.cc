@@ -66,7 +66,7 @@ class Model {
       if (ex) {
         if (const RibRoute* via = igp_match(ex->nexthop)) {
           resolved = *ex;
-          resolved->resolution = std::make_shared<const Resolution>(
+          resolved->resolution = ResolutionRef::Make(
               Resolution{via->protocol == kConnectedProtocol ? ex->nexthop : via->nexthop,
                          via->prefix, via->metric});
         }
@@ -147,6 +147,15 @@ TEST_P(RandomRibTest, MatchesReferenceModel) {
       auto f = fea.table.find(p);
       ASSERT_TRUE(f != fea.table.end() && *f->second == w) << p.ToString();
     }
+    // The upstream walk (FEA resync and redistribution dumps) visits exactly the winners, in order.
+    auto w = want.begin();
+    for (RouteRef r = rib.fea().lookup_next(std::nullopt); r;
+         r = rib.fea().lookup_next(r->prefix)) {
+      ASSERT_TRUE(w != want.end() && r->prefix == w->first && *r == w->second)
+          << "step " << step << " " << r->ToString();
+      ++w;
+    }
+    ASSERT_TRUE(w == want.end()) << "step " << step;
     // Registrations not invalidated must still hold (their subnet may no longer be maximal, if
     // a route outside it went away).
     for (const auto& [subnet, ans] : rib.register_stage().answers()) {

@@ -16,6 +16,8 @@
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
 #include "common/status.h"
+#include "rib/block_pool.h"
+#include "rib/resolution.h"
 #include "rib/symbol.h"
 
 namespace strata::rib {
@@ -28,14 +30,6 @@ std::string_view ProtocolKindName(ProtocolKind k);  // "igp" / "egp"
 // The protocol name of directly connected subnets: EGP nexthops inside them need no resolving.
 inline constexpr std::string_view kConnectedProtocol = "connected";
 
-// How ExtInt resolved an EGP route's nexthop. Kept out of line (most routes have none).
-struct Resolution {
-  IpAddr nexthop;  // the router to forward to
-  IpPrefix via;    // the internal route that supplied it
-  uint32_t igp_metric = 0;
-  friend bool operator==(const Resolution&, const Resolution&) = default;
-};
-
 struct RibRoute {
   // Fields are ordered by alignment, largest first, so the struct has no padding holes: one
   // RibRoute is stored per route per protocol, so every byte counts a million times.
@@ -43,7 +37,7 @@ struct RibRoute {
   // Outgoing interface name if the protocol knows it (connected routes do); may be empty.
   Symbol ifname;
   // Set by ExtInt on an EGP route whose nexthop was resolved; null otherwise.
-  std::shared_ptr<const Resolution> resolution;
+  ResolutionRef resolution;
   IpPrefix prefix;
   uint32_t metric = 0;
   // Stamped by the origin table; lower is preferred.
@@ -73,7 +67,10 @@ struct RibRoute {
 
 using RouteRef = std::shared_ptr<const RibRoute>;
 
-inline RouteRef MakeRoute(RibRoute r) { return std::make_shared<const RibRoute>(std::move(r)); }
+// From a BlockPool: route and control block in one 104-byte block, not a 112-byte malloc chunk.
+inline RouteRef MakeRoute(RibRoute r) {
+  return std::allocate_shared<const RibRoute>(PoolAllocator<RibRoute>(), std::move(r));
+}
 
 // True if `a` is preferred to `b` for the same prefix: lower admin distance, then lower metric,
 // then protocol name (a total order, so every stage makes the same choice).

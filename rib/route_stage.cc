@@ -15,6 +15,13 @@ RouteRef CombineBest(const RouteRef& a, const RouteRef& b) {
   return PickBetter(a, b);
 }
 
+RouteRef CombineNext(const RouteRef& a, const RouteRef& b) {
+  if (!a) return b;
+  if (!b) return a;
+  if (a->prefix != b->prefix) return a->prefix < b->prefix ? a : b;
+  return PickBetter(a, b);
+}
+
 RouteRange CombineRanges(const RouteRange& a, const RouteRange& b) {
   // Both valid subnets contain the address, so they nest; the answer holds on the inner one.
   return RouteRange{CombineBest(a.route, b.route),

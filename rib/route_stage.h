@@ -21,6 +21,7 @@
 // Threading: single-threaded.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "common/ip_addr.h"
@@ -56,6 +57,11 @@ class RouteStage {
   virtual RouteRef lookup_best(const IpAddr& addr) const = 0;
   // The longest-prefix match and the largest subnet where it is not overlaid.
   virtual RouteRange lookup_range(const IpAddr& addr) const = 0;
+  // The route at the first prefix after `after` (IpPrefix order: IPv4 first, by address, a
+  // covering prefix before those it contains), the first of all for nullopt, null past the end.
+  // Walking with it visits what this stage has sent downstream, so stages that dump the table
+  // (FEA resync, redistribution) keep no index of their own.
+  virtual RouteRef lookup_next(const std::optional<IpPrefix>& after) const = 0;
 
   // Re-plumbing: `old_parent` is replaced by `new_parent` (a dynamic stage came or went).
   virtual void replace_parent(RouteStage* old_parent, RouteStage* new_parent) = 0;
@@ -83,5 +89,7 @@ class RouteStage {
 RouteRange CombineRanges(const RouteRange& a, const RouteRange& b);
 // The longer of two matches, PickBetter on equal prefixes.
 RouteRef CombineBest(const RouteRef& a, const RouteRef& b);
+// The one at the smaller prefix of two lookup_next answers, PickBetter on equal prefixes.
+RouteRef CombineNext(const RouteRef& a, const RouteRef& b);
 
 }  // namespace strata::rib

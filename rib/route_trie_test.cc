@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "rib/rib_test_util.h"
@@ -121,12 +123,75 @@ TEST(RouteTrieTest, RandomOperationsMatchReferenceModel) {
       if (best) {
         EXPECT_EQ(hit.prefix, *best);
       }
+      // next_after agrees with the ordered model, from any key (present or not).
+      const auto up = ref.upper_bound(p);
+      const auto next = t.next_after(p);
+      ASSERT_EQ(next.value != nullptr, up != ref.end());
+      if (next.value) {
+        EXPECT_EQ(next.prefix, up->first);
+        EXPECT_EQ(*next.value, up->second);
+      }
     }
   }
   iters.clear();
   std::vector<IpPrefix> want;
   for (const auto& [k, v] : ref) want.push_back(k);
   EXPECT_EQ(Keys(t), want);
+  EXPECT_EQ(t.size(), ref.size());
+}
+
+// IPv6 keys around the 64-bit word boundary, with a value type that owns memory (the trie
+// destroys values it still holds and reuses freed slots).
+TEST(RouteTrieTest, Ipv6KeysAcrossWordBoundaryMatchReferenceModel) {
+  std::mt19937 rng(11);
+  RouteTrie<std::string> t;
+  std::map<IpPrefix, std::string> ref;
+  auto random_addr = [&] {
+    std::array<uint8_t, 16> b{0x20, 0x01, 0x0d, 0xb8};
+    b[7] = static_cast<uint8_t>(rng() & 0x3);
+    b[8] = static_cast<uint8_t>(rng() & 0xc0);
+    b[15] = static_cast<uint8_t>(rng() & 0x1);
+    return IpAddr::V6(b);
+  };
+  for (int step = 0; step < 20000; ++step) {
+    const IpPrefix p(random_addr(), 56 + static_cast<int>(rng() % 73));
+    if (rng() % 3 != 2) {
+      const std::string v = "value number " + std::to_string(step);
+      EXPECT_EQ(t.insert(p, v), !ref.contains(p));
+      ref[p] = v;
+    } else {
+      EXPECT_EQ(t.erase(p), ref.erase(p) == 1);
+    }
+    if (step % 53 == 0) {
+      const IpAddr a = random_addr();
+      const IpPrefix* best = nullptr;
+      for (const auto& [k, v] : ref) {
+        if (k.Contains(a) && (!best || k.len() > best->len())) best = &k;
+      }
+      const auto hit = t.longest_match(a);
+      ASSERT_EQ(hit.value != nullptr, best != nullptr);
+      if (best) {
+        EXPECT_EQ(hit.prefix, *best);
+        EXPECT_EQ(*hit.value, ref[*best]);
+      }
+      const auto up = ref.upper_bound(p);
+      const auto next = t.next_after(p);
+      ASSERT_EQ(next.value != nullptr, up != ref.end());
+      if (next.value) {
+        EXPECT_EQ(next.prefix, up->first);
+      }
+    }
+  }
+  std::vector<IpPrefix> want;
+  for (const auto& [k, v] : ref) want.push_back(k);
+  std::vector<IpPrefix> got;
+  for (auto it = t.begin(); !it.at_end(); ++it) got.push_back(it.key());
+  std::vector<IpPrefix> walked;
+  for (auto h = t.next_after(std::nullopt); h.value; h = t.next_after(h.prefix)) {
+    walked.push_back(h.prefix);
+  }
+  EXPECT_EQ(walked, want);
+  EXPECT_EQ(got, want);
   EXPECT_EQ(t.size(), ref.size());
 }
 
