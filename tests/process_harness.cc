@@ -59,11 +59,11 @@ pid_t SpawnWithFiles(const std::vector<std::string>& args, const std::string& in
 ProcessHarness::ProcessHarness() {
   char tmpl[] = "/tmp/strata-it-XXXXXX";
   dir_ = ::mkdtemp(tmpl);
-  const char* b = std::getenv("STRATA_BIN_DIR");
+  const char* b = std::getenv("STRATA_BIN_DIR");  // unset or empty: the build's bin folder
 #ifdef STRATA_BIN_DIR_DEFAULT
-  bin_dir_ = b != nullptr ? b : STRATA_BIN_DIR_DEFAULT;
+  bin_dir_ = b != nullptr && *b != '\0' ? b : STRATA_BIN_DIR_DEFAULT;
 #else
-  bin_dir_ = b != nullptr ? b : ".";
+  bin_dir_ = b != nullptr && *b != '\0' ? b : ".";
 #endif
 }
 

@@ -29,20 +29,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-StrataBinaries Binaries() {
-  const char* env = std::getenv("STRATA_BIN_DIR");
-#ifdef STRATA_BIN_DIR_DEFAULT
-  const std::string dir = env != nullptr ? env : STRATA_BIN_DIR_DEFAULT;
-#else
-  const std::string dir = env != nullptr ? env : ".";
-#endif
-  const char* bgp = std::getenv("STRATA_BGP_BIN");
-  return StrataBinaries{.finder = dir + "/strata-finder",
-                        .rib = dir + "/strata-rib",
-                        .bgp = bgp != nullptr ? bgp : dir + "/strata-bgp",
-                        .call = dir + "/strata-call"};
-}
-
 class GracefulRestartInteropTest : public InteropTest {
  protected:
   void SetUp() override {
@@ -113,7 +99,7 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileBirdHelps) {
           .neighbors = {Neighbor{
               .address = link_->a_v4(), .remote_as = 65001, .local_address = link_->b_v4()}},
           .routes = {{.prefix = "10.9.0.0/24"}}},
-      Binaries());
+      StrataBinariesFromEnv());
   ASSERT_OK(strata.Start());
   ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
   ASSERT_TRUE(bird.WaitForRoute("10.9.0.0/24").has_value());
@@ -178,7 +164,7 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileFrrHelps) {
           .neighbors = {Neighbor{
               .address = link_->a_v4(), .remote_as = 65002, .local_address = link_->b_v4()}},
           .routes = {{.prefix = "10.9.0.0/24"}}},
-      Binaries());
+      StrataBinariesFromEnv());
   ASSERT_OK(strata.Start());
   ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
   ASSERT_TRUE(frr.WaitForRoute("10.9.0.0/24").has_value());

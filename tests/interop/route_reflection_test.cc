@@ -33,20 +33,6 @@ using ::testing::IsEmpty;
 constexpr uint32_t kAs = 65000;
 constexpr char kClusterId[] = "10.255.255.1";
 
-StrataBinaries Binaries() {
-  const char* env = std::getenv("STRATA_BIN_DIR");
-#ifdef STRATA_BIN_DIR_DEFAULT
-  const std::string dir = env != nullptr ? env : STRATA_BIN_DIR_DEFAULT;
-#else
-  const std::string dir = env != nullptr ? env : ".";
-#endif
-  const char* bgp = std::getenv("STRATA_BGP_BIN");
-  return StrataBinaries{.finder = dir + "/strata-finder",
-                        .rib = dir + "/strata-rib",
-                        .bgp = bgp != nullptr ? bgp : dir + "/strata-bgp",
-                        .call = dir + "/strata-call"};
-}
-
 class RouteReflectionInteropTest : public InteropTest {
  protected:
   void SetUp() override {
@@ -80,7 +66,7 @@ class RouteReflectionInteropTest : public InteropTest {
       c.neighbors.push_back(
           Neighbor{.address = Addr(n), .remote_as = kAs, .local_address = StrataAddr(n)});
     }
-    return AddSpeaker<StrataSpeaker>(*mid_, c, Binaries());
+    return AddSpeaker<StrataSpeaker>(*mid_, c, StrataBinariesFromEnv());
   }
   // Strata's cluster id and its clients (links 1 and 2), as an operator would set them.
   Status MakeReflector(StrataSpeaker& s) {

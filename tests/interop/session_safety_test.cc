@@ -30,20 +30,6 @@ constexpr uint32_t kBirdAs = 65001;
 constexpr uint32_t kStrataAs = 65010;
 constexpr uint32_t kFrrAs = 65003;
 
-StrataBinaries Binaries() {
-  const char* env = std::getenv("STRATA_BIN_DIR");
-#ifdef STRATA_BIN_DIR_DEFAULT
-  const std::string dir = env != nullptr ? env : STRATA_BIN_DIR_DEFAULT;
-#else
-  const std::string dir = env != nullptr ? env : ".";
-#endif
-  const char* bgp = std::getenv("STRATA_BGP_BIN");
-  return StrataBinaries{.finder = dir + "/strata-finder",
-                        .rib = dir + "/strata-rib",
-                        .bgp = bgp != nullptr ? bgp : dir + "/strata-bgp",
-                        .call = dir + "/strata-call"};
-}
-
 class SessionSafetyInteropTest : public InteropTest {
  protected:
   void SetUp() override {
@@ -83,7 +69,7 @@ class SessionSafetyInteropTest : public InteropTest {
                     .router_id = "10.255.0.10",
                     .neighbors = {Peer(BirdAddr(), kBirdAs, l1_->b_v4()),
                                   Peer(FrrAddr(), kFrrAs, l2_->a_v4())}};
-    return AddSpeaker<StrataSpeaker>(*mid_, c, Binaries());
+    return AddSpeaker<StrataSpeaker>(*mid_, c, StrataBinariesFromEnv());
   }
   std::string BirdAddr() const { return l1_->a_v4(); }
   std::string FrrAddr() const { return l2_->b_v4(); }

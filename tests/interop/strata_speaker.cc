@@ -2,10 +2,25 @@
 
 #include <signal.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
 namespace strata::interop {
+
+StrataBinaries StrataBinariesFromEnv() {
+#ifdef STRATA_BIN_DIR_DEFAULT
+  std::string dir = STRATA_BIN_DIR_DEFAULT;
+#else
+  std::string dir = ".";
+#endif
+  if (const char* env = std::getenv("STRATA_BIN_DIR"); env != nullptr && *env != '\0') dir = env;
+  const char* bgp = std::getenv("STRATA_BGP_BIN");
+  return StrataBinaries{.finder = dir + "/strata-finder",
+                        .rib = dir + "/strata-rib",
+                        .bgp = bgp != nullptr && *bgp != '\0' ? bgp : dir + "/strata-bgp",
+                        .call = dir + "/strata-call"};
+}
 
 namespace {
 

@@ -24,6 +24,9 @@ struct StrataBinaries {
   std::string bgp;
   std::string call;
 };
+// The binaries in $STRATA_BIN_DIR (unset or empty: the build's bin folder), strata-bgp from
+// $STRATA_BGP_BIN when set (to test another build of it).
+StrataBinaries StrataBinariesFromEnv();
 
 // A route of the RIB (rib/1.0/list_routes).
 struct RibRoute {

@@ -30,20 +30,6 @@ constexpr uint32_t kLeftAs = 65001;
 constexpr uint32_t kStrataAs = 65010;
 constexpr uint32_t kRightEbgpAs = 65003;
 
-StrataBinaries Binaries() {
-  const char* env = std::getenv("STRATA_BIN_DIR");
-#ifdef STRATA_BIN_DIR_DEFAULT
-  const std::string dir = env != nullptr ? env : STRATA_BIN_DIR_DEFAULT;
-#else
-  const std::string dir = env != nullptr ? env : ".";
-#endif
-  const char* bgp = std::getenv("STRATA_BGP_BIN");
-  return StrataBinaries{.finder = dir + "/strata-finder",
-                        .rib = dir + "/strata-rib",
-                        .bgp = bgp != nullptr ? bgp : dir + "/strata-bgp",
-                        .call = dir + "/strata-call"};
-}
-
 class StrataInteropTest : public InteropTest {
  protected:
   // The three namespaces and two links; Strata's config (not started).
@@ -83,7 +69,7 @@ class StrataInteropTest : public InteropTest {
                     .router_id = "10.255.0.10",
                     .neighbors = {Peer(LeftAddr(), kLeftAs, MidLeftAddr()),
                                   Peer(RightAddr(), right_as_, MidRightAddr())}};
-    return AddSpeaker<StrataSpeaker>(*mid_, c, Binaries());
+    return AddSpeaker<StrataSpeaker>(*mid_, c, StrataBinariesFromEnv());
   }
   NetNs* left_ = nullptr;
   NetNs* mid_ = nullptr;
