@@ -198,6 +198,10 @@ void BgpPipeline::start_deletion(Peer& p, RouteTable routes) {
   auto stage = std::make_unique<DeletionStage>(
       std::to_string(id), std::move(routes), p.in.get(), scheduler_, config_.deletion_slice,
       [this, id](DeletionStage* done) { on_deletion_done(id, done); });
+  // A whole table's deletes enter the fanout only once its readers have taken the previous
+  // slice, so another peer's new change waits behind at most one slice of them (issue 5). A
+  // reader behind has work, so the fanout's task runs meanwhile.
+  stage->set_throttle([this] { return fanout_->backlog() > 0; });
   PlumbAfter(p.in.get(), stage.get());
   p.deletions.push_back(std::move(stage));
 }

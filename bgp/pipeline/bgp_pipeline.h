@@ -49,7 +49,7 @@ struct PipelineConfig {
   IpAddr router_id;
   // RFC 4456 CLUSTER_ID of this route reflector; 0: the router id.
   uint32_t cluster_id = 0;
-  size_t deletion_slice = 1000;  // routes withdrawn per deletion slice
+  size_t deletion_slice = 200;   // routes withdrawn per deletion slice
   size_t fanout_slice = 500;     // changes per reader per fanout slice
   size_t peer_out_batch = 1000;  // pending prefixes that force a PeerOut flush
   // Time for route flap damping (needed to turn it on). REQUIRES: outlives the pipeline.

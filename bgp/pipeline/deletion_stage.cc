@@ -22,6 +22,10 @@ DeletionStage::DeletionStage(std::string label, RouteTable routes, BgpStage* par
 }
 
 bool DeletionStage::run_slice() {
+  if (throttle_ && throttle_()) {
+    ++held_slices_;
+    return true;
+  }
   size_t n = 0;
   while (!cursor_.at_end() && n < slice_routes_) {
     if (cursor_.has_value()) {

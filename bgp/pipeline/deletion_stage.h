@@ -11,11 +11,15 @@
 // routes until each is deleted. If the peer flaps again, a newer DeletionStage is plumbed above
 // this one; since each add flushes a held route, a prefix is held by at most one of them, and
 // none knows about the others.
+// Fairness: with a throttle set (the pipeline's: "the fanout's active readers are behind"), a
+// slice that finds it true withdraws nothing, so the deletes are produced only as fast as the
+// output branches take them and a new change of another peer never queues behind a whole table.
 // It sits directly below PeerIn (above the input filters) because it holds PeerIn's unfiltered
 // table: its deletes are filtered exactly as the adds were. Threading: single-threaded.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -43,9 +47,15 @@ class DeletionStage : public BgpStage {
   BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
   void replace_parent(BgpStage* old_parent, BgpStage* new_parent) override;
 
+  // While throttle() returns true, slices do no work (they stay scheduled). Null: never held.
+  // REQUIRES: whatever makes it true makes progress by itself (it must not wait for this stage).
+  void set_throttle(std::function<bool()> throttle) { throttle_ = std::move(throttle); }
+
   BgpStage* parent() const { return parent_; }
   // Routes still waiting to be withdrawn.
   size_t remaining() const { return routes_.size(); }
+  // Slices that withdrew nothing because of the throttle.
+  uint64_t held_slices() const { return held_slices_; }
   // Their prefixes, in order (for re-filtering after a policy change).
   std::vector<IpPrefix> prefixes();
 
@@ -57,6 +67,8 @@ class DeletionStage : public BgpStage {
   RouteTable::Iterator cursor_;  // declared after routes_: released before the trie goes
   BgpStage* parent_;
   size_t slice_routes_;
+  std::function<bool()> throttle_;
+  uint64_t held_slices_ = 0;
   rib::TaskHandle task_;
 };
 

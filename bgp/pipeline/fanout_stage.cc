@@ -83,6 +83,14 @@ void FanoutStage::resume(Reader* reader) {
   if (has_work(*reader)) schedule();
 }
 
+size_t FanoutStage::backlog() const {
+  uint64_t lag = 0;
+  for (const auto& r : readers_) {
+    if (!r->paused_) lag = std::max(lag, end_seq() - r->next_seq_);
+  }
+  return lag;
+}
+
 bool FanoutStage::has_work(const Reader& r) const {
   return !r.paused_ && (r.next_seq_ < end_seq() || r.dumping_);
 }

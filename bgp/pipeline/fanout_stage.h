@@ -97,6 +97,10 @@ class FanoutStage : public BgpStage {
   // Every prefix some reader may hold a route for: the table's and the queued changes', sorted.
   std::vector<IpPrefix> prefixes();
 
+  // Changes the furthest-behind reader that is not paused has still to pass (paused readers wait
+  // for their session and do not count: they catch up later from the queue).
+  size_t backlog() const;
+
   size_t queue_size() const { return queue_.size(); }
   size_t table_size() const { return table_.size(); }
   size_t readers() const { return readers_.size(); }

@@ -81,6 +81,43 @@ TEST_F(PipelineTest, RoutesReachRibAndPeers) {
   EXPECT_EQ(pipeline->counters(e1).value().advertised, 1u);
 }
 
+// Issue 5: while a big table is withdrawn in the background, another peer's new route reaches
+// the other peers after a few slices, not behind the whole withdrawal in the fanout's queue
+// (deletes are produced only as fast as the readers take them).
+TEST_F(PipelineTest, NewRouteOfAnotherPeerDoesNotWaitForAWithdrawal) {
+  config.deletion_slice = 50;
+  config.fanout_slice = 10;
+  pipeline.reset();  // it leaves the oracle: before the new one registers
+  pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
+  PeerId e1 = AddPeer(65001, "10.0.0.1");
+  PeerId e2 = AddPeer(65002, "10.0.0.2");
+  PeerId e3 = AddPeer(65003, "10.0.0.3");
+  testing::FakeSessionSink s1, s2, s3;
+  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
+  ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
+  ASSERT_TRUE(pipeline->peer_up(e3, A("3.3.3.3"), s3).ok());
+  std::vector<std::string> many;
+  for (int i = 0; i < 1000; ++i) {
+    many.push_back("20." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".0/24");
+  }
+  Send(e1, {65001}, many);
+  scheduler.run_until_idle();
+  ASSERT_EQ(s3.table.size(), 1000u);
+
+  ASSERT_TRUE(pipeline->peer_down(e1).ok());
+  for (int i = 0; i < 20; ++i) scheduler.run_slice();
+  Send(e2, {65002}, {"30.0.0.0/24"});
+  for (int i = 0; i < 16; ++i) scheduler.run_slice();
+  EXPECT_TRUE(s3.table.contains(P("30.0.0.0/24")));
+  EXPECT_GT(s3.table.size(), 500u);  // most of e1's routes are still being withdrawn
+  EXPECT_EQ(pipeline->counters(e1).value().deletions_pending, 1u);
+
+  scheduler.run_until_idle();
+  EXPECT_EQ(s3.table.size(), 1u);
+  EXPECT_EQ(rib.all().size(), 1u);
+  EXPECT_TRUE(rib.errors.empty());
+}
+
 TEST_F(PipelineTest, LateJoinerDumpAndPeerDownInBackground) {
   PeerId e1 = AddPeer(65001, "10.0.0.1");
   PeerId e2 = AddPeer(65002, "10.0.0.2");

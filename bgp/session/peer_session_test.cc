@@ -190,6 +190,45 @@ TEST_P(PeerSessionTest, SlowPeerWriteQueueReportsBlockedThenWritable) {
   EXPECT_EQ(a_.session->write_queue_bytes(), 0u);
 }
 
+// Issue 6: a peer sending a whole table cannot starve another session. Each read takes at most
+// 64 KB and is handled in its own event-loop turn, so a second session's UPDATE gets through
+// while the table is still arriving, and both sessions stay up (keepalives, hold timers).
+TEST_P(PeerSessionTest, PeerSendingATableDoesNotStarveAnotherSession) {
+  MakePair(false, true);
+  Speaker c;
+  Speaker d;
+  Listen(c);
+  Listen(d);
+  PeerConfig cc = Config(65003, 65004, "10.0.0.3", d.port());
+  PeerConfig cd = Config(65004, 65003, "10.0.0.4", c.port());
+  cd.passive = true;
+  Attach(c, cc);
+  Attach(d, cd);
+  for (Speaker* s : {&a_, &b_, &c, &d}) s->session->Start();
+  auto all_up = [&] {
+    return BothEstablished() && c.session->state() == SessionState::kEstablished &&
+           d.session->state() == SessionState::kEstablished;
+  };
+  ASSERT_TRUE(RunUntil(all_up));
+
+  // A's table: one UPDATE per prefix (about 2.5 MB), all queued at once.
+  constexpr size_t kTable = 50000;
+  for (size_t i = 0; i < kTable; ++i) {
+    const std::vector<IpPrefix> p = {*IpPrefix::Parse("10." + std::to_string(i / 256 % 256) + "." +
+                                                      std::to_string(i % 256) + ".0/24")};
+    PathAttributes attrs = Attrs("192.0.2.1");
+    attrs.med = static_cast<uint32_t>(i);  // one attribute set per UPDATE
+    ASSERT_TRUE(a_.session->Announce(attrs, kIpv4Unicast, p).ok());
+  }
+  const std::vector<IpPrefix> v4 = {*IpPrefix::Parse("198.51.100.0/24")};
+  ASSERT_TRUE(c.session->Announce(Attrs("192.0.2.3"), kIpv4Unicast, v4).ok());
+  ASSERT_TRUE(RunUntil([&] { return d.consumer.updates.size() == 1; }));
+  EXPECT_EQ(d.consumer.updates[0].Announcements(), v4);
+  EXPECT_LT(b_.consumer.updates.size(), kTable / 2) << "C's UPDATE waited for A's table";
+  ASSERT_TRUE(RunUntil([&] { return b_.consumer.updates.size() == kTable; }, 30000ms));
+  EXPECT_TRUE(all_up());
+}
+
 TEST_P(PeerSessionTest, GarbageFromRawSocketGetsNotificationAndSessionSurvives) {
   Listen(a_);
   Listen(b_);
