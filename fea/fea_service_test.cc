@@ -3,12 +3,9 @@
 #include "fea/fea_service.h"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
-
-#include <filesystem>
 
 #include "fea/fake_route_kernel.h"
-#include "finder/finder_server.h"
+#include "finder/test_finder.h"
 
 namespace strata::fea {
 namespace {
@@ -49,14 +46,8 @@ class Recorder : public fcpb::FeaClientHandler {
 class FeaServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/strata-fea-service-test-XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    ::setenv("STRATA_RUN_DIR", dir_.c_str(), 1);
-    ::unsetenv("STRATA_FINDER");
-    finder::FinderOptions fo;
-    fo.socket_path = dir_ + "/finder.sock";
-    finder_ = std::make_unique<finder::FinderServer>(io_, fo);
-    ASSERT_TRUE(finder_->Start().ok());
+    finder_ = std::make_unique<finder::TestFinder>(io_, "strata-fea-service-test");
+    ASSERT_TRUE(finder_->status().ok());
     ifs_.UpdateLink({3, "r0", true, true, 1500, std::nullopt});
     ifs_.AddAddress({3, A("10.0.0.1"), 24});
     fea_router_ = std::make_unique<ipc::Router>(io_);
@@ -75,7 +66,6 @@ class FeaServiceTest : public ::testing::Test {
     service_.reset();
     finder_.reset();
     io_.poll();
-    std::filesystem::remove_all(dir_);
   }
   template <typename Pred>
   bool RunUntil(Pred done) {
@@ -118,8 +108,7 @@ class FeaServiceTest : public ::testing::Test {
   }
 
   boost::asio::io_context io_{1};
-  std::string dir_;
-  std::unique_ptr<finder::FinderServer> finder_;
+  std::unique_ptr<finder::TestFinder> finder_;
   FakeRouteKernel kernel_;
   InterfaceTable ifs_;
   VrTable vrs_{ifs_};

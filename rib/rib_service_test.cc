@@ -1,12 +1,10 @@
 // strata-rib in one process: a FinderServer, the RIB (RibProcess on its own Router), a protocol
 // client, a fake FEA and a fake RIB client, each on a Router of its own, so calls cross sockets.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <filesystem>
 #include <optional>
 
-#include "finder/finder_server.h"
+#include "finder/test_finder.h"
 #include "libipc/demo/test_service.h"
 #include "libipc/interfaces/rib_client.strata.h"
 #include "rib/fake_fea.h"
@@ -61,14 +59,8 @@ rpb::RouteEntry Entry(std::string_view prefix, std::string_view nexthop, uint32_
 class RibServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/strata-rib-test-XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    ::setenv("STRATA_RUN_DIR", dir_.c_str(), 1);
-    ::unsetenv("STRATA_FINDER");
-    finder::FinderOptions fo;
-    fo.socket_path = dir_ + "/finder.sock";
-    finder_ = std::make_unique<finder::FinderServer>(io_, fo);
-    ASSERT_TRUE(finder_->Start().ok());
+    finder_ = std::make_unique<finder::TestFinder>(io_, "strata-rib-test");
+    ASSERT_TRUE(finder_->status().ok());
     rib_router_ = std::make_unique<ipc::Router>(io_);
     RibProcess::Options opts;
     opts.vr = "red";
@@ -90,7 +82,6 @@ class RibServiceTest : public ::testing::Test {
     extra_.clear();
     finder_.reset();
     io_.poll();
-    std::filesystem::remove_all(dir_);
   }
 
   template <typename Pred>
@@ -173,8 +164,7 @@ class RibServiceTest : public ::testing::Test {
   size_t FeaRoutes() { return fea_ ? fea_->routes["red"].size() : 0; }
 
   boost::asio::io_context io_{1};
-  std::string dir_;
-  std::unique_ptr<finder::FinderServer> finder_;
+  std::unique_ptr<finder::TestFinder> finder_;
   std::unique_ptr<ipc::Router> rib_router_;
   std::unique_ptr<RibProcess> rib_;
   std::unique_ptr<ipc::Router> client_;

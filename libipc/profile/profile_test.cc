@@ -1,11 +1,9 @@
 // profile/1.0 served by a target and called through the Router, and the summary of records.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
-#include <filesystem>
 #include <optional>
 
-#include "finder/finder_server.h"
+#include "finder/test_finder.h"
 #include "libipc/interfaces/profile.strata.h"
 #include "libipc/profile/profile_report.h"
 #include "libipc/profile/profile_service.h"
@@ -64,14 +62,8 @@ TEST(ProfileReportTest, DefaultOrderIsThePipeline) {
 class ProfileServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/strata-profile-XXXXXX";
-    dir_ = ::mkdtemp(tmpl);
-    ::setenv("STRATA_RUN_DIR", dir_.c_str(), 1);
-    ::unsetenv("STRATA_FINDER");
-    finder::FinderOptions fo;
-    fo.socket_path = dir_ + "/finder.sock";
-    finder_ = std::make_unique<finder::FinderServer>(io_, fo);
-    ASSERT_TRUE(finder_->Start().ok());
+    finder_ = std::make_unique<finder::TestFinder>(io_, "strata-profile");
+    ASSERT_TRUE(finder_->status().ok());
     server_ = std::make_unique<Router>(io_);
     server_->AddTarget("prof", "prof", true).Serve(service_);
     RouterOptions co;
@@ -95,7 +87,6 @@ class ProfileServiceTest : public ::testing::Test {
     server_.reset();
     finder_.reset();
     io_.poll();
-    std::filesystem::remove_all(dir_);
   }
   template <typename Pred>
   bool RunUntil(Pred done) {
@@ -115,8 +106,7 @@ class ProfileServiceTest : public ::testing::Test {
   pb::ProfileClient Client() { return pb::ProfileClient(*client_, "prof"); }
 
   boost::asio::io_context io_{1};
-  std::string dir_;
-  std::unique_ptr<finder::FinderServer> finder_;
+  std::unique_ptr<finder::TestFinder> finder_;
   ProfileService service_;
   std::unique_ptr<Router> server_, client_;
   ProfilePoint* a_ = nullptr;
