@@ -157,7 +157,8 @@ class GracefulRestartProcessTest : public ::testing::Test {
   std::map<std::string, std::unique_ptr<BgpProcess>> procs_;
 };
 
-constexpr uint16_t kPort = 11851;
+// Apart from bgp_speaker_test's 11811..11871: ctest runs tests of both at once.
+constexpr uint16_t kPort = 11951;
 
 // The session comes back from a plain TCP loss: a did not restart, so its OPEN has the F bit
 // clear and b flushes the stale routes at once (RFC 4724 4.2), then learns a's table again.
