@@ -66,6 +66,7 @@ StatusOr<std::map<IpPrefix, ConnectedRoutes::Subnet>> ConnectedRoutes::subnets_o
 
 void ConnectedRoutes::reconcile(const fea::v1::ListInterfacesReply& list) {
   ++resyncs_;
+  bool gained = false;
   std::set<std::string> listed;
   for (const auto& ifc : list.interfaces()) {
     if (ifc.name().empty()) continue;
@@ -76,6 +77,7 @@ void ConnectedRoutes::reconcile(const fea::v1::ListInterfacesReply& list) {
       log_->warn("list_interfaces: interface {}: {}", ifc.name(), subnets.status().ToString());
       continue;
     }
+    if (gains_subnet(ifc.name(), *subnets)) gained = true;
     set_interface(ifc.name(), std::move(*subnets));
   }
   std::vector<std::string> gone;
@@ -87,6 +89,7 @@ void ConnectedRoutes::reconcile(const fea::v1::ListInterfacesReply& list) {
     ++resync_removals_;
     set_interface(name, {});
   }
+  if (gained) notify_gained();
 }
 
 void ConnectedRoutes::InterfaceEvent(const fcpb::InterfaceEventRequest& request,
@@ -112,11 +115,25 @@ void ConnectedRoutes::InterfaceEvent(const fcpb::InterfaceEventRequest& request,
   }
   touched_since_list_.insert(ifc.name());
   ++events_;
-  const bool joined = !subnets.empty() && !interfaces_.contains(ifc.name());
+  const bool gained = gains_subnet(ifc.name(), subnets);
   set_interface(ifc.name(), std::move(subnets));
   if (changed_) changed_();
-  if (joined && on_joined_) on_joined_();
+  if (gained) notify_gained();
   reply(fcpb::InterfaceEventReply());
+}
+
+void ConnectedRoutes::notify_gained() {
+  ++subnet_gains_;
+  if (on_gained_) on_gained_();
+}
+
+bool ConnectedRoutes::gains_subnet(const std::string& ifname,
+                                   const std::map<IpPrefix, Subnet>& subnets) const {
+  auto it = interfaces_.find(ifname);
+  for (const auto& [prefix, subnet] : subnets) {
+    if (it == interfaces_.end() || !it->second.contains(prefix)) return true;
+  }
+  return false;
 }
 
 void ConnectedRoutes::set_interface(const std::string& ifname, std::map<IpPrefix, Subnet> subnets) {

@@ -38,10 +38,12 @@ class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
 
   // Subscribes to the FEA's interface events for this VR.
   void watch();
-  // Called when an interface event brings an interface into this VR (bound, or up with an
-  // address): the FEA refuses routes whose next hop is on no interface of the VR, so routes it
-  // refused before may be acceptable now.
-  void set_on_interface_joined(std::function<void()> fn) { on_joined_ = std::move(fn); }
+  // Called after an event (or the re-sync's list) gives this VR a connected subnet it did not
+  // have: an interface bound to the VR, a link of the VR coming up, an address added to one of
+  // its interfaces. The FEA refuses routes whose next hop is on no interface of the VR, so routes
+  // it refused before may be accepted now. Not called when subnets only go or stay as they were
+  // (an event that changes nothing reachable costs no re-offer).
+  void set_on_subnet_gained(std::function<void()> fn) { on_gained_ = std::move(fn); }
 
   void InterfaceEvent(const fea_client::v1::InterfaceEventRequest& request,
                       ipc::Responder<fea_client::v1::InterfaceEventReply> reply) override;
@@ -51,6 +53,8 @@ class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
   // Interface lists applied, and interfaces withdrawn because the list no longer had them.
   uint64_t resyncs() const { return resyncs_; }
   uint64_t resync_removals() const { return resync_removals_; }
+  // Times the VR gained a connected subnet (on_subnet_gained was due).
+  uint64_t subnet_gains() const { return subnet_gains_; }
 
  private:
   struct Subnet {
@@ -60,6 +64,9 @@ class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
   StatusOr<std::map<IpPrefix, Subnet>> subnets_of(const fea::v1::Interface& ifc) const;
   // Applies the FEA's full interface list for this VR (answer to list_interfaces).
   void reconcile(const fea::v1::ListInterfacesReply& list);
+  // True if `subnets` holds a subnet the interface does not contribute now.
+  bool gains_subnet(const std::string& ifname, const std::map<IpPrefix, Subnet>& subnets) const;
+  void notify_gained();
   // Replaces the interface's contribution with `subnets` (empty: remove it).
   void set_interface(const std::string& ifname, std::map<IpPrefix, Subnet> subnets);
   void withdraw(const std::string& ifname, const IpPrefix& prefix);
@@ -72,12 +79,13 @@ class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
   fea::v1::FeaClient fea_;
   std::shared_ptr<spdlog::logger> log_;
   std::function<void()> changed_;
-  std::function<void()> on_joined_;
+  std::function<void()> on_gained_;
   std::map<std::string, std::map<IpPrefix, Subnet>> interfaces_;  // up and in this VR
   std::map<IpPrefix, std::string> holder_;                        // interface holding the route
   uint64_t events_ = 0;
   uint64_t resyncs_ = 0;
   uint64_t resync_removals_ = 0;
+  uint64_t subnet_gains_ = 0;
   uint64_t sync_id_ = 0;                      // the list_interfaces answer still awaited
   std::set<std::string> touched_since_list_;  // interfaces with events since it was asked
   std::shared_ptr<bool> self_alive_ = std::make_shared<bool>(true);

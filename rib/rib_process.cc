@@ -43,10 +43,12 @@ RibProcess::RibProcess(ipc::Router& router, Options options)
     schedule_flush();
   });
   fea_->set_on_drained([this] { schedule_flush(); });
-  // Routes the FEA refused for want of an interface in the VR are re-offered, with the rest of
-  // the table, once an interface joins: after an FEA restart the RIB's own resync can run before
-  // the rtrmgr has re-bound the VR's interfaces.
-  connected_->set_on_interface_joined([this] {
+  // Routes the FEA refused because their next hop was on no interface of the VR are re-offered,
+  // with the rest of the table, whenever the VR gains a connected subnet: an interface joins (after
+  // an FEA restart the RIB's own resync can run before the rtrmgr has re-bound the VR's
+  // interfaces), a link comes up, an address is added. The RIB does not track which routes were
+  // refused (the FEA answers a batch, not each route), so the whole table goes again as a resync.
+  connected_->set_on_subnet_gained([this] {
     rib_->fea_reconnected();
     schedule_flush();
   });

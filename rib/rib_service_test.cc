@@ -463,6 +463,49 @@ TEST_F(RibServiceTest, InterfacesChangedWhileTheFeaWasAwayAreResynchronised) {
   ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 2; }));
 }
 
+// The FEA refuses a route whose next hop is on no interface of the VR; the RIB re-offers its
+// table (a resync) whenever the VR gains a connected subnet, and only then.
+TEST_F(RibServiceTest, GainingASubnetReoffersTheTableToTheFea) {
+  fea_interfaces_ = {Ifc("eth0", true, "red", "192.168.1.1", 24)};
+  StartFea();
+  // The FEA's birth resyncs, and so may the interface the watch reports: count from here.
+  ASSERT_TRUE(RunUntil([&] { return fea_->end_resyncs >= 1 && FeaRoutes() == 1; }));
+  Run(100ms);
+  const size_t resyncs = fea_->end_resyncs;
+  ASSERT_TRUE(AddTable("ospf").ok());
+  ASSERT_TRUE(AddRoutes("ospf", {Entry("203.0.113.0/24", "10.0.0.2")}).ok());
+  ASSERT_TRUE(RunUntil([&] { return FeaRoutes() == 2; }));
+  const uint64_t gains = rib_->connected().subnet_gains();
+
+  // An address added to an interface already in the VR.
+  fea::v1::Interface eth0 = Ifc("eth0", true, "red", "192.168.1.1", 24);
+  AddAddress(eth0, "10.0.0.1", 24);
+  fea_->send_interface(eth0);
+  ASSERT_TRUE(
+      RunUntil([&] { return fea_->end_resyncs == resyncs + 1 && Routes("connected") == 2; }));
+  EXPECT_EQ(rib_->connected().subnet_gains(), gains + 1);
+  EXPECT_TRUE(fea_->routes["red"].contains(P("203.0.113.0/24")));
+
+  // The same interface again, and one losing an address: nothing new is reachable.
+  fea_->send_interface(eth0);
+  fea_->send_interface(Ifc("eth0", true, "red", "192.168.1.1", 24));
+  ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 1; }));
+  Run(100ms);
+  EXPECT_EQ(fea_->end_resyncs, resyncs + 1);
+  EXPECT_EQ(rib_->connected().subnet_gains(), gains + 1);
+
+  // The link going down, then coming up.
+  fea_->send_interface(Ifc("eth0", false, "red", "192.168.1.1", 24));
+  ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 0; }));
+  Run(100ms);
+  EXPECT_EQ(fea_->end_resyncs, resyncs + 1);
+  fea_->send_interface(eth0);
+  ASSERT_TRUE(
+      RunUntil([&] { return fea_->end_resyncs == resyncs + 2 && Routes("connected") == 2; }));
+  EXPECT_EQ(rib_->connected().subnet_gains(), gains + 2);
+  EXPECT_EQ(fea_->bad_changes, 0u);
+}
+
 TEST_F(RibServiceTest, OwnerDeathWithdrawsItsRoutes) {
   extra_.push_back(std::make_unique<ipc::Router>(io_));
   ipc::TestService svc(io_);
