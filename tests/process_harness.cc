@@ -73,7 +73,9 @@ ProcessHarness::~ProcessHarness() {
   std::filesystem::remove_all(dir_);
 }
 
-std::string ProcessHarness::bin(const std::string& name) const { return bin_dir_ + "/" + name; }
+std::string ProcessHarness::bin(const std::string& name) const {
+  return name.starts_with('/') ? name : bin_dir_ + "/" + name;
+}
 
 pid_t ProcessHarness::Start(const std::vector<std::string>& args, const std::string& log_name) {
   std::vector<std::string> full = args;

@@ -29,9 +29,10 @@ class ProcessHarness {
   ProcessHarness& operator=(const ProcessHarness&) = delete;
 
   const std::string& run_dir() const { return dir_; }
+  // A binary of the bin dir by name; an absolute path as it is (e.g. /usr/sbin/ip for netns exec).
   std::string bin(const std::string& name) const;
 
-  // Starts `args` (args[0] a binary name in the bin dir) in the background.
+  // Starts `args` (args[0] a binary name in the bin dir, or an absolute path) in the background.
   pid_t Start(const std::vector<std::string>& args, const std::string& log_name);
   // Runs `args` to completion, with optional standard input.
   RunResult Run(const std::vector<std::string>& args, const std::string& input = "");

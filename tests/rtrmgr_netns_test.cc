@@ -1,0 +1,120 @@
+// strata-rtrmgr running a whole router against a real kernel, in a network namespace the test
+// creates and deletes: live changes of the VR's interfaces reach the FEA and the kernel tables.
+// Needs root and `ip netns`; skipped otherwise.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "tests/process_harness.h"
+
+namespace strata::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct ShResult {
+  int rc = -1;
+  std::string out;
+};
+
+ShResult Shell(const std::string& cmd) {
+  ShResult r;
+  FILE* f = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (f == nullptr) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
+  const int status = ::pclose(f);
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+// va0 (10.0.0.1/24) is bound to VR red, whose static route's next hop 10.0.5.2 is on no
+// interface of the VR yet: the FEA refuses that route.
+constexpr const char* kConfig = R"(
+interfaces {
+    interface va0 { description "veth"; }
+}
+virtual-router red {
+    table-id 100;
+    interface va0;
+    static {
+        route 192.0.2.0/24 { next-hop 10.0.5.2; }
+    }
+}
+)";
+
+class RtrmgrNetnsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root";
+    ns_ = "strata-rtr-test-" + std::to_string(::getpid());
+    if (Shell("ip netns add " + ns_).rc != 0) GTEST_SKIP() << "ip netns unavailable";
+    created_ = true;
+    for (const char* c : {"link set lo up", "link add va0 type veth peer name vb0",
+                          "addr add 10.0.0.1/24 dev va0", "link set va0 up", "link set vb0 up"}) {
+      ASSERT_EQ(Ip(c).rc, 0) << c;
+    }
+    conf_ = h_.run_dir() + "/router.conf";
+    std::ofstream(conf_) << kConfig;
+    rtrmgr_ = h_.Start({"/usr/sbin/ip", "netns", "exec", ns_, h_.bin("strata-rtrmgr"), "-c", conf_,
+                        "--state-dir", h_.run_dir() + "/state", "--log-dir", h_.run_dir() + "/logs",
+                        "--restart-backoff-ms", "100"},
+                       "rtrmgr");
+    ASSERT_GT(rtrmgr_, 0);
+    ASSERT_TRUE(ProcessHarness::WaitFor([&] { return FibHas("10.0.0.9", "10.0.0.0/24"); }, 20s))
+        << h_.ReadLog("rtrmgr");
+  }
+  void TearDown() override {
+    if (rtrmgr_ > 0 && !h_.Exited(rtrmgr_)) {
+      h_.Kill(rtrmgr_, SIGTERM);
+      ProcessHarness::WaitFor([&] { return h_.Exited(rtrmgr_); }, 10s);
+    }
+    if (created_) Shell("ip netns del " + ns_);
+  }
+
+  ShResult Ip(const std::string& args) { return Shell("ip -n " + ns_ + " " + args); }
+  nlohmann::json ShJson(const std::string& cmd) {
+    auto r = h_.Run({"strata-sh", "-c", cmd + " --json"});
+    if (r.exit_code != 0) return nullptr;
+    return nlohmann::json::parse(r.out, nullptr, false);
+  }
+  bool FibHas(const std::string& addr, const std::string& prefix) {
+    auto j = ShJson("show fib vr red " + addr);
+    return j.is_object() && j.value("found", false) && j["prefix"] == prefix;
+  }
+  std::string KernelTable(const std::string& table) {
+    return Ip("route show table " + table + " proto 201").out;
+  }
+
+  ProcessHarness h_;
+  std::string ns_;
+  bool created_ = false;
+  std::string conf_;
+  pid_t rtrmgr_ = 0;
+};
+
+TEST_F(RtrmgrNetnsTest, RefusedRouteIsRetriedWhenTheVrGainsAnAddress) {
+  std::this_thread::sleep_for(300ms);  // let the refused static settle
+  ASSERT_FALSE(FibHas("192.0.2.1", "192.0.2.0/24"));
+  ASSERT_EQ(KernelTable("100").find("192.0.2.0/24"), std::string::npos);
+
+  // An address on va0, already bound to red, puts the next hop on an interface of the VR.
+  ASSERT_EQ(Ip("addr add 10.0.5.1/24 dev va0").rc, 0);
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return FibHas("192.0.2.1", "192.0.2.0/24"); }, 10s))
+      << h_.ReadLog("rtrmgr");
+  EXPECT_TRUE(ProcessHarness::WaitFor(
+      [&] { return KernelTable("100").find("192.0.2.0/24") != std::string::npos; }, 5s))
+      << KernelTable("100");
+}
+
+}  // namespace
+}  // namespace strata::testing
