@@ -116,6 +116,10 @@ FeaService::~FeaService() {
 }
 
 void FeaService::AddVr(const v1::AddVrRequest& req, ipc::Responder<v1::AddVrReply> reply) {
+  if (const Vr* vr = vrs_.Find(req.vr()); vr != nullptr && req.move_table()) {
+    if (Status s = MoveVr(req.vr(), req.table_id()); !s.ok()) return reply.Fail(s);
+    return reply(v1::AddVrReply());
+  }
   if (Status s = vrs_.AddVr(req.vr(), req.table_id()); !s.ok()) return reply.Fail(s);
   kernel_.AddVr(req.vr());
   log_->info("VR {} added (table {})", req.vr(), req.table_id());
@@ -127,6 +131,27 @@ void FeaService::DeleteVr(const v1::DeleteVrRequest& req, ipc::Responder<v1::Del
   kernel_.RemoveVr(req.vr());
   interfaces_.UnbindAll(req.vr());
   reply.Finish(vrs_.DeleteVr(req.vr()), v1::DeleteVrReply());
+}
+
+void FeaService::SetVrTable(const v1::SetVrTableRequest& req,
+                            ipc::Responder<v1::SetVrTableReply> reply) {
+  const Vr* vr = vrs_.Find(req.vr());
+  if (vr == nullptr) return reply.Fail(NotFound("no VR '" + req.vr() + "'"));
+  v1::SetVrTableReply out;
+  out.set_old_table_id(vr->table_id);
+  if (Status s = MoveVr(req.vr(), req.table_id()); !s.ok()) return reply.Fail(s);
+  reply(out);
+}
+
+Status FeaService::MoveVr(const std::string& name, uint32_t table_id) {
+  const Vr* vr = vrs_.Find(name);
+  if (vr == nullptr) return NotFound("no VR '" + name + "'");
+  const uint32_t old = vr->table_id;
+  if (old == table_id) return Status();
+  if (Status s = vrs_.SetTable(name, table_id); !s.ok()) return s;
+  kernel_.MoveVr(name);
+  log_->info("VR {} moved from table {} to table {}", name, old, table_id);
+  return Status();
 }
 
 void FeaService::ListVrs(const v1::ListVrsRequest&, ipc::Responder<v1::ListVrsReply> reply) {
@@ -305,6 +330,7 @@ void FeaService::ListRoutes(const v1::ListRoutesRequest& req,
     pr->set_protocol(r->protocol);
     pr->set_in_kernel(kernel_.InKernel(req.vr(), r->prefix));
   }
+  if (const Vr* vr = vrs_.Find(req.vr())) out.set_table_id(vr->table_id);
   reply(out);
 }
 

@@ -37,6 +37,8 @@ class FeaService : public strata::fea::v1::FeaHandler {
   void AddVr(const v1::AddVrRequest& req, ipc::Responder<v1::AddVrReply> reply) override;
   void DeleteVr(const v1::DeleteVrRequest& req, ipc::Responder<v1::DeleteVrReply> reply) override;
   void ListVrs(const v1::ListVrsRequest& req, ipc::Responder<v1::ListVrsReply> reply) override;
+  void SetVrTable(const v1::SetVrTableRequest& req,
+                  ipc::Responder<v1::SetVrTableReply> reply) override;
   void ListInterfaces(const v1::ListInterfacesRequest& req,
                       ipc::Responder<v1::ListInterfacesReply> reply) override;
   void BindInterface(const v1::BindInterfaceRequest& req,
@@ -62,6 +64,8 @@ class FeaService : public strata::fea::v1::FeaHandler {
   uint64_t watchers_dropped() const { return watchers_dropped_; }
 
  private:
+  // Gives VR `name` kernel table `table_id`, moving Strata's routes there (no-op if it has it).
+  Status MoveVr(const std::string& name, uint32_t table_id);
   void OnInterfaceChange(const InterfaceChange& change);
   void SendEvent(const std::string& watcher, const Interface& iface, bool removed);
   void DropWatcher(const std::string& watcher, const std::string& why);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "fea/fake_route_kernel.h"
 #include "finder/test_finder.h"
 
@@ -161,6 +163,56 @@ TEST_F(FeaServiceTest, AppliesRoutesIntoFibAndKernelAndRejectsBadBatchesWhole) {
   EXPECT_EQ(stats.batches_applied(), 1u);
   EXPECT_EQ(stats.batches_rejected(), 2u);
   EXPECT_GT(stats.trie_nodes(), 0u);
+}
+
+// A VR moved to another kernel table keeps its routes and interfaces; its routes leave the old
+// table for the new one. add_vr moves an existing VR only when asked (move_table: the rtrmgr).
+TEST_F(FeaServiceTest, SetVrTableAndAddVrWithMoveTableMoveTheVrsKernelRoutes) {
+  ASSERT_TRUE(AddVr("red", 100).ok());
+  ASSERT_TRUE(AddVr("blue", 101).ok());
+  ASSERT_TRUE(Bind("r0", "red").ok());
+  ASSERT_TRUE(Apply("red", {Change(v1::OP_ADD, "192.0.2.0", 24, "10.0.0.2")}).first.ok());
+  auto tables = [&] {
+    std::set<uint32_t> out;
+    for (const auto& [key, r] : kernel_.routes) out.insert(r.table);
+    return out;
+  };
+  ASSERT_EQ(tables(), std::set<uint32_t>{100});
+  auto set_table = [&](const std::string& vr, uint32_t table) {
+    v1::SetVrTableRequest req;
+    req.set_vr(vr);
+    req.set_table_id(table);
+    return Wait<v1::SetVrTableReply>([&](auto cb) { fea_->SetVrTable(req, cb); });
+  };
+  auto [s, rep] = set_table("red", 200);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(rep.old_table_id(), 100u);
+  EXPECT_EQ(tables(), std::set<uint32_t>{200});
+  EXPECT_EQ(set_table("red", 101).first.code(), StatusCode::kAlreadyExists);  // blue's
+  EXPECT_EQ(set_table("green", 5).first.code(), StatusCode::kNotFound);
+  EXPECT_EQ(tables(), std::set<uint32_t>{200});
+
+  v1::ListRoutesRequest rreq;
+  rreq.set_vr("red");
+  auto [rs, rrep] = Wait<v1::ListRoutesReply>([&](auto cb) { fea_->ListRoutes(rreq, cb); });
+  ASSERT_TRUE(rs.ok());
+  EXPECT_EQ(rrep.table_id(), 200u);
+  ASSERT_EQ(rrep.routes_size(), 1);
+  EXPECT_TRUE(rrep.routes(0).in_kernel());
+
+  // The RIB's add_vr with a table from before the change does not move it back.
+  EXPECT_EQ(AddVr("red", 100).code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(tables(), std::set<uint32_t>{200});
+  v1::AddVrRequest move;
+  move.set_vr("red");
+  move.set_table_id(300);
+  move.set_move_table(true);
+  ASSERT_TRUE(Wait<v1::AddVrReply>([&](auto cb) { fea_->AddVr(move, cb); }).first.ok());
+  EXPECT_EQ(tables(), std::set<uint32_t>{300});
+  // Later batches go to the new table.
+  ASSERT_TRUE(Apply("red", {Change(v1::OP_ADD, "198.51.100.0", 24, "10.0.0.2")}).first.ok());
+  EXPECT_EQ(tables(), std::set<uint32_t>{300});
+  EXPECT_EQ(kernel_.routes.size(), 2u);
 }
 
 TEST_F(FeaServiceTest, WatchersHearTheCurrentStateThenChangesAndAreDroppedWhenGone) {

@@ -64,6 +64,17 @@ void KernelRoutes::RemoveVr(const std::string& name) {
   state_.erase(it);
 }
 
+void KernelRoutes::MoveVr(const std::string& name) {
+  RemoveVr(name);
+  AddVr(name);
+  const Vr* vr = vrs_.Find(name);
+  if (vr == nullptr) return;
+  std::vector<IpPrefix> all;
+  all.reserve(vr->routes.size());
+  for (const auto& [p, r] : vr->routes) all.push_back(p);
+  Sync(name, all);
+}
+
 void KernelRoutes::Sync(const std::string& name, std::span<const IpPrefix> changed) {
   auto it = state_.find(name);
   const Vr* vr = vrs_.Find(name);

@@ -56,6 +56,9 @@ class KernelRoutes {
   void AddVr(const std::string& vr);
   // Deletes the VR's Strata routes from its table. Call before VrTable::DeleteVr.
   void RemoveVr(const std::string& vr);
+  // After VrTable::SetTable: deletes the VR's Strata routes from the table they are in and
+  // installs its routes in its new table (adopting Strata routes already there, as AddVr does).
+  void MoveVr(const std::string& vr);
   // Makes the kernel match the VrTable for these prefixes of `vr`.
   void Sync(const std::string& vr, std::span<const IpPrefix> changed);
   // Ends the grace period: removes adopted routes the RIB did not send again. Returns how many.

@@ -109,5 +109,33 @@ TEST_F(KernelRoutesTest, NoKernelMeansNoOps) {
   EXPECT_TRUE(kernel_.applied.empty());
 }
 
+TEST_F(KernelRoutesTest, MoveVrTakesStratasRoutesFromTheOldTableToTheNew) {
+  const KernelRoute foreign{100, P("203.0.113.0/24"), 4, 20, false, {{A("10.0.0.9"), 3, 1}}};
+  kernel_.Put(foreign);
+  kr_.AddVr("red");
+  Apply({Add("192.0.2.0/24", "10.0.0.2"), Add("198.51.100.0/24", "10.0.0.3")});
+  ASSERT_NE(kernel_.Get(100, P("192.0.2.0/24"), 20), nullptr);
+  ASSERT_TRUE(vrs_.SetTable("red", 200).ok());
+  kr_.MoveVr("red");
+  EXPECT_EQ(kernel_.Get(100, P("192.0.2.0/24"), 20), nullptr);
+  EXPECT_EQ(kernel_.Get(100, P("198.51.100.0/24"), 20), nullptr);
+  EXPECT_EQ(*kernel_.Get(100, P("203.0.113.0/24"), 20), foreign) << "not ours: left alone";
+  KernelRoute moved = Ours("192.0.2.0/24", "10.0.0.2");
+  moved.table = 200;
+  EXPECT_EQ(*kernel_.Get(200, P("192.0.2.0/24"), 20), moved);
+  EXPECT_NE(kernel_.Get(200, P("198.51.100.0/24"), 20), nullptr);
+  EXPECT_TRUE(kr_.InKernel("red", P("192.0.2.0/24")));
+  // Later batches go to the new table.
+  Apply({Add("192.0.2.0/24", "10.0.0.3")});
+  EXPECT_EQ(kernel_.Get(200, P("192.0.2.0/24"), 20)->nexthops[0].gateway, A("10.0.0.3"));
+  EXPECT_EQ(kernel_.Get(100, P("192.0.2.0/24"), 20), nullptr);
+  // To table 0: out of the kernel.
+  ASSERT_TRUE(vrs_.SetTable("red", 0).ok());
+  kr_.MoveVr("red");
+  EXPECT_EQ(kernel_.Get(200, P("192.0.2.0/24"), 20), nullptr);
+  EXPECT_FALSE(kr_.InKernel("red", P("192.0.2.0/24")));
+  EXPECT_EQ(kr_.stats().errors, 0u);
+}
+
 }  // namespace
 }  // namespace strata::fea

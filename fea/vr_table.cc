@@ -70,6 +70,18 @@ Status VrTable::AddVr(const std::string& name, uint32_t table_id) {
   return Status();
 }
 
+Status VrTable::SetTable(const std::string& name, uint32_t table_id) {
+  auto it = vrs_.find(name);
+  if (it == vrs_.end()) return NotFound("no VR '" + name + "'");
+  for (const auto& [n, vr] : vrs_) {
+    if (table_id != 0 && n != name && vr->table_id == table_id) {
+      return AlreadyExists("table " + std::to_string(table_id) + " belongs to VR '" + n + "'");
+    }
+  }
+  it->second->table_id = table_id;
+  return Status();
+}
+
 Status VrTable::DeleteVr(const std::string& name) {
   auto it = vrs_.find(name);
   if (it == vrs_.end()) return NotFound("no VR '" + name + "'");

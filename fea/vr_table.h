@@ -48,6 +48,9 @@ class VrTable {
   Status AddVr(const std::string& name, uint32_t table_id);
   // Removes the VR and its routes. NOT_FOUND if unknown.
   Status DeleteVr(const std::string& name);
+  // Gives an existing VR another kernel table (0: none); its routes stay. NotFound for an
+  // unknown VR, AlreadyExists if another VR has the table.
+  Status SetTable(const std::string& name, uint32_t table_id);
   const Vr* Find(const std::string& name) const;
   std::vector<const Vr*> List() const;
 

@@ -134,5 +134,19 @@ TEST_F(VrTableTest, VrIdsAndTablesAreChecked) {
   EXPECT_FALSE(r->has_value());
 }
 
+TEST_F(VrTableTest, SetTableMovesTheVrAndKeepsItsRoutes) {
+  ASSERT_TRUE(Apply("red", {Add("192.0.2.0", 24, {Via("10.0.0.2")})}).ok());
+  EXPECT_EQ(vrs_.SetTable("red", 101).code(), StatusCode::kAlreadyExists);  // blue's
+  EXPECT_EQ(vrs_.Find("red")->table_id, 100u);
+  EXPECT_EQ(vrs_.SetTable("green", 102).code(), StatusCode::kNotFound);
+  ASSERT_TRUE(vrs_.SetTable("red", 102).ok());
+  EXPECT_EQ(vrs_.Find("red")->table_id, 102u);
+  EXPECT_EQ(vrs_.Find("red")->routes.size(), 1u);
+  ASSERT_TRUE(vrs_.SetTable("red", 0).ok());  // none: any number of VRs may have it
+  ASSERT_TRUE(vrs_.SetTable("blue", 0).ok());
+  // Table 100 is free again.
+  ASSERT_TRUE(vrs_.AddVr("green", 100).ok());
+}
+
 }  // namespace
 }  // namespace strata::fea

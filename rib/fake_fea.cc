@@ -34,6 +34,10 @@ void FakeFea::DeleteVr(const fpb::DeleteVrRequest&, ipc::Responder<fpb::DeleteVr
 void FakeFea::ListVrs(const fpb::ListVrsRequest&, ipc::Responder<fpb::ListVrsReply> reply) {
   reply.Fail(Unimplemented("fake"));
 }
+void FakeFea::SetVrTable(const fpb::SetVrTableRequest&,
+                         ipc::Responder<fpb::SetVrTableReply> reply) {
+  reply.Fail(Unimplemented("fake"));
+}
 void FakeFea::ListInterfaces(const fpb::ListInterfacesRequest& r,
                              ipc::Responder<fpb::ListInterfacesReply> reply) {
   ++list_interfaces_calls;

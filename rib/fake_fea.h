@@ -32,6 +32,8 @@ class FakeFea : public fea::v1::FeaHandler {
                 ipc::Responder<fea::v1::DeleteVrReply> reply) override;
   void ListVrs(const fea::v1::ListVrsRequest&,
                ipc::Responder<fea::v1::ListVrsReply> reply) override;
+  void SetVrTable(const fea::v1::SetVrTableRequest&,
+                  ipc::Responder<fea::v1::SetVrTableReply> reply) override;
   void ListInterfaces(const fea::v1::ListInterfacesRequest&,
                       ipc::Responder<fea::v1::ListInterfacesReply> reply) override;
   void BindInterface(const fea::v1::BindInterfaceRequest&,

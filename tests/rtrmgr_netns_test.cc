@@ -1,5 +1,6 @@
 // strata-rtrmgr running a whole router against a real kernel, in a network namespace the test
-// creates and deletes: live changes of the VR's interfaces reach the FEA and the kernel tables.
+// creates and deletes: live changes (the VR's interfaces, its kernel table) reach the FEA and
+// the kernel tables.
 // Needs root and `ip netns`; skipped otherwise.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -114,6 +115,59 @@ TEST_F(RtrmgrNetnsTest, RefusedRouteIsRetriedWhenTheVrGainsAnAddress) {
   EXPECT_TRUE(ProcessHarness::WaitFor(
       [&] { return KernelTable("100").find("192.0.2.0/24") != std::string::npos; }, 5s))
       << KernelTable("100");
+}
+
+TEST_F(RtrmgrNetnsTest, TableIdChangeMovesTheVrsKernelRoutesLive) {
+  // The FEA's routes of the VR report the kernel table they go to.
+  auto vr_table = [&] {
+    auto j = ShJson("show fib vr red");
+    return j.is_object() ? j.value("table_id", -1) : -1;
+  };
+  ASSERT_EQ(vr_table(), 100) << h_.Run({"strata-sh", "-c", "show fib vr red --json"}).out;
+  ASSERT_NE(KernelTable("100").find("10.0.0.0/24"), std::string::npos) << KernelTable("100");
+  const pid_t rib = [&] {
+    auto j = ShJson("show processes");
+    for (const auto& p : j["processes"]) {
+      if (p["instance"] == "rib.red") return p["pid"].get<int>();
+    }
+    return 0;
+  }();
+  ASSERT_GT(rib, 0);
+
+  auto r = h_.Run({"strata-sh", "-c", "configure; set virtual-router red table-id 200; commit"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(vr_table(), 200) << h_.Run({"strata-sh", "-c", "show fib vr red --json"}).out;
+  EXPECT_NE(KernelTable("200").find("10.0.0.0/24"), std::string::npos) << KernelTable("200");
+  EXPECT_EQ(KernelTable("100").find("10.0.0.0/24"), std::string::npos) << KernelTable("100");
+  // The RIB's later batches land in the new table: a new static route.
+  r = h_.Run({"strata-sh", "-c",
+              "configure; set virtual-router red static route 198.51.100.0/24 next-hop 10.0.0.2; "
+              "commit"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(ProcessHarness::WaitFor(
+      [&] { return KernelTable("200").find("198.51.100.0/24") != std::string::npos; }, 5s))
+      << KernelTable("200");
+  EXPECT_EQ(KernelTable("100").find("198.51.100.0/24"), std::string::npos);
+
+  // A failing commit: the move (the FEA's step, rank 10) is done, then the RIB refuses a route
+  // (an IPv4 next hop for an IPv6 prefix) and the move is undone.
+  r = h_.Run({"strata-sh", "-c",
+              "configure; set virtual-router red table-id 300; "
+              "set virtual-router red static route 2001:db8::/32 next-hop 10.0.0.2; commit"});
+  EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.err.find("commit failed"), std::string::npos) << r.err;
+  EXPECT_EQ(vr_table(), 200);
+  EXPECT_NE(KernelTable("200").find("10.0.0.0/24"), std::string::npos) << KernelTable("200");
+  EXPECT_NE(KernelTable("200").find("198.51.100.0/24"), std::string::npos) << KernelTable("200");
+  EXPECT_EQ(KernelTable("300"), "");
+
+  // The RIB lived through it all.
+  auto j = ShJson("show processes");
+  for (const auto& p : j["processes"]) {
+    if (p["instance"] == "rib.red") {
+      EXPECT_EQ(p["pid"].get<int>(), rib);
+    }
+  }
 }
 
 }  // namespace

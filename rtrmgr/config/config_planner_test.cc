@@ -53,7 +53,12 @@ TEST(ConfigPlannerTest, FreshStartCreatesEverythingInProcessOrder) {
   EXPECT_EQ(Plan("", kBase),
             (std::vector<std::string>{
                 "create fea virtual-router red: " + kFea +
-                    "add_vr?vr:txt=red&table_id:u32=100 undo " + kFea + "delete_vr?vr:txt=red",
+                    "add_vr?vr:txt=red&table_id:u32=100&move_table:bool=true undo " + kFea +
+                    "delete_vr?vr:txt=red",
+                // Set explicitly: a no-op after add_vr, but what makes setting it later work.
+                "create fea virtual-router red table-id: " + kFea +
+                    "set_vr_table?vr:txt=red&table_id:u32=100 undo " + kFea +
+                    "set_vr_table?vr:txt=red&table_id:u32=0",
                 "create fea virtual-router red interface veth1: " + kFea +
                     "bind_interface?interface:txt=veth1&vr:txt=red undo " + kFea +
                     "unbind_interface?interface:txt=veth1",
@@ -160,10 +165,11 @@ TEST(ConfigPlannerTest, AddAndDeleteVirtualRouters) {
               "unbind_interface?interface:txt=veth2 undo " + kFea +
               "bind_interface?interface:txt=veth2&vr:txt=green",
           "delete fea virtual-router green: " + kFea + "delete_vr?vr:txt=green undo " + kFea +
-              "add_vr?vr:txt=green&table_id:u32=0",
+              "add_vr?vr:txt=green&table_id:u32=0&move_table:bool=true",
           // Then creates, lowest rank first, parents before children.
-          "create fea virtual-router blue: " + kFea + "add_vr?vr:txt=blue&table_id:u32=0 undo " +
-              kFea + "delete_vr?vr:txt=blue",
+          "create fea virtual-router blue: " + kFea +
+              "add_vr?vr:txt=blue&table_id:u32=0&move_table:bool=true undo " + kFea +
+              "delete_vr?vr:txt=blue",
           "create rib.blue virtual-router blue static: " + br +
               "add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP undo " + br +
               "delete_origin_table?protocol:txt=static",
@@ -174,26 +180,23 @@ TEST(ConfigPlannerTest, AddAndDeleteVirtualRouters) {
       }));
 }
 
-TEST(ConfigPlannerTest, TableIdChangeRecreatesTheWholeVr) {
-  auto plan = Plan(kBase, Replace(kBase, "table-id 100", "table-id 200"));
-  std::vector<std::string> heads;
-  for (const auto& a : plan) heads.push_back(a.substr(0, a.find(':')));
-  EXPECT_EQ(heads, (std::vector<std::string>{
-                       "delete bgp.red virtual-router red bgp peer 10.0.0.2 import",
-                       "delete bgp.red virtual-router red bgp peer 10.0.0.2",
-                       "delete rib.red virtual-router red static route 192.0.2.0/24",
-                       "delete rib.red virtual-router red static",
-                       "delete fea virtual-router red interface veth1",
-                       "delete fea virtual-router red",
-                       "create fea virtual-router red",
-                       "create fea virtual-router red interface veth1",
-                       "create rib.red virtual-router red static",
-                       "create rib.red virtual-router red static route 192.0.2.0/24",
-                       "create bgp.red virtual-router red bgp",
-                       "create bgp.red virtual-router red bgp peer 10.0.0.2",
-                       "create bgp.red virtual-router red bgp peer 10.0.0.2 import",
-                   }));
-  EXPECT_NE(plan[6].find("table_id:u32=200"), std::string::npos);
+// A table-id change moves the VR live (fea/1.0/set_vr_table), undone by moving it back; the
+// VR, its interfaces, static routes and BGP stay.
+TEST(ConfigPlannerTest, TableIdChangeMovesTheVrLive) {
+  EXPECT_EQ(Plan(kBase, Replace(kBase, "table-id 100", "table-id 200")),
+            (std::vector<std::string>{"change fea virtual-router red table-id: " + kFea +
+                                      "set_vr_table?vr:txt=red&table_id:u32=200 undo " + kFea +
+                                      "set_vr_table?vr:txt=red&table_id:u32=100"}));
+  // Set where it was left to its default (0), and back.
+  const std::string unset = Replace(kBase, "table-id 100;", "");
+  EXPECT_EQ(Plan(unset, kBase),
+            (std::vector<std::string>{"create fea virtual-router red table-id: " + kFea +
+                                      "set_vr_table?vr:txt=red&table_id:u32=100 undo " + kFea +
+                                      "set_vr_table?vr:txt=red&table_id:u32=0"}));
+  EXPECT_EQ(Plan(kBase, unset),
+            (std::vector<std::string>{"delete fea virtual-router red table-id: " + kFea +
+                                      "set_vr_table?vr:txt=red&table_id:u32=0 undo " + kFea +
+                                      "set_vr_table?vr:txt=red&table_id:u32=100"}));
 }
 
 TEST(ConfigPlannerTest, OptionalAtomIsLeftOutUntilSet) {
@@ -237,7 +240,7 @@ TEST(ConfigPlannerTest, ExampleConfigPlans) {
   ASSERT_TRUE(tree.ok());
   auto plan = ConfigPlanner(RealTemplates()).PlanCreate(*tree);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();
-  EXPECT_EQ(plan->size(), 15u);
+  EXPECT_EQ(plan->size(), 17u);  // with set_vr_table for each VR's explicit table-id
   for (const auto& a : *plan) EXPECT_TRUE(a.xrl.is_generic()) << a.ToString();
 }
 
