@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -72,7 +73,7 @@ class RtrmgrNetnsTest : public ::testing::Test {
                        "rtrmgr");
     ASSERT_GT(rtrmgr_, 0);
     ASSERT_TRUE(ProcessHarness::WaitFor([&] { return FibHas("10.0.0.9", "10.0.0.0/24"); }, 20s))
-        << h_.ReadLog("rtrmgr");
+        << h_.ReadLog("rtrmgr") << Diagnostics();
   }
   void TearDown() override {
     if (rtrmgr_ > 0 && !h_.Exited(rtrmgr_)) {
@@ -82,6 +83,19 @@ class RtrmgrNetnsTest : public ::testing::Test {
     if (created_) Shell("ip netns del " + ns_);
   }
 
+  // What the shell and the processes' logs say, for a failure message.
+  std::string Diagnostics() {
+    auto fib = h_.Run({"strata-sh", "-c", "show fib vr red --json"});
+    auto ifs = h_.Run({"strata-sh", "-c", "show interfaces --json"});
+    std::string out = "\nshow fib: " + fib.out + fib.err + "\nshow interfaces: " + ifs.out +
+                      ifs.err + "\nip addr: " + Ip("addr").out;
+    for (const char* log : {"fea", "rib.red"}) {
+      std::ifstream f(h_.run_dir() + "/logs/" + log + ".log");
+      out += std::string("\n--- ") + log + ":\n" +
+             std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    }
+    return out;
+  }
   ShResult Ip(const std::string& args) { return Shell("ip -n " + ns_ + " " + args); }
   nlohmann::json ShJson(const std::string& cmd) {
     auto r = h_.Run({"strata-sh", "-c", cmd + " --json"});
