@@ -189,7 +189,7 @@ TEST_F(RtrmgrProcessTest, KilledFeaIsRestartedAndRefedByTheRib) {
     return j.is_object() && j.value("found", false) && j["prefix"] == prefix;
   };
   // Red's static next hop 127.0.0.1 is on lo, bound to red only now: the FEA refused the route
-  // at start-up and is not asked again until it restarts (a known gap), which is the point here.
+  // at start-up and is offered it again when lo joins the VR; the restarted FEA must get it too.
   auto r = Sh("configure; set virtual-router red interface lo; commit");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(ProcessHarness::WaitFor([&] { return fib_has("127.0.0.1", "127.0.0.0/8"); }, 20s))
