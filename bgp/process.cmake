@@ -36,6 +36,8 @@ strata_test(bgp_process_test
     process/policy_proto_convert_test.cc
     process/rib_ipc_test.cc
     process/bgp_speaker_test.cc
+    process/damping_speaker_test.cc
+    process/route_reflection_speaker_test.cc
     process/asio_clock_test.cc
     process/graceful_restart_process_test.cc
   LIBS strata_bgp_process strata_finder)

@@ -181,7 +181,7 @@ Status BgpPipeline::peer_down_graceful(PeerId id) {
   tear_down_output(*p);
   p->session.reset();
   if (p->damping) p->damping->set_session(nullptr);  // stale sweeps are not flaps
-  p->in->set_session(nullptr);  // every held route is stale now
+  p->in->set_session(nullptr);                       // every held route is stale now
   return Status::Ok();
 }
 

@@ -137,9 +137,9 @@ TEST_F(BgpProcessTest, TwoSpeakersExchangeNetworksAndSurviveAKill) {
   EXPECT_TRUE(Has(peers, "established_transitions:u64=2&")) << peers;
   EXPECT_TRUE(Has(peers, "prefixes_received:u64=1&")) << peers;
   // a's End-of-RIB ends the helper's stale period.
-  ASSERT_TRUE(ProcessHarness::WaitFor(
-      [&] { return Has(Call("bgp.b/bgp/1.0/list_peers"), "stale_routes:u64=0&"); }))
-      << Call("bgp.b/bgp/1.0/list_peers");
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] {
+    return Has(Call("bgp.b/bgp/1.0/list_peers"), "stale_routes:u64=0&");
+  })) << Call("bgp.b/bgp/1.0/list_peers");
 }
 
 // A raw speaker (AS 65004 on 127.0.0.4) that completes the OPEN exchange by hand.
