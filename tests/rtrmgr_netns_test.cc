@@ -4,17 +4,15 @@
 // Needs root and `ip netns`; skipped otherwise.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "tests/interop/command.h"
 #include "tests/process_harness.h"
 
 namespace strata::testing {
@@ -22,21 +20,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-struct ShResult {
-  int rc = -1;
-  std::string out;
-};
-
-ShResult Shell(const std::string& cmd) {
-  ShResult r;
-  FILE* f = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (f == nullptr) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-  const int status = ::pclose(f);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+// `cmd` through sh -c, its output and error output together.
+interop::CommandResult Shell(const std::string& cmd) {
+  return interop::RunCommand({"sh", "-c", cmd});
 }
 
 // va0 (10.0.0.1/24) is bound to VR red, whose static route's next hop 10.0.5.2 is on no
@@ -59,11 +45,11 @@ class RtrmgrNetnsTest : public ::testing::Test {
   void SetUp() override {
     if (::geteuid() != 0) GTEST_SKIP() << "needs root";
     ns_ = "strata-rtr-test-" + std::to_string(::getpid());
-    if (Shell("ip netns add " + ns_).rc != 0) GTEST_SKIP() << "ip netns unavailable";
+    if (Shell("ip netns add " + ns_).exit_code != 0) GTEST_SKIP() << "ip netns unavailable";
     created_ = true;
     for (const char* c : {"link set lo up", "link add va0 type veth peer name vb0",
                           "addr add 10.0.0.1/24 dev va0", "link set va0 up", "link set vb0 up"}) {
-      ASSERT_EQ(Ip(c).rc, 0) << c;
+      ASSERT_EQ(Ip(c).exit_code, 0) << c;
     }
     conf_ = h_.run_dir() + "/router.conf";
     std::ofstream(conf_) << kConfig;
@@ -90,7 +76,7 @@ class RtrmgrNetnsTest : public ::testing::Test {
     auto fib = h_.Run({"strata-sh", "-c", "show fib vr red --json"});
     auto ifs = h_.Run({"strata-sh", "-c", "show interfaces --json"});
     std::string out = "\nshow fib: " + fib.out + fib.err + "\nshow interfaces: " + ifs.out +
-                      ifs.err + "\nip addr: " + Ip("addr").out;
+                      ifs.err + "\nip addr: " + Ip("addr").output;
     for (const char* log : {"fea", "rib.red"}) {
       std::ifstream f(h_.run_dir() + "/logs/" + log + ".log");
       out += std::string("\n--- ") + log + ":\n" +
@@ -98,7 +84,7 @@ class RtrmgrNetnsTest : public ::testing::Test {
     }
     return out;
   }
-  ShResult Ip(const std::string& args) { return Shell("ip -n " + ns_ + " " + args); }
+  interop::CommandResult Ip(const std::string& args) { return Shell("ip -n " + ns_ + " " + args); }
   nlohmann::json ShJson(const std::string& cmd) {
     auto r = h_.Run({"strata-sh", "-c", cmd + " --json"});
     if (r.exit_code != 0) return nullptr;
@@ -117,7 +103,7 @@ class RtrmgrNetnsTest : public ::testing::Test {
     return j.is_object() && j.value("found", false) && j["prefix"] == prefix;
   }
   std::string KernelTable(const std::string& table) {
-    return Ip("route show table " + table + " proto 201").out;
+    return Ip("route show table " + table + " proto 201").output;
   }
 
   ProcessHarness h_;
@@ -133,7 +119,7 @@ TEST_F(RtrmgrNetnsTest, RefusedRouteIsRetriedWhenTheVrGainsAnAddress) {
   ASSERT_EQ(KernelTable("100").find("192.0.2.0/24"), std::string::npos);
 
   // An address on va0, already bound to red, puts the next hop on an interface of the VR.
-  ASSERT_EQ(Ip("addr add 10.0.5.1/24 dev va0").rc, 0);
+  ASSERT_EQ(Ip("addr add 10.0.5.1/24 dev va0").exit_code, 0);
   ASSERT_TRUE(ProcessHarness::WaitFor([&] { return FibHas("192.0.2.1", "192.0.2.0/24"); }, 10s))
       << Diagnostics();
   EXPECT_TRUE(FibHas("10.0.0.9", "10.0.0.0/24"));
@@ -152,7 +138,7 @@ TEST_F(RtrmgrNetnsTest, TableIdChangeMovesTheVrsKernelRoutesLive) {
   // The static's next hop on va0 first: then every route of the VR is accepted. (Until then
   // the FEA may have rejected a batch holding the connected route with the refused static: a
   // batch is applied whole or not at all.)
-  ASSERT_EQ(Ip("addr add 10.0.5.1/24 dev va0").rc, 0);
+  ASSERT_EQ(Ip("addr add 10.0.5.1/24 dev va0").exit_code, 0);
   ASSERT_TRUE(ProcessHarness::WaitFor(
       [&] { return FibHas("10.0.0.9", "10.0.0.0/24") && FibHas("192.0.2.1", "192.0.2.0/24"); },
       10s))
