@@ -30,9 +30,9 @@ namespace strata::interop {
 namespace {
 
 using namespace std::chrono_literals;
+using nlohmann::json;
 using ::testing::ElementsAre;
 using ::testing::UnorderedElementsAre;
-using nlohmann::json;
 
 constexpr uint32_t kBirdAs = 65001;
 constexpr uint32_t kFrrAs = 65003;
@@ -102,10 +102,12 @@ std::string FrrExportPolicy(uint32_t prepend, uint32_t med) {
          "&terms.0.action:txt=POLICY_ACTION_ACCEPT&default_action:txt=POLICY_ACTION_ACCEPT";
 }
 
-std::string GobgpExportPolicy() {
+// `tagged`: the member of community-set tagged.
+std::string GobgpExportPolicy(const std::string& tagged = "65010:1") {
   return "name:txt=to-gobgp&as_path_sets.0.name:txt=from-frr"
          "&as_path_sets.0.regexes:list<txt>=^65003$"
-         "&community_sets.0.name:txt=tagged&community_sets.0.members:list<txt>=65010:1"
+         "&community_sets.0.name:txt=tagged&community_sets.0.members:list<txt>=" +
+         tagged +
          "&terms.0.name:txt=via-frr&terms.0.as_path_sets:list<txt>=from-frr"
          "&terms.0.action:txt=POLICY_ACTION_ACCEPT"
          "&terms.1.name:txt=tagged&terms.1.community_sets:list<txt>=tagged"
@@ -113,8 +115,12 @@ std::string GobgpExportPolicy() {
 }
 
 // A list_peers counter (protobuf's JSON may give a uint64 as a string).
+// A missing counter fails the test (so that equal counters cannot be two missing ones).
 uint64_t Counter(const json& peer, const std::string& key) {
-  if (!peer.is_object() || !peer.contains(key)) return 0;
+  if (!peer.is_object() || !peer.contains(key)) {
+    ADD_FAILURE() << "no " << key << " in " << peer.dump();
+    return 0;
+  }
   const json& v = peer[key];
   return v.is_string() ? std::stoull(v.get<std::string>()) : v.get<uint64_t>();
 }
@@ -186,11 +192,11 @@ class PolicyInteropTest : public InteropTest {
                            .router_id = "10.255.0.3",
                            .neighbors = {Peer(s2, kStrataAs, FrrAddr())},
                            .routes = {{.prefix = p_.f, .communities = {"65003:300"}}}});
-    gobgp_ = &AddSpeaker<GobgpSpeaker>(gns, SpeakerConfig{.name = "gobgp",
-                                                          .local_as = kStrataAs,
-                                                          .router_id = "10.255.0.4",
-                                                          .neighbors = {Peer(s3, kStrataAs,
-                                                                             GobgpAddr())}});
+    gobgp_ = &AddSpeaker<GobgpSpeaker>(
+        gns, SpeakerConfig{.name = "gobgp",
+                           .local_as = kStrataAs,
+                           .router_id = "10.255.0.4",
+                           .neighbors = {Peer(s3, kStrataAs, GobgpAddr())}});
     strata_ = &AddSpeaker<StrataSpeaker>(
         sns,
         SpeakerConfig{.name = "strata",
@@ -282,6 +288,72 @@ class PolicyInteropTest : public InteropTest {
     EXPECT_THAT(bf->as_path, ElementsAre(kStrataAs, kFrrAs));
   }
 
+  // The operator changes policies at run time: the import policy (prefix list and LOCAL_PREF),
+  // FRR's export policy, then GoBGP's community set. Each change reaches the peers it concerns
+  // and no other.
+  void ChangePoliciesLive() {
+    // from-bird now accepts A and C only, with LOCAL_PREF 300: B leaves FRR, C arrives there (not
+    // at GoBGP: it has no 65010:1), GoBGP's A gets the new LOCAL_PREF.
+    ASSERT_OK(Define(ImportPolicy(p_, true)));
+    ASSERT_TRUE(frr_->WaitForRouteGone(p_.b));
+    auto fc = frr_->WaitForRoute(p_.c);
+    ASSERT_TRUE(fc.has_value());
+    EXPECT_THAT(fc->as_path, ElementsAre(kStrataAs, kStrataAs, kStrataAs, kBirdAs));
+    EXPECT_EQ(fc->med, 50u) << fc->ToString();
+    EXPECT_THAT(fc->communities, ElementsAre("65010:2"));
+    auto ga = gobgp_->WaitForRoute(p_.a, 15s, [](const Route& r) { return r.local_pref == 300u; });
+    ASSERT_TRUE(ga.has_value()) << gobgp_->FindRoute(p_.a).value_or(Route{}).ToString();
+    EXPECT_THAT(ga->communities, ElementsAre("65001:100", "65010:1"));
+    EXPECT_FALSE(strata_->FindRoute(p_.b).has_value());
+    EXPECT_FALSE(frr_->FindRoute(p_.d).has_value());
+    EXPECT_TRUE(frr_->FindRoute(p_.a).has_value());
+    EXPECT_TRUE(StaysAbsent(*gobgp_, p_.c, 2s));
+    EXPECT_EQ(Counter(strata_->PeerStatus(BirdAddr()), "prefixes_accepted"), 2u);
+
+    // to-frr now prepends once and sets MED 70: FRR's routes change; GoBGP and BIRD get no UPDATE.
+    const uint64_t to_gobgp = Counter(strata_->PeerStatus(GobgpAddr()), "updates_out");
+    const uint64_t to_bird = Counter(strata_->PeerStatus(BirdAddr()), "updates_out");
+    const uint64_t to_frr = Counter(strata_->PeerStatus(FrrAddr()), "updates_out");
+    const auto gobgp_in = GobgpUpdatesIn(*gobgp_, StrataOnGobgpLink());
+    ASSERT_TRUE(gobgp_in.has_value());
+    EXPECT_GT(*gobgp_in, 0u);
+    EXPECT_GT(to_gobgp, 0u);
+    EXPECT_GT(to_bird, 0u);
+    const auto bird_f = bird_->FindRoute(p_.f);
+    ASSERT_TRUE(bird_f.has_value());
+    ASSERT_OK(Define(FrrExportPolicy(1, 70)));
+    for (const std::string& prefix : {p_.a, p_.c}) {
+      auto r = frr_->WaitForRoute(prefix, 15s, [](const Route& x) { return x.med == 70u; });
+      ASSERT_TRUE(r.has_value()) << prefix;
+      EXPECT_THAT(r->as_path, ElementsAre(kStrataAs, kStrataAs, kBirdAs)) << r->ToString();
+    }
+    EXPECT_GT(Counter(strata_->PeerStatus(FrrAddr()), "updates_out"), to_frr);
+    EXPECT_EQ(Counter(strata_->PeerStatus(GobgpAddr()), "updates_out"), to_gobgp);
+    EXPECT_EQ(Counter(strata_->PeerStatus(BirdAddr()), "updates_out"), to_bird);
+    EXPECT_EQ(GobgpUpdatesIn(*gobgp_, StrataOnGobgpLink()), gobgp_in);
+    ga = gobgp_->FindRoute(p_.a);
+    ASSERT_TRUE(ga.has_value());
+    EXPECT_EQ(ga->local_pref, 300u);
+    EXPECT_NE(ga->med, 70u) << ga->ToString();
+    const auto bird_f_after = bird_->FindRoute(p_.f);
+    ASSERT_TRUE(bird_f_after.has_value());
+    EXPECT_EQ(bird_f_after->ToString(), bird_f->ToString());
+
+    // community-set tagged now holds 65010:2: A leaves GoBGP, C arrives; FRR gets nothing.
+    const uint64_t to_frr_now = Counter(strata_->PeerStatus(FrrAddr()), "updates_out");
+    const auto frr_a = frr_->FindRoute(p_.a);
+    ASSERT_TRUE(frr_a.has_value());
+    ASSERT_OK(Define(GobgpExportPolicy("65010:2")));
+    ASSERT_TRUE(gobgp_->WaitForRouteGone(p_.a));
+    auto gc = gobgp_->WaitForRoute(p_.c);
+    ASSERT_TRUE(gc.has_value());
+    EXPECT_THAT(gc->communities, ElementsAre("65010:2"));
+    EXPECT_EQ(gc->local_pref, 100u) << gc->ToString();
+    EXPECT_TRUE(gobgp_->FindRoute(p_.f).has_value());
+    EXPECT_EQ(Counter(strata_->PeerStatus(FrrAddr()), "updates_out"), to_frr_now);
+    EXPECT_EQ(frr_->FindRoute(p_.a).value_or(Route{}).ToString(), frr_a->ToString());
+  }
+
   bool v6_ = false;
   Prefixes p_;
   VethLink* l1_ = nullptr;
@@ -303,56 +375,16 @@ TEST_F(PolicyInteropTest, ImportAndExportPoliciesShapeWhatEachPeerGetsIpv6) {
   CheckInitialPolicies();
 }
 
-
-// The operator changes policies at run time: the import policy (prefix list and LOCAL_PREF) and
-// then FRR's export policy. Each change reaches the peers it concerns and no other.
-TEST_F(PolicyInteropTest, LiveChangesReachOnlyThePeersTheyConcern) {
+TEST_F(PolicyInteropTest, LiveChangesReachOnlyThePeersTheyConcernIpv4) {
   ASSERT_NO_FATAL_FAILURE(StartAll(false));
   ASSERT_NO_FATAL_FAILURE(CheckInitialPolicies());
+  ChangePoliciesLive();
+}
 
-  // from-bird now accepts A and C only, with LOCAL_PREF 300: B leaves FRR, C arrives there (not
-  // at GoBGP: it has no 65010:1), GoBGP's A gets the new LOCAL_PREF.
-  ASSERT_OK(Define(ImportPolicy(p_, true)));
-  ASSERT_TRUE(frr_->WaitForRouteGone(p_.b));
-  auto fc = frr_->WaitForRoute(p_.c);
-  ASSERT_TRUE(fc.has_value());
-  EXPECT_THAT(fc->as_path, ElementsAre(kStrataAs, kStrataAs, kStrataAs, kBirdAs));
-  EXPECT_EQ(fc->med, 50u) << fc->ToString();
-  EXPECT_THAT(fc->communities, ElementsAre("65010:2"));
-  auto ga = gobgp_->WaitForRoute(p_.a, 15s, [](const Route& r) { return r.local_pref == 300u; });
-  ASSERT_TRUE(ga.has_value()) << gobgp_->FindRoute(p_.a).value_or(Route{}).ToString();
-  EXPECT_THAT(ga->communities, ElementsAre("65001:100", "65010:1"));
-  EXPECT_FALSE(strata_->FindRoute(p_.b).has_value());
-  EXPECT_FALSE(frr_->FindRoute(p_.d).has_value());
-  EXPECT_TRUE(frr_->FindRoute(p_.a).has_value());
-  EXPECT_TRUE(StaysAbsent(*gobgp_, p_.c, 2s));
-  EXPECT_EQ(Counter(strata_->PeerStatus(BirdAddr()), "prefixes_accepted"), 2u);
-
-  // to-frr now prepends once and sets MED 70: FRR's routes change; GoBGP and BIRD get no UPDATE.
-  const uint64_t to_gobgp = Counter(strata_->PeerStatus(GobgpAddr()), "updates_out");
-  const uint64_t to_bird = Counter(strata_->PeerStatus(BirdAddr()), "updates_out");
-  const uint64_t to_frr = Counter(strata_->PeerStatus(FrrAddr()), "updates_out");
-  const auto gobgp_in = GobgpUpdatesIn(*gobgp_, StrataOnGobgpLink());
-  ASSERT_TRUE(gobgp_in.has_value());
-  const auto bird_f = bird_->FindRoute(p_.f);
-  ASSERT_TRUE(bird_f.has_value());
-  ASSERT_OK(Define(FrrExportPolicy(1, 70)));
-  for (const std::string& prefix : {p_.a, p_.c}) {
-    auto r = frr_->WaitForRoute(prefix, 15s, [](const Route& x) { return x.med == 70u; });
-    ASSERT_TRUE(r.has_value()) << prefix;
-    EXPECT_THAT(r->as_path, ElementsAre(kStrataAs, kStrataAs, kBirdAs)) << r->ToString();
-  }
-  EXPECT_GT(Counter(strata_->PeerStatus(FrrAddr()), "updates_out"), to_frr);
-  EXPECT_EQ(Counter(strata_->PeerStatus(GobgpAddr()), "updates_out"), to_gobgp);
-  EXPECT_EQ(Counter(strata_->PeerStatus(BirdAddr()), "updates_out"), to_bird);
-  EXPECT_EQ(GobgpUpdatesIn(*gobgp_, StrataOnGobgpLink()), gobgp_in);
-  ga = gobgp_->FindRoute(p_.a);
-  ASSERT_TRUE(ga.has_value());
-  EXPECT_EQ(ga->local_pref, 300u);
-  EXPECT_FALSE(ga->med == 70u) << ga->ToString();
-  const auto bird_f_after = bird_->FindRoute(p_.f);
-  ASSERT_TRUE(bird_f_after.has_value());
-  EXPECT_EQ(bird_f_after->ToString(), bird_f->ToString());
+TEST_F(PolicyInteropTest, LiveChangesReachOnlyThePeersTheyConcernIpv6) {
+  ASSERT_NO_FATAL_FAILURE(StartAll(true));
+  ASSERT_NO_FATAL_FAILURE(CheckInitialPolicies());
+  ChangePoliciesLive();
 }
 
 // A policy naming a set (or a policy) that does not exist is refused with an error naming it,
@@ -387,6 +419,15 @@ TEST_F(PolicyInteropTest, PolicyNamingAMissingSetIsRejectedAndTheOldOneStays) {
       "&terms.0.action:txt=POLICY_ACTION_ACCEPT&default_action:txt=POLICY_ACTION_ACCEPT");
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
   EXPECT_NE(s.message().find("no-such-set"), std::string::npos) << s.ToString();
+  // An AS path regex that does not compile.
+  s = Define(
+      "name:txt=to-gobgp&terms.0.name:txt=t&terms.0.as_path_regex:txt=(65003"
+      "&terms.0.action:txt=POLICY_ACTION_ACCEPT&default_action:txt=POLICY_ACTION_ACCEPT");
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
+  // A policy in use cannot be deleted.
+  auto deleted = strata_->Call(strata_->bgp_target() + "delete_policy?name:txt=to-frr");
+  EXPECT_EQ(deleted.status().code(), StatusCode::kFailedPrecondition)
+      << deleted.status().ToString();
   // A peer pointed at a policy that does not exist.
   s = Attach(FrrAddr(), "export", "no-such-policy");
   EXPECT_EQ(s.code(), StatusCode::kNotFound) << s.ToString();
