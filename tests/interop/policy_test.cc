@@ -37,6 +37,8 @@ using ::testing::UnorderedElementsAre;
 constexpr uint32_t kBirdAs = 65001;
 constexpr uint32_t kFrrAs = 65003;
 constexpr uint32_t kStrataAs = 65010;
+// Bound of every wait for a route to come, change or go (generous: the machine may be loaded).
+constexpr auto kWait = 30s;
 
 // The prefixes of one address family.
 struct Prefixes {
@@ -115,12 +117,14 @@ std::string GobgpExportPolicy(const std::string& tagged = "65010:1") {
 }
 
 // A list_peers counter (protobuf's JSON may give a uint64 as a string).
-// A missing counter fails the test (so that equal counters cannot be two missing ones).
+// A list_peers counter; proto3's JSON leaves out zeros, so a missing one is 0 (tests compare
+// counters they have seen above zero). No peer entry at all fails the test.
 uint64_t Counter(const json& peer, const std::string& key) {
-  if (!peer.is_object() || !peer.contains(key)) {
-    ADD_FAILURE() << "no " << key << " in " << peer.dump();
+  if (!peer.is_object()) {
+    ADD_FAILURE() << "no list_peers entry for the peer (looking for " << key << ")";
     return 0;
   }
+  if (!peer.contains(key)) return 0;
   const json& v = peer[key];
   return v.is_string() ? std::stoull(v.get<std::string>()) : v.get<uint64_t>();
 }
@@ -216,7 +220,7 @@ class PolicyInteropTest : public InteropTest {
     ASSERT_OK(frr_->Start());
     ASSERT_OK(gobgp_->Start());
     for (const auto& n : {BirdAddr(), FrrAddr(), GobgpAddr()}) {
-      ASSERT_TRUE(strata_->WaitEstablished(n)) << n;
+      ASSERT_TRUE(strata_->WaitEstablished(n, kWait)) << n;
     }
   }
 
@@ -234,18 +238,18 @@ class PolicyInteropTest : public InteropTest {
   // FRR and GoBGP; then checks every table against the policies.
   void CheckInitialPolicies() {
     ASSERT_TRUE(PollUntil(
-        [&] { return Counter(strata_->PeerStatus(BirdAddr()), "prefixes_received") == 4; }, 20s))
+        [&] { return Counter(strata_->PeerStatus(BirdAddr()), "prefixes_received") == 4; }, kWait))
         << strata_->PeerStatus(BirdAddr()).dump();
     const json bird_peer = strata_->PeerStatus(BirdAddr());
     EXPECT_EQ(Counter(bird_peer, "prefixes_accepted"), 2u) << bird_peer.dump();
     EXPECT_EQ(bird_peer.value("import_policy", ""), "from-bird");
 
     // Strata's own table: LOCAL_PREF and communities set on import, C and D rejected.
-    auto a = strata_->WaitForRoute(p_.a);
+    auto a = strata_->WaitForRoute(p_.a, kWait);
     ASSERT_TRUE(a.has_value());
     EXPECT_EQ(a->local_pref, 200u) << a->ToString();
     EXPECT_THAT(a->communities, ElementsAre("65001:100", "65010:1"));
-    auto b = strata_->WaitForRoute(p_.b);
+    auto b = strata_->WaitForRoute(p_.b, kWait);
     ASSERT_TRUE(b.has_value());
     EXPECT_THAT(b->communities, ElementsAre("65010:2"));
     EXPECT_NE(b->local_pref, 200u) << b->ToString();
@@ -254,12 +258,13 @@ class PolicyInteropTest : public InteropTest {
 
     // FRR: A and B, each with our AS three times, MED 50 (BIRD's MED 10 replaced) and the
     // communities of the import policy.
-    auto fa = frr_->WaitForRoute(p_.a);
+    auto fa = frr_->WaitForRoute(p_.a, kWait);
     ASSERT_TRUE(fa.has_value());
     EXPECT_THAT(fa->as_path, ElementsAre(kStrataAs, kStrataAs, kStrataAs, kBirdAs));
     EXPECT_EQ(fa->med, 50u) << fa->ToString();
     EXPECT_THAT(fa->communities, ElementsAre("65001:100", "65010:1"));
-    auto fb = frr_->WaitForRoute(p_.b);
+    EXPECT_FALSE(fa->local_pref.has_value()) << "LOCAL_PREF leaked to eBGP: " << fa->ToString();
+    auto fb = frr_->WaitForRoute(p_.b, kWait);
     ASSERT_TRUE(fb.has_value());
     EXPECT_THAT(fb->as_path, ElementsAre(kStrataAs, kStrataAs, kStrataAs, kBirdAs));
     EXPECT_EQ(fb->med, 50u) << fb->ToString();
@@ -269,12 +274,14 @@ class PolicyInteropTest : public InteropTest {
 
     // GoBGP (iBGP): A through the community set, with LOCAL_PREF 200; F through the AS path
     // set; B (accepted by Strata, with 65010:2 only) is not sent.
-    auto ga = gobgp_->WaitForRoute(p_.a);
+    auto ga = gobgp_->WaitForRoute(p_.a, kWait);
     ASSERT_TRUE(ga.has_value());
     EXPECT_EQ(ga->local_pref, 200u) << ga->ToString();
     EXPECT_THAT(ga->as_path, ElementsAre(kBirdAs));
     EXPECT_THAT(ga->communities, ElementsAre("65001:100", "65010:1"));
-    auto gf = gobgp_->WaitForRoute(p_.f);
+    EXPECT_EQ(ga->med, 10u) << ga->ToString();  // BIRD's: FRR's export MED is FRR's alone
+    EXPECT_EQ(ga->nexthop, BirdAddr());
+    auto gf = gobgp_->WaitForRoute(p_.f, kWait);
     ASSERT_TRUE(gf.has_value());
     EXPECT_THAT(gf->as_path, ElementsAre(kFrrAs));
     EXPECT_THAT(gf->communities, ElementsAre("65003:300"));
@@ -283,7 +290,7 @@ class PolicyInteropTest : public InteropTest {
     EXPECT_FALSE(gobgp_->FindRoute(p_.d).has_value());
 
     // BIRD has no export policy (ebgp_requires_policy is off in the harness): F, prepended once.
-    auto bf = bird_->WaitForRoute(p_.f);
+    auto bf = bird_->WaitForRoute(p_.f, kWait);
     ASSERT_TRUE(bf.has_value());
     EXPECT_THAT(bf->as_path, ElementsAre(kStrataAs, kFrrAs));
   }
@@ -295,13 +302,14 @@ class PolicyInteropTest : public InteropTest {
     // from-bird now accepts A and C only, with LOCAL_PREF 300: B leaves FRR, C arrives there (not
     // at GoBGP: it has no 65010:1), GoBGP's A gets the new LOCAL_PREF.
     ASSERT_OK(Define(ImportPolicy(p_, true)));
-    ASSERT_TRUE(frr_->WaitForRouteGone(p_.b));
-    auto fc = frr_->WaitForRoute(p_.c);
+    ASSERT_TRUE(frr_->WaitForRouteGone(p_.b, kWait));
+    auto fc = frr_->WaitForRoute(p_.c, kWait);
     ASSERT_TRUE(fc.has_value());
     EXPECT_THAT(fc->as_path, ElementsAre(kStrataAs, kStrataAs, kStrataAs, kBirdAs));
     EXPECT_EQ(fc->med, 50u) << fc->ToString();
     EXPECT_THAT(fc->communities, ElementsAre("65010:2"));
-    auto ga = gobgp_->WaitForRoute(p_.a, 15s, [](const Route& r) { return r.local_pref == 300u; });
+    auto ga =
+        gobgp_->WaitForRoute(p_.a, kWait, [](const Route& r) { return r.local_pref == 300u; });
     ASSERT_TRUE(ga.has_value()) << gobgp_->FindRoute(p_.a).value_or(Route{}).ToString();
     EXPECT_THAT(ga->communities, ElementsAre("65001:100", "65010:1"));
     EXPECT_FALSE(strata_->FindRoute(p_.b).has_value());
@@ -323,7 +331,7 @@ class PolicyInteropTest : public InteropTest {
     ASSERT_TRUE(bird_f.has_value());
     ASSERT_OK(Define(FrrExportPolicy(1, 70)));
     for (const std::string& prefix : {p_.a, p_.c}) {
-      auto r = frr_->WaitForRoute(prefix, 15s, [](const Route& x) { return x.med == 70u; });
+      auto r = frr_->WaitForRoute(prefix, kWait, [](const Route& x) { return x.med == 70u; });
       ASSERT_TRUE(r.has_value()) << prefix;
       EXPECT_THAT(r->as_path, ElementsAre(kStrataAs, kStrataAs, kBirdAs)) << r->ToString();
     }
@@ -334,7 +342,7 @@ class PolicyInteropTest : public InteropTest {
     ga = gobgp_->FindRoute(p_.a);
     ASSERT_TRUE(ga.has_value());
     EXPECT_EQ(ga->local_pref, 300u);
-    EXPECT_NE(ga->med, 70u) << ga->ToString();
+    EXPECT_EQ(ga->med, 10u) << ga->ToString();
     const auto bird_f_after = bird_->FindRoute(p_.f);
     ASSERT_TRUE(bird_f_after.has_value());
     EXPECT_EQ(bird_f_after->ToString(), bird_f->ToString());
@@ -344,8 +352,8 @@ class PolicyInteropTest : public InteropTest {
     const auto frr_a = frr_->FindRoute(p_.a);
     ASSERT_TRUE(frr_a.has_value());
     ASSERT_OK(Define(GobgpExportPolicy("65010:2")));
-    ASSERT_TRUE(gobgp_->WaitForRouteGone(p_.a));
-    auto gc = gobgp_->WaitForRoute(p_.c);
+    ASSERT_TRUE(gobgp_->WaitForRouteGone(p_.a, kWait));
+    auto gc = gobgp_->WaitForRoute(p_.c, kWait);
     ASSERT_TRUE(gc.has_value());
     EXPECT_THAT(gc->communities, ElementsAre("65010:2"));
     EXPECT_EQ(gc->local_pref, 100u) << gc->ToString();
@@ -405,7 +413,10 @@ TEST_F(PolicyInteropTest, PolicyNamingAMissingSetIsRejectedAndTheOldOneStays) {
   const auto gobgp_before = routes_of(*gobgp_);
   uint64_t out_before[3];
   const std::string peers[3] = {BirdAddr(), FrrAddr(), GobgpAddr()};
-  for (int i = 0; i < 3; ++i) out_before[i] = Counter(strata_->PeerStatus(peers[i]), "updates_out");
+  for (int i = 0; i < 3; ++i) {
+    out_before[i] = Counter(strata_->PeerStatus(peers[i]), "updates_out");
+    EXPECT_GT(out_before[i], 0u) << peers[i];
+  }
 
   // from-bird redefined with a term naming a prefix list that is not defined: would accept all.
   Status s = Define(
@@ -444,8 +455,70 @@ TEST_F(PolicyInteropTest, PolicyNamingAMissingSetIsRejectedAndTheOldOneStays) {
   }
   // The old policy is still the one in force: a valid redefinition still takes effect.
   ASSERT_OK(Define(ImportPolicy(p_, true)));
-  EXPECT_TRUE(frr_->WaitForRouteGone(p_.b));
-  EXPECT_TRUE(frr_->WaitForRoute(p_.c).has_value());
+  EXPECT_TRUE(frr_->WaitForRouteGone(p_.b, kWait));
+  EXPECT_TRUE(frr_->WaitForRoute(p_.c, kWait).has_value());
+}
+
+// Peers switched to other policies at run time: BIRD's import policy cleared (the harness turns
+// RFC 8212 off, so everything is accepted unchanged) and set again; one statement made the export
+// policy of FRR and GoBGP, then redefined: both get the change.
+TEST_F(PolicyInteropTest, ClearingSwitchingAndSharingPoliciesAtRunTime) {
+  ASSERT_NO_FATAL_FAILURE(StartAll(false));
+  ASSERT_NO_FATAL_FAILURE(CheckInitialPolicies());
+
+  auto r = strata_->Call(strata_->bgp_target() + "clear_peer_policy?peer:ipv4=" + BirdAddr() +
+                         "&direction:txt=import");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(strata_->PeerStatus(BirdAddr()).value("import_policy", "?"), "");
+  for (const std::string& prefix : {p_.c, p_.d}) {
+    auto x = frr_->WaitForRoute(prefix, kWait);
+    ASSERT_TRUE(x.has_value()) << prefix;
+    EXPECT_TRUE(x->communities.empty()) << x->ToString();
+    EXPECT_EQ(x->med, 50u) << x->ToString();
+  }
+  // A without the import policy's community: FRR sees BIRD's alone, GoBGP's export drops it.
+  auto fa =
+      frr_->WaitForRoute(p_.a, kWait, [](const Route& x) { return x.communities.size() == 1; });
+  ASSERT_TRUE(fa.has_value()) << frr_->FindRoute(p_.a).value_or(Route{}).ToString();
+  EXPECT_THAT(fa->communities, ElementsAre("65001:100"));
+  ASSERT_TRUE(gobgp_->WaitForRouteGone(p_.a, kWait));
+  EXPECT_TRUE(gobgp_->FindRoute(p_.f).has_value());
+
+  ASSERT_OK(Attach(BirdAddr(), "import", "from-bird"));
+  ASSERT_TRUE(frr_->WaitForRouteGone(p_.c, kWait));
+  ASSERT_TRUE(frr_->WaitForRouteGone(p_.d, kWait));
+  auto ga = gobgp_->WaitForRoute(p_.a, kWait);
+  ASSERT_TRUE(ga.has_value());
+  EXPECT_EQ(ga->local_pref, 200u) << ga->ToString();
+  EXPECT_THAT(ga->communities, ElementsAre("65001:100", "65010:1"));
+
+  // One statement for two peers.
+  auto med_only = [](uint32_t med) {
+    return "name:txt=med-only&terms.0.name:txt=all&terms.0.set_med:u32=" + std::to_string(med) +
+           "&terms.0.action:txt=POLICY_ACTION_ACCEPT&default_action:txt=POLICY_ACTION_ACCEPT";
+  };
+  ASSERT_OK(Define(med_only(77)));
+  ASSERT_OK(Attach(FrrAddr(), "export", "med-only"));
+  ASSERT_OK(Attach(GobgpAddr(), "export", "med-only"));
+  const auto med_is = [](uint32_t med) { return [med](const Route& x) { return x.med == med; }; };
+  auto fb = frr_->WaitForRoute(p_.b, kWait, med_is(77));
+  ASSERT_TRUE(fb.has_value()) << frr_->FindRoute(p_.b).value_or(Route{}).ToString();
+  EXPECT_THAT(fb->as_path, ElementsAre(kStrataAs, kBirdAs));  // no prepending any more
+  auto gb = gobgp_->WaitForRoute(p_.b, kWait, med_is(77));    // B passes now
+  ASSERT_TRUE(gb.has_value()) << gobgp_->FindRoute(p_.b).value_or(Route{}).ToString();
+  ASSERT_OK(Define(med_only(88)));
+  for (BgpSpeaker* peer : {static_cast<BgpSpeaker*>(frr_), static_cast<BgpSpeaker*>(gobgp_)}) {
+    for (const std::string& prefix : {p_.a, p_.b}) {
+      EXPECT_TRUE(peer->WaitForRoute(prefix, kWait, med_is(88)).has_value())
+          << peer->config().name << " " << prefix << ": "
+          << peer->FindRoute(prefix).value_or(Route{}).ToString();
+    }
+  }
+  // The statements no peer uses any more can go.
+  for (const char* name : {"to-frr", "to-gobgp"}) {
+    r = strata_->Call(strata_->bgp_target() + "delete_policy?name:txt=" + name);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+  }
 }
 
 }  // namespace
