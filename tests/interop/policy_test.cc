@@ -14,7 +14,10 @@
 // - export to GoBGP ("to-gobgp"): only routes whose AS path matches as-path-set from-frr
 //   ("^65003$") or that carry a member of community-set tagged (65010:1).
 // BIRD originates A (65001:100, MED 10), B, C (a /25, outside the length range) and D (outside
-// the list); FRR originates F. Binaries: $STRATA_BIN_DIR (strata-bgp from $STRATA_BGP_BIN).
+// the list); FRR originates F. The tests check the peers' tables (birdc, vtysh, gobgp) as set
+// up, after live redefinitions, clearing, re-attaching and sharing of statements (unconcerned
+// peers get no UPDATE), and that a statement naming a missing set is refused with the old one
+// left in force. Binaries: $STRATA_BIN_DIR (strata-bgp from $STRATA_BGP_BIN when set).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
