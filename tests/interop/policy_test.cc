@@ -156,6 +156,7 @@ class PolicyInteropTest : public InteropTest {
     RequireBinary("/usr/sbin/bird");
     RequireBinary("/usr/lib/frr/bgpd");
     RequireBinary("/usr/bin/gobgpd");
+    RequireBinary("/usr/bin/gobgp");
   }
 
   std::string BirdAddr() const { return v6_ ? l1_->a_v6() : l1_->a_v4(); }
