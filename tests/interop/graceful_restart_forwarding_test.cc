@@ -21,8 +21,10 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -40,6 +42,8 @@ using nlohmann::json;
 
 constexpr const char* kH1Subnet = "10.200.3.0/24";
 constexpr const char* kH2Subnet = "10.200.2.0/24";
+// Also originated by BIRD, which stops while strata-bgp is down: swept after the restart.
+constexpr const char* kGoneSubnet = "10.200.4.0/24";
 
 // Strata's router; the @NAMES@ are filled in by RouterConfig().
 constexpr const char* kRouterConfig = R"(
@@ -116,17 +120,16 @@ class GracefulRestartForwardingTest : public InteropTest {
   static CommandResult Sh(const NetNs& ns, const std::string& cmd) {
     return ns.Exec({"sh", "-c", cmd});
   }
-  // BIRD's generated config with `graceful restart on` in its protocol, reloaded.
-  static Status EnableBirdGracefulRestart(BirdSpeaker& bird) {
+  // BIRD's config rewritten line by line (`edit` returns a line's replacement, "" to drop it),
+  // then reloaded with `birdc configure`.
+  static Status EditBirdConfig(BirdSpeaker& bird,
+                               const std::function<std::string(const std::string&)>& edit) {
     const std::string path = bird.dir() + "/bird.conf";
     std::ifstream in(path);
     if (!in) return Internal("cannot read " + path);
     std::ostringstream out;
     std::string line;
-    while (std::getline(in, line)) {
-      out << line << "\n";
-      if (line.rfind("  neighbor ", 0) == 0) out << "  graceful restart on;\n";
-    }
+    while (std::getline(in, line)) out << edit(line);
     in.close();
     std::ofstream(path) << out.str();
     const auto r = bird.Birdc({"configure"});
@@ -134,6 +137,19 @@ class GracefulRestartForwardingTest : public InteropTest {
       return Internal("birdc configure: " + r.output);
     }
     return Status::Ok();
+  }
+  // `graceful restart on` in BIRD's BGP protocol.
+  static Status EnableBirdGracefulRestart(BirdSpeaker& bird) {
+    return EditBirdConfig(bird, [](const std::string& line) {
+      const bool neighbor = line.rfind("  neighbor ", 0) == 0;
+      return line + "\n" + (neighbor ? "  graceful restart on;\n" : "");
+    });
+  }
+  // BIRD stops originating `prefix` (its static route goes; the BGP session is left alone).
+  static Status BirdStopsOriginating(BirdSpeaker& bird, const std::string& prefix) {
+    return EditBirdConfig(bird, [&](const std::string& line) {
+      return line.find("route " + prefix + " ") != std::string::npos ? "" : line + "\n";
+    });
   }
   std::string BirdProtocol(BirdSpeaker& bird) {
     return bird.Birdc({"show", "protocols", "all", "nb0"}).output;
@@ -194,9 +210,9 @@ class GracefulRestartForwardingTest : public InteropTest {
     }
     return nullptr;
   }
-  // Strata's kernel route to H1's subnet: "10.200.3.0/24 via 10.200.1.1 ..." or "".
-  std::string KernelRoute() {
-    return Sh(*strata_ns_, std::string("ip route show table 100 proto 201 ") + kH1Subnet).output;
+  // Strata's kernel route to `prefix`: "10.200.3.0/24 via 10.200.1.1 ..." or "".
+  std::string KernelRoute(const std::string& prefix = kH1Subnet) {
+    return Sh(*strata_ns_, "ip route show table 100 proto 201 " + prefix).output;
   }
   bool KernelRouteViaBird() {
     const std::string r = KernelRoute();
@@ -212,13 +228,13 @@ class GracefulRestartForwardingTest : public InteropTest {
   Status StartRouteMonitor() {
     return monitor_.Start(strata_ns_->Wrap({"ip", "monitor", "route"}), dir() + "/monitor.log");
   }
-  // The monitor's lines about H1's subnet ("Deleted 10.200.3.0/24 ..." for a deletion).
-  std::vector<std::string> KernelChanges() const {
+  // The monitor's lines about `prefix` ("Deleted 10.200.3.0/24 ..." for a deletion).
+  std::vector<std::string> KernelChanges(const std::string& prefix) const {
     std::ifstream f(dir() + "/monitor.log");
     std::vector<std::string> out;
     std::string line;
     while (std::getline(f, line)) {
-      if (line.find(kH1Subnet) != std::string::npos) out.push_back(line);
+      if (line.find(prefix + " ") != std::string::npos) out.push_back(line);
     }
     return out;
   }
@@ -275,7 +291,7 @@ TEST_F(GracefulRestartForwardingTest, PingsFlowWhileStrataBgpRestarts) {
                                .neighbors = {Neighbor{.address = bird_link_->b_v4(),
                                                       .remote_as = 65000,
                                                       .local_address = bird_link_->a_v4()}},
-                               .routes = {{.prefix = kH1Subnet}}});
+                               .routes = {{.prefix = kH1Subnet}, {.prefix = kGoneSubnet}}});
   ASSERT_OK(bird.Start());
   ASSERT_OK(EnableBirdGracefulRestart(bird));
   ASSERT_OK(StartRouter());
@@ -283,6 +299,7 @@ TEST_F(GracefulRestartForwardingTest, PingsFlowWhileStrataBgpRestarts) {
   // Converged: the session up, H1's subnet in kernel table 100, H2's subnet at BIRD.
   ASSERT_TRUE(PollUntil([&] { return Established(); }, 40s));
   ASSERT_TRUE(PollUntil([&] { return KernelRouteViaBird(); }, 20s)) << KernelRoute();
+  ASSERT_TRUE(PollUntil([&] { return !KernelRoute(kGoneSubnet).empty(); }, 10s));
   ASSERT_TRUE(bird.WaitForRoute(kH2Subnet).has_value());
   EXPECT_EQ(Sh(*strata_ns_, std::string("ip route show table main ") + kH1Subnet).output, "");
 
@@ -308,7 +325,11 @@ TEST_F(GracefulRestartForwardingTest, PingsFlowWhileStrataBgpRestarts) {
       },
       5s));
   EXPECT_TRUE(KernelRouteViaBird()) << KernelRoute();
+  // BIRD drops one of its routes meanwhile: Strata keeps it (stale) until the restart is over.
+  ASSERT_OK(BirdStopsOriginating(bird, kGoneSubnet));
   EXPECT_TRUE(WaitMoreReplies(before_kill, 20, 4s)) << "traffic stopped while strata-bgp was down";
+  EXPECT_TRUE(RibRoute(kGoneSubnet).value("stale", false));
+  EXPECT_NE(KernelRoute(kGoneSubnet), "");
   EXPECT_EQ(BgpPid(), 0) << "restarted too early for the checks above";
   EXPECT_TRUE(KernelRouteViaBird()) << KernelRoute();
 
@@ -333,12 +354,20 @@ TEST_F(GracefulRestartForwardingTest, PingsFlowWhileStrataBgpRestarts) {
       << BirdProtocol(bird);
   EXPECT_TRUE(bird.WaitForRoute(kH2Subnet).has_value());
   EXPECT_TRUE(KernelRouteViaBird()) << KernelRoute();
+  // What BIRD no longer sends was swept at the end of the restart, from the RIB and the kernel.
+  EXPECT_TRUE(RibRoute(kGoneSubnet).is_null());
+  EXPECT_TRUE(PollUntil([&] { return KernelRoute(kGoneSubnet).empty(); }, 5s))
+      << KernelRoute(kGoneSubnet);
 
-  // The kernel route was never deleted, not even for a moment (a delete + add).
+  // The kernel route to H1 was never deleted, not even for a moment (a delete + add).
   EXPECT_TRUE(monitor_.Running()) << "ip monitor route died";
-  for (const auto& change : KernelChanges()) {
+  for (const auto& change : KernelChanges(kH1Subnet)) {
     EXPECT_EQ(change.rfind("Deleted", 0), std::string::npos) << change;
   }
+  // (The monitor did see the sweep.)
+  const auto gone = KernelChanges(kGoneSubnet);
+  EXPECT_TRUE(std::any_of(gone.begin(), gone.end(),
+                          [](const std::string& c) { return c.rfind("Deleted", 0) == 0; }));
 
   // Traffic after the restart, and nothing lost on the way.
   const size_t after_restart = PingReplies().size();
