@@ -12,7 +12,7 @@
 // its kernel, so its namespace gets a static route back to H2's subnet.
 //
 // H2 pings H1 every 100 ms throughout (interop_ping, ping_main.cc). strata-bgp alone is SIGKILLed;
-// the rtrmgr restarts it after its back-off (8 s here) and replays its configuration. While it is
+// the rtrmgr restarts it after its back-off (12 s here) and replays its configuration. While it is
 // down: the kernel route stays, the RIB keeps BIRD's route marked stale, BIRD keeps Strata's route
 // (graceful restart active) and the pings go on. After the restart: session Established again,
 // End-of-RIB both ways (no stale route in the RIB, BIRD's helper done), the kernel route still
@@ -174,7 +174,7 @@ class GracefulRestartForwardingTest : public InteropTest {
         strata_ns_->Wrap({"env", "STRATA_RUN_DIR=" + strata_dir_, bin_dir_ + "/strata-rtrmgr", "-c",
                           conf, "--bin-dir", bin_dir_, "--state-dir", strata_dir_ + "/state",
                           "--log-dir", strata_dir_ + "/logs", "--log-level", "debug",
-                          "--restart-backoff-ms", "8000"}),
+                          "--restart-backoff-ms", "12000"}),
         strata_dir_ + "/rtrmgr.log");
   }
   // strata-call --json in Strata's namespace.
@@ -312,7 +312,7 @@ TEST_F(GracefulRestartForwardingTest, PingsFlowWhileStrataBgpRestarts) {
   const size_t before_kill = PingReplies().size();
   ASSERT_EQ(::kill(old_pid, SIGKILL), 0);
 
-  // strata-bgp down (the rtrmgr restarts it only after 8 s): BIRD helps, the RIB keeps BIRD's
+  // strata-bgp down (the rtrmgr restarts it only after 12 s): BIRD helps, the RIB keeps BIRD's
   // route stale, the kernel keeps it, traffic flows.
   ASSERT_TRUE(PollUntil(
       [&] { return BirdProtocol(bird).find("graceful restart active") != std::string::npos; }, 5s))
