@@ -62,7 +62,9 @@ void RibIpcSink::clear() {
 }
 
 void RibIpcSink::flush() {
-  while (ready_ && !dirty_.empty() && in_flight_ < options_.max_in_flight) send_round();
+  while (ready_ && !deferring_ && !dirty_.empty() && in_flight_ < options_.max_in_flight) {
+    send_round();
+  }
 }
 
 void RibIpcSink::send_round() {
@@ -184,6 +186,8 @@ void RibIpcSink::rib_event(bool alive) {
     register_tables();
   } else {
     log_->warn("{} is gone: {} routes wait for it", options_.rib_target, wanted_.size());
+    // Our stale routes went with it: nothing left to keep, so no reason to defer.
+    deferring_ = false;
   }
 }
 
@@ -214,8 +218,11 @@ void RibIpcSink::ask_restart_state() {
     }
     registered_once_ = true;
     const bool restarting = stale > 0;
-    if (restarting)
-      log_->info("{} holds {} stale routes of ours: restarting", options_.rib_target, stale);
+    if (restarting) {
+      log_->info("{} holds {} stale routes of ours: restarting, route changes deferred",
+                 options_.rib_target, stale);
+      deferring_ = true;
+    }
     if (options_.on_restart_state) options_.on_restart_state(restarting);
     add_tables(/*delete_first=*/!restarting);
   });
@@ -263,6 +270,12 @@ void RibIpcSink::add_tables(bool delete_first) {
 namespace strata::bgp {
 
 void RibIpcSink::graceful_restart_done() {
+  if (deferring_) {
+    deferring_ = false;
+    log_->info("restart over: {} deferred route changes go to {}", dirty_.size(),
+               options_.rib_target);
+    flush();
+  }
   restart_done_pending_ = true;
   try_send_restart_done();
 }

@@ -40,7 +40,10 @@ class RibIpcSink : public RibSink {
     // RFC 4724: register the tables with graceful restart (the RIB keeps our routes stale when
     // we die). At the first registration the RIB is asked whether our tables hold stale routes
     // (we are restarting: they are kept, not deleted, and replaced as we re-announce) and
-    // on_restart_state is told, once.
+    // on_restart_state is told, once. While restarting, route selection is deferred (RFC 4724
+    // 4.1): changes are queued (coalesced per prefix) and reach the RIB only when
+    // graceful_restart_done says every peer's End-of-RIB is in (or the deferral timer ended),
+    // so the RIB and the kernel keep the stale routes and see only the final choices.
     bool graceful_restart = false;
     std::function<void(bool restarting)> on_restart_state;
   };
@@ -65,9 +68,11 @@ class RibIpcSink : public RibSink {
   void rib_event(bool alive);
   // Every wanted route goes (the pipeline is being rebuilt).
   void clear();
-  // The restart is over: once everything queued has reached the RIB, rib/1.0
-  // graceful_restart_done for both tables, so routes not re-announced go.
+  // The restart is over: the deferred changes are sent, and once everything queued has reached
+  // the RIB, rib/1.0 graceful_restart_done for both tables, so routes not re-announced go.
   void graceful_restart_done();
+  // Restarting: changes wait for graceful_restart_done (see Options::graceful_restart).
+  bool deferring() const { return deferring_; }
 
   bool ready() const { return ready_; }
   size_t queued() const { return dirty_.size(); }
@@ -106,6 +111,7 @@ class RibIpcSink : public RibSink {
   Counters counters_;
   bool registered_once_ = false;
   bool restart_done_pending_ = false;
+  bool deferring_ = false;
   std::unique_ptr<boost::asio::steady_timer> restart_done_timer_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

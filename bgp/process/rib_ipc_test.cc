@@ -63,7 +63,8 @@ class RibIpcTest : public ::testing::Test {
     if (!s.ok()) return {"error: " + s.ToString()};
     for (const auto& r : rep.routes()) {
       out.push_back((*rib::PrefixFromProto(r.prefix(), "p")).ToString() + " " +
-                    (*rib::AddrFromProto(r.nexthop(), "n")).ToString());
+                    (*rib::AddrFromProto(r.nexthop(), "n")).ToString() +
+                    (r.stale() ? " stale" : ""));
     }
     return out;
   }
@@ -199,6 +200,67 @@ TEST_F(RibIpcTest, SinkResyncsWhenTheRibRefusesABatch) {
   ASSERT_TRUE(env_.RunUntil([&] { return sink_->counters().resyncs == 1; }));
   ASSERT_TRUE(Ready());
   EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"10.0.0.0/8 192.0.2.5"}));
+}
+
+// A restarting speaker (its tables still hold stale routes) defers route selection: what it
+// learns waits in the sink, and the RIB (so the kernel) keeps the stale routes untouched until
+// graceful_restart_done, when only the final choices go, then the sweep.
+TEST_F(RibIpcTest, RestartingSinkDefersChangesUntilTheRestartIsDone) {
+  sink_.reset();
+  oracle_.reset();
+  RibIpcSink::Options o;
+  o.rib_target = "rib.red";
+  o.owner = "bgp.red";
+  o.graceful_restart = true;
+  std::vector<bool> states;
+  o.on_restart_state = [&](bool restarting) { states.push_back(restarting); };
+  auto first = std::make_unique<RibIpcSink>(*bgp_router_, o);
+  first->rib_event(true);
+  ASSERT_TRUE(env_.RunUntil([&] { return first->ready() && first->in_flight() == 0; }));
+  EXPECT_FALSE(first->deferring());
+  first->add_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
+  first->add_route(RibOrigin::kEbgp, Route("11.0.0.0/8", "192.0.2.1"));
+  first->end_batch();
+  ASSERT_TRUE(env_.RunUntil([&] { return first->installed() == 2 && first->in_flight() == 0; }));
+
+  // bgp.red dies: the RIB keeps its routes, stale.
+  first.reset();
+  env_.DropRouter("bgp");
+  const std::vector<std::string> stale = {"10.0.0.0/8 192.0.2.1 stale",
+                                          "11.0.0.0/8 192.0.2.1 stale"};
+  ASSERT_TRUE(env_.RunUntil([&] { return Table("ebgp") == stale; }))
+      << ::testing::PrintToString(Table("ebgp"));
+
+  // Back: it finds its stale routes and defers.
+  ipc::Router& again =
+      env_.NewRouter("bgp", [](ipc::Router& r) { r.AddTarget("bgp", "bgp.red", false); });
+  auto sink = std::make_unique<RibIpcSink>(again, o);
+  sink->rib_event(true);
+  ASSERT_TRUE(env_.RunUntil([&] { return sink->ready(); }));
+  EXPECT_EQ(states, (std::vector<bool>{false, true}));
+  EXPECT_TRUE(sink->deferring());
+  // Learned during the restart: a new best path for 10/8 (first another one), a new prefix.
+  sink->add_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.5"));
+  sink->end_batch();
+  sink->replace_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.5"),
+                      Route("10.0.0.0/8", "192.0.2.7"));
+  sink->add_route(RibOrigin::kEbgp, Route("12.0.0.0/8", "192.0.2.7"));
+  sink->end_batch();
+  env_.Run(200ms);
+  EXPECT_EQ(Table("ebgp"), stale);
+  EXPECT_EQ(sink->queued(), 2u);
+  EXPECT_EQ(sink->counters().calls_sent, 0u);
+
+  // Every End-of-RIB is in: the final choices go in one round, then the sweep of 11/8.
+  sink->graceful_restart_done();
+  EXPECT_FALSE(sink->deferring());
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return Table("ebgp") ==
+           std::vector<std::string>{"10.0.0.0/8 192.0.2.7", "12.0.0.0/8 192.0.2.7"};
+  })) << ::testing::PrintToString(Table("ebgp"));
+  EXPECT_EQ(sink->counters().routes_sent, 2u);
+  EXPECT_EQ(sink->counters().calls_failed, 0u);
+  sink.reset();
 }
 
 TEST_F(RibIpcTest, OracleAnswersFromTheRibAndHearsInvalidations) {

@@ -11,7 +11,8 @@
 // own and tells the RIB it is done: the stale marks go and both routes are still there.
 // The same with FRR in its default graceful restart mode (helper only): FRR keeps Strata's route
 // with its path marked stale in `show bgp ... json` until Strata's End-of-RIB.
-// Strata runs without strata-fea, so the check is on the RIB, not the kernel.
+// Strata runs without strata-fea, so the check is on the RIB, not the kernel (the kernel and
+// traffic through Strata: graceful_restart_forwarding_test.cc).
 // Binaries: $STRATA_BIN_DIR (strata-bgp from $STRATA_BGP_BIN when set).
 #include <gtest/gtest.h>
 
