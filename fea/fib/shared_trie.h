@@ -116,6 +116,10 @@ class SharedTrie {
   size_t used_row_bytes() const { return rows_.live_rows() * width_ * sizeof(uint16_t); }
   // used_trie_bytes() + used_row_bytes() right after Build(): the rebuild policy's baseline.
   size_t built_bytes() const { return built_bytes_; }
+  // Garbage: freed node slots and row ids (recycled by later updates, given back by a rebuild).
+  size_t dead_bytes() const {
+    return free_slots_ * sizeof(uint32_t) + rows_.dead_rows() * width_ * sizeof(uint16_t);
+  }
   size_t allocated_bytes() const { return capacity_ * sizeof(uint32_t) + rows_.bytes(); }
   GroupStats Stats() const;
 
