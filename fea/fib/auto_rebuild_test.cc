@@ -105,11 +105,19 @@ TEST(FibAutoRebuildTest, BackgroundRebuildsKeepReadersAndWritesCorrect) {
     std::mt19937_64 rng(5);
     while (!stop.load(std::memory_order_relaxed)) {
       Fib4::ReadSection rs(fib, slot);
+      // Half one by one, half through LookupBatch.
+      uint32_t nets[64], addrs[64];
+      VrId vrs[64] = {};
+      NextHopId ids[64];
       for (int n = 0; n < 64; ++n) {
-        uint32_t i = static_cast<uint32_t>(rng() % kNets);
-        uint32_t a = Net(i) | static_cast<uint32_t>(rng() & 0xff);
-        const NextHopGroup* g = rs.Resolve(0, rs.Lookup(0, a));
-        if (g == nullptr || (*g)[0].ifindex != 1 + i % 3) wrong.fetch_add(1);
+        nets[n] = static_cast<uint32_t>(rng() % kNets);
+        addrs[n] = Net(nets[n]) | static_cast<uint32_t>(rng() & 0xff);
+        ids[n] = n < 32 ? rs.Lookup(0, addrs[n]) : 0;
+      }
+      rs.LookupBatch(std::span(vrs + 32, 32), std::span(addrs + 32, 32), std::span(ids + 32, 32));
+      for (int n = 0; n < 64; ++n) {
+        const NextHopGroup* g = rs.Resolve(0, ids[n]);
+        if (g == nullptr || (*g)[0].ifindex != 1 + nets[n] % 3) wrong.fetch_add(1);
         reads.fetch_add(1, std::memory_order_relaxed);
       }
     }

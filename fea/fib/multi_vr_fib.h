@@ -25,6 +25,7 @@
 // changes continue during the build. Lookups continue in both cases.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -194,6 +195,37 @@ class MultiVrFib {
       const VrView& v = snap_->vrs[vr];
       if (v.trie == nullptr) return kDropNextHop;
       return v.trie->Lookup(v.col, addr);
+    }
+    // Lookup(vrs[i], addrs[i]) into out[i] for every i, the trie walks of up to 32 addresses at
+    // a time interleaved so that their cache misses overlap: for packet batches. Each answer is
+    // one Lookup() would give. REQUIRES: the three spans have the same size.
+    void LookupBatch(std::span<const VrId> vrs, std::span<const Key> addrs,
+                     std::span<NextHopId> out) const {
+      constexpr size_t kLanes = SharedTrie<Key>::kLanes;
+      const SharedTrie<Key>* tries[kLanes];
+      uint32_t cols[kLanes];
+      Key keys[kLanes];
+      NextHopId res[kLanes];
+      uint32_t at[kLanes];
+      for (size_t base = 0; base < addrs.size(); base += kLanes) {
+        snap_ = fib_.snap_.load(std::memory_order_acquire);  // as in Lookup()
+        const size_t end = std::min(addrs.size(), base + kLanes);
+        size_t m = 0;
+        for (size_t i = base; i < end; ++i) {
+          const VrId vr = vrs[i];
+          const VrView* v = vr < snap_->vrs.size() ? &snap_->vrs[vr] : nullptr;
+          if (v == nullptr || v->trie == nullptr) {
+            out[i] = kDropNextHop;
+            continue;
+          }
+          tries[m] = v->trie;
+          cols[m] = v->col;
+          keys[m] = addrs[i];
+          at[m++] = static_cast<uint32_t>(i);
+        }
+        SharedTrie<Key>::LookupLanes(tries, cols, keys, res, m);
+        for (size_t j = 0; j < m; ++j) out[at[j]] = res[j];
+      }
     }
     // kDropNextHop for a wrong family.
     NextHopId Lookup(VrId vr, const IpAddr& addr) const {
