@@ -83,6 +83,7 @@ class SharedTrie {
     const std::atomic<uint32_t>* base[kLanes];  // one node array per walk, as in Lookup()
     uint32_t at[kLanes];                        // the word each walk reads next
     int pos[kLanes];
+    uint32_t word[kLanes];  // the word read last: all leaves after the final round
     for (size_t i = 0; i < n; ++i) {
       const SharedTrie& t = *tries[i];
       base[i] = t.nodes_.load(std::memory_order_acquire);
@@ -91,12 +92,14 @@ class SharedTrie {
       __builtin_prefetch(base[i] + at[i]);
     }
     // Every round steps every walk that is not at a leaf yet (a walk at its leaf stays there:
-    // re-reading its word hits the cache), without a branch per walk.
+    // re-reading its word hits the cache; if a split replaced that leaf meanwhile, the walk goes
+    // on into the new subtree), without a branch per walk.
     bool inner = true;
     while (inner) {
       inner = false;
       for (size_t i = 0; i < n; ++i) {
         const uint32_t w = base[i][at[i]].load(std::memory_order_acquire);
+        word[i] = w;
         const int b = static_cast<int>(w & kBranchMask);
         const uint32_t next = (w >> kBranchBits) + KeyChunk(addrs[i], pos[i], b);
         at[i] = b != 0 ? next : at[i];
@@ -106,7 +109,8 @@ class SharedTrie {
       }
     }
     for (size_t i = 0; i < n; ++i) {
-      const uint32_t row = base[i][at[i]].load(std::memory_order_acquire) >> kBranchBits;
+      // Not re-read: the slot may hold a new subtree by now. data() after the leaf words.
+      const uint32_t row = word[i] >> kBranchBits;
       out[i] = tries[i]->rows_.data()[size_t{row} * tries[i]->width_ + cols[i]];
     }
   }
