@@ -186,14 +186,40 @@ double Measure(const Fib4& fib, int k, const Trace& trace, bool dependent, uint6
   return (Clock() - t0) * 1e9 / double(2 * n);
 }
 
+// Nanoseconds per lookup through ReadSection::LookupBatch, 256 addresses per section and call
+// (a packet batch), VRs round-robin: throughput with the walks interleaved.
+double MeasureBatch(const Fib4& fib, int k, const Trace& trace, uint64_t* sink) {
+  Fib4::ReaderSlot slot(fib);
+  const size_t n = trace.addrs.size();
+  std::vector<VrId> vrs(n);
+  for (size_t i = 0; i < n; ++i) vrs[i] = static_cast<VrId>(i % size_t(k));
+  std::vector<strata::fib::NextHopId> out(256);
+  uint64_t acc = 0;
+  double t0 = Clock();
+  for (int rep = 0; rep < 2; ++rep) {
+    for (size_t base = 0; base < n; base += 256) {
+      Fib4::ReadSection rs(fib, slot);
+      size_t m = std::min(n, base + 256) - base;
+      rs.LookupBatch(std::span(vrs.data() + base, m), std::span(trace.addrs.data() + base, m),
+                     std::span(out.data(), m));
+      for (size_t i = 0; i < m; ++i) acc += out[i];
+    }
+  }
+  *sink += acc;
+  return (Clock() - t0) * 1e9 / double(2 * n);
+}
+
 struct Built {
   std::unique_ptr<Fib4> fib;
   double build_s;
 };
 
+bool g_auto_rebuild = true;
+
 Built Build(const Set& s, int k, GroupingPolicy policy, int root_bits) {
   FibOptions o;
   o.policy = policy;
+  o.auto_rebuild = g_auto_rebuild;
   o.trie.root_bits = root_bits;
   auto fib = std::make_unique<Fib4>(o);
   for (int v = 0; v < k; ++v) (void)fib->AddVr(static_cast<VrId>(v));
@@ -208,8 +234,27 @@ Built Build(const Set& s, int k, GroupingPolicy policy, int root_bits) {
   return {std::move(fib), Clock() - t0};
 }
 
+// The largest lookup memory seen during an update loop, sampled every 100,000 route changes
+// (Stats() walks the trie: the sampling is kept out of the timed part).
+struct MemWatch {
+  double max_mb = 0;
+  size_t next = 100000;
+  double paused = 0;  // seconds spent sampling
+  void Sample(const Fib4& fib, size_t done) {
+    if (done < next) return;
+    next += 100000;
+    double t0 = Clock();
+    max_mb = std::max(max_mb, double(fib.Stats().lookup_bytes) / 1e6);
+    paused += Clock() - t0;
+  }
+};
+
 // Random next-hop changes, and withdraw + re-announce, of prefixes /8 and longer over all VRs.
-// The operations are drawn before the clock starts.
+// With g_flap, every change is undone right away (a detour to a random next hop, or a withdraw,
+// then the route's original next hop again): the tables stay the loaded ones, so whatever the
+// FIB grows by is garbage of incremental updates, not new table content. The operations are
+// drawn before the clock starts.
+bool g_flap = false;
 double UpdateRate(Fib4& fib, const Set& s, int k, size_t ops, size_t batch, std::mt19937_64& rng) {
   struct Op {
     VrId vr;
@@ -217,6 +262,7 @@ double UpdateRate(Fib4& fib, const Set& s, int k, size_t ops, size_t batch, std:
     bool withdraw;
     uint32_t key;
     NextHop nh;
+    NextHop detour;  // g_flap: announced before nh (unless withdraw)
   };
   std::vector<Op> plan;
   for (size_t i = 0; i < ops; ++i) {
@@ -225,38 +271,53 @@ double UpdateRate(Fib4& fib, const Set& s, int k, size_t ops, size_t batch, std:
     const Route& r = t[rng() % t.size()];
     uint32_t nh = 1 + uint32_t(rng() % uint64_t(s.upstreams[v]));
     if (r.len < 8) continue;
-    plan.push_back({static_cast<VrId>(v), r.len, i % 4 == 3, r.key, Hop(nh)});
+    if (g_flap) {
+      plan.push_back(
+          {static_cast<VrId>(v), r.len, i % 4 == 3, r.key, Hop(HopOf(s, v, r)), Hop(nh)});
+    } else {
+      plan.push_back({static_cast<VrId>(v), r.len, i % 4 == 3, r.key, Hop(nh), {}});
+    }
   }
   if (batch > 0) {  // MultiVrFib::ApplyBatch, `batch` route changes per call
     std::vector<strata::fib::RouteUpdate<uint32_t>> ups;
     for (const Op& op : plan) {
-      if (op.withdraw) ups.push_back({op.vr, op.key, op.len, true, {}});
+      if (op.withdraw) {
+        ups.push_back({op.vr, op.key, op.len, true, {}});
+      } else if (g_flap) {
+        ups.push_back({op.vr, op.key, op.len, false, op.detour});
+      }
       ups.push_back({op.vr, op.key, op.len, false, op.nh});
     }
+    MemWatch mem;
     STRATA_CG_START();
     double t0 = Clock();
     for (size_t i = 0; i < ups.size(); i += batch) {
       size_t n = std::min(batch, ups.size() - i);
       (void)fib.ApplyBatch(std::span(ups.data() + i, n));
+      mem.Sample(fib, i + n);
     }
     double t1 = Clock();
     STRATA_CG_STOP("batched");
-    std::fprintf(stderr, "batched: %zu route changes\n", ups.size());
-    return double(ups.size()) / (t1 - t0);
+    std::fprintf(stderr, "batched: %zu route changes, max %.1f MB\n", ups.size(), mem.max_mb);
+    return double(ups.size()) / (t1 - t0 - mem.paused);
   }
+  MemWatch mem;
   STRATA_CG_START();
   double t0 = Clock();
   size_t done = 0;
   for (const Op& op : plan) {
     if (op.withdraw) {  // withdraw, then announce again
       if (fib.DeleteRoute(op.vr, op.key, op.len).ok()) ++done;
+    } else if (g_flap) {
+      if (fib.AddRoute(op.vr, op.key, op.len, op.detour).ok()) ++done;
     }
     if (fib.AddRoute(op.vr, op.key, op.len, op.nh).ok()) ++done;
+    mem.Sample(fib, done);
   }
   double t1 = Clock();
   STRATA_CG_STOP("single");
-  std::fprintf(stderr, "single: %zu route changes\n", done);
-  return double(done) / (t1 - t0);
+  std::fprintf(stderr, "single: %zu route changes, max %.1f MB\n", done, mem.max_mb);
+  return double(done) / (t1 - t0 - mem.paused);
 }
 
 const char* PolicyName(GroupingPolicy p) {
@@ -290,6 +351,10 @@ int main(int argc, char** argv) {
       only = argv[++i];
     } else if (a == "--policy" && i + 1 < argc) {
       only_policy = argv[++i];
+    } else if (a == "--flap") {
+      g_flap = true;
+    } else if (a == "--no-auto-rebuild") {
+      g_auto_rebuild = false;
     } else if (a == "--wall") {
       g_wall = true;
     } else if (a == "--update-ops" && i + 1 < argc) {
@@ -299,7 +364,8 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--smoke] [--root-bits N] [--set similar|dissimilar] [--k K]\n"
-                   "          [--policy shared|per-VR|adaptive] [--update-ops N] [--wall]\n",
+                   "          [--policy shared|per-VR|adaptive] [--update-ops N] [--wall]\n"
+                   "          [--no-auto-rebuild] [--flap]\n",
                    argv[0]);
       return 2;
     }
@@ -357,8 +423,9 @@ int main(int argc, char** argv) {
   uint64_t sink = 0;
   std::printf(
       "| set | K | policy | groups | rows | trie nodes | MB | uniform tput ns | uniform lat ns | "
-      "skewed tput ns | skewed lat ns | build s | updates/s single / batched |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+      "skewed tput ns | skewed lat ns | uniform batch ns | skewed batch ns | build s | "
+      "updates/s single / batched |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const Set& s : sets) {
     Trace skewed = Skewed(s.vr_tables[0], n_lookups, rng);
     for (int k : ks) {
@@ -372,6 +439,8 @@ int main(int argc, char** argv) {
         double ul = Measure(*b.fib, k, uniform, true, &sink);
         double st_ = Measure(*b.fib, k, skewed, false, &sink);
         double sl = Measure(*b.fib, k, skewed, true, &sink);
+        double ub = MeasureBatch(*b.fib, k, uniform, &sink);
+        double sb = MeasureBatch(*b.fib, k, skewed, &sink);
         std::string ups = "";
         if (k == kmax) {
           char buf[64];
@@ -379,16 +448,29 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "%s K=%d %s: updates\n", s.name.c_str(), k, PolicyName(p));
           double single = UpdateRate(*b.fib, s, k, update_ops, 0, rng);
           double batched = UpdateRate(*b.fib, s, k, update_ops, 256, rng);
+          b.fib->WaitForBackgroundRebuild();
           strata::fib::FibStats after = b.fib->Stats();  // growth by incremental updates
-          std::fprintf(stderr, "after updates: %.1f MB, %zu trie nodes, %zu rows\n",
-                       double(after.lookup_bytes) / 1e6, after.trie_nodes, after.shared_rows);
+          std::fprintf(stderr,
+                       "after updates: %.1f MB, %zu trie nodes, %zu rows, %.1f MB dead; "
+                       "%llu rebuilds (%llu background, %llu abandoned)\n",
+                       double(after.lookup_bytes) / 1e6, after.trie_nodes, after.shared_rows,
+                       double(after.dead_bytes) / 1e6,
+                       static_cast<unsigned long long>(after.rebuilds),
+                       static_cast<unsigned long long>(after.background_rebuilds),
+                       static_cast<unsigned long long>(after.abandoned_rebuilds));
+          b.fib->Rebuild();  // what the same tables cost when compact
+          strata::fib::FibStats compact = b.fib->Stats();
+          std::fprintf(stderr, "after a rebuild: %.1f MB, %zu trie nodes, %zu rows\n",
+                       double(compact.lookup_bytes) / 1e6, compact.trie_nodes, compact.shared_rows);
           std::snprintf(buf, sizeof buf, "%.2fM / %.2fM", single / 1e6, batched / 1e6);
           ups = buf;
         }
         std::printf(
-            "| %s | %d | %s | %zu | %zu | %zu | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %s |\n",
+            "| %s | %d | %s | %zu | %zu | %zu | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | "
+            "%.2f | %s |\n",
             s.name.c_str(), k, k == 1 ? "single" : PolicyName(p), st.groups.size(), st.shared_rows,
-            st.trie_nodes, double(st.lookup_bytes) / 1e6, ut, ul, st_, sl, b.build_s, ups.c_str());
+            st.trie_nodes, double(st.lookup_bytes) / 1e6, ut, ul, st_, sl, ub, sb, b.build_s,
+            ups.c_str());
         std::fflush(stdout);
       }
     }

@@ -90,26 +90,42 @@ TEST(FibConcurrencyTest, ReadersSeeOnlyStatesBeforeOrAfterEachUpdate) {
   std::atomic<bool> stop{false};
   std::atomic<int> started{0};
   std::atomic<long> checked{0}, bad{0};
+  // Reader 1 looks up one address at a time, reader 2 eight through LookupBatch.
   auto reader = [&](uint64_t seed) {
     std::mt19937_64 r(seed);
     Fib4::ReaderSlot slot(fib);
     ASSERT_TRUE(slot.ok());
     started.fetch_add(1);
+    const size_t batch = seed == 2 ? 8 : 1;
     while (!stop.load()) {
       Fib4::ReadSection rs(fib, slot);
       for (int i = 0; i < 64; ++i) {
-        size_t p = r() % probes.size();
-        VrId vr = static_cast<VrId>(r() % kVrs);
-        int before = done_ops.load(std::memory_order_acquire);
-        const NextHopGroup* g = rs.Resolve(vr, rs.Lookup(vr, probes[p]));
-        uint32_t got = g == nullptr ? 0 : (*g)[0].ifindex;
-        int after = done_ops.load(std::memory_order_acquire);
-        bool ok = false;
-        for (int s = before; s <= std::min(after + 1, kOps) && !ok; ++s) {
-          ok = expected[s][p * kVrs + vr] == got;
+        size_t p[8];
+        VrId vrs[8];
+        uint32_t addrs[8];
+        NextHopId ids[8];
+        for (size_t j = 0; j < batch; ++j) {
+          p[j] = r() % probes.size();
+          vrs[j] = static_cast<VrId>(r() % kVrs);
+          addrs[j] = probes[p[j]];
         }
-        checked.fetch_add(1, std::memory_order_relaxed);
-        if (!ok) bad.fetch_add(1, std::memory_order_relaxed);
+        int before = done_ops.load(std::memory_order_acquire);
+        if (batch == 1) {
+          ids[0] = rs.Lookup(vrs[0], addrs[0]);
+        } else {
+          rs.LookupBatch(std::span(vrs, batch), std::span(addrs, batch), std::span(ids, batch));
+        }
+        int after = done_ops.load(std::memory_order_acquire);
+        for (size_t j = 0; j < batch; ++j) {
+          const NextHopGroup* g = rs.Resolve(vrs[j], ids[j]);
+          uint32_t got = g == nullptr ? 0 : (*g)[0].ifindex;
+          bool ok = false;
+          for (int s = before; s <= std::min(after + 1, kOps) && !ok; ++s) {
+            ok = expected[s][p[j] * kVrs + vrs[j]] == got;
+          }
+          checked.fetch_add(1, std::memory_order_relaxed);
+          if (!ok) bad.fetch_add(1, std::memory_order_relaxed);
+        }
       }
     }
   };

@@ -34,10 +34,13 @@ struct FibStats {
   size_t shared_rows = 0;
   size_t trie_bytes = 0;
   size_t row_bytes = 0;
-  size_t next_hop_bytes = 0;  // per-VR next-hop tables
-  size_t master_bytes = 0;    // route master (not read by lookups)
-  size_t lookup_bytes = 0;    // trie + rows + per-VR next-hop tables
-  uint64_t rebuilds = 0;
+  size_t next_hop_bytes = 0;         // per-VR next-hop tables
+  size_t master_bytes = 0;           // route master (not read by lookups)
+  size_t lookup_bytes = 0;           // trie + rows + per-VR next-hop tables
+  uint64_t rebuilds = 0;             // all rebuilds, blocking or concurrent
+  uint64_t background_rebuilds = 0;  // of those, by the FIB's worker (auto_rebuild)
+  uint64_t abandoned_rebuilds = 0;   // concurrent rebuilds given up (VRs changed, log overflow)
+  size_t dead_bytes = 0;             // freed trie slots and rows awaiting reuse
   uint64_t updates = 0;
   std::vector<uint64_t> depth_histogram;
 };

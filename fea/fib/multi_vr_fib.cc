@@ -331,6 +331,7 @@ void MultiVrFib<Key>::LogLocked(VrId vr, Key key, int len) {
 template <typename Key>
 bool MultiVrFib<Key>::NeedsRebuild() const {
   std::lock_guard lock(mu_);
+  if (bulk_) return false;  // EndBulkLoad() rebuilds
   if (options_.rebuild_after_updates != 0 &&
       updates_since_rebuild_ >= options_.rebuild_after_updates) {
     return true;
@@ -338,6 +339,7 @@ bool MultiVrFib<Key>::NeedsRebuild() const {
   for (const Group& g : groups_) {
     double used = double(g->used_trie_bytes() + g->used_row_bytes());
     if (used > double(g->built_bytes()) * (1.0 + options_.rebuild_growth)) return true;
+    if (double(g->dead_bytes()) > options_.rebuild_dead_fraction * used) return true;
   }
   return false;
 }
@@ -349,7 +351,7 @@ bool MultiVrFib<Key>::RebuildConcurrently() {
   uint64_t generation;
   {
     std::lock_guard lock(mu_);
-    if (logging_) return false;
+    if (logging_ || bulk_) return false;
     copy = std::make_unique<RouteMaster<Key>>(master_);
     all = LiveVrsLocked();
     generation = vr_generation_;
@@ -362,8 +364,9 @@ bool MultiVrFib<Key>::RebuildConcurrently() {
   if (options_.during_concurrent_rebuild) options_.during_concurrent_rebuild();
   std::lock_guard lock(mu_);
   logging_ = false;
-  if (generation != vr_generation_ || log_overflow_) {
+  if (generation != vr_generation_ || log_overflow_ || bulk_) {
     log_.clear();
+    ++abandoned_rebuilds_;
     return false;  // `fresh` is unpublished: freed right away
   }
   // The new groups describe the copy; the logged changes are exactly where the live master
@@ -393,7 +396,7 @@ bool MultiVrFib<Key>::MaybeStartBackgroundRebuild() {
   if (worker_.joinable()) worker_.join();
   worker_running_.store(true, std::memory_order_release);
   worker_ = std::thread([this] {
-    (void)RebuildConcurrently();
+    if (RebuildConcurrently()) background_rebuilds_.fetch_add(1, std::memory_order_relaxed);
     worker_running_.store(false, std::memory_order_release);
   });
   return true;
@@ -449,6 +452,7 @@ FibStats MultiVrFib<Key>::Stats() const {
     s.shared_rows += gs.rows;
     s.trie_bytes += gs.trie_bytes;
     s.row_bytes += gs.row_bytes;
+    s.dead_bytes += g->dead_bytes();
     if (s.depth_histogram.size() < gs.depth_histogram.size()) {
       s.depth_histogram.resize(gs.depth_histogram.size(), 0);
     }
@@ -466,6 +470,8 @@ FibStats MultiVrFib<Key>::Stats() const {
   s.master_bytes = master_.bytes();
   s.lookup_bytes = s.trie_bytes + s.row_bytes + s.next_hop_bytes;
   s.rebuilds = rebuilds_;
+  s.background_rebuilds = background_rebuilds_.load(std::memory_order_relaxed);
+  s.abandoned_rebuilds = abandoned_rebuilds_;
   s.updates = updates_;
   return s;
 }

@@ -25,6 +25,7 @@
 // changes continue during the build. Lookups continue in both cases.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -59,16 +60,19 @@ struct FibOptions {
   // and keeps the split when the halves use less than this fraction of the group's bytes.
   double split_keep_fraction = 0.9;
   // Rebuild policy (NeedsRebuild): a group's used trie + row bytes grew by more than this
-  // fraction over its size right after its build (incremental updates never re-collapse), or
-  // this many route changes were applied since the last rebuild (0: no count limit).
-  double rebuild_growth = 0.25;
+  // fraction over its size right after its build (incremental updates never re-collapse; 1.0:
+  // doubled, so that tables that really grow are rebuilt at geometrically spaced sizes), or its
+  // garbage (freed node slots and rows: SharedTrie::dead_bytes) exceeds this fraction of its used
+  // bytes, or this many route changes were applied since the last rebuild (0: no count limit).
+  double rebuild_growth = 1.0;
+  double rebuild_dead_fraction = 0.5;
   uint64_t rebuild_after_updates = 1'000'000;
   // A concurrent rebuild logs the route changes applied while it builds; beyond this many it
   // gives up (a writer far outpacing the build), and the next attempt starts over.
   size_t rebuild_log_limit = size_t{1} << 22;
   // When true, AddRoute/DeleteRoute/ApplyBatch check the policy every 4096 route changes and
   // call MaybeStartBackgroundRebuild() (after releasing the writer lock).
-  bool auto_rebuild = false;
+  bool auto_rebuild = true;
   // Tests only: called by RebuildConcurrently() while it builds without the writer lock.
   std::function<void()> during_concurrent_rebuild = nullptr;
   static constexpr VrId kMaxVrs = 4096;
@@ -138,8 +142,9 @@ class MultiVrFib {
   // the new groups from the copy with the lock released, while AddRoute/DeleteRoute/ApplyBatch
   // go on; then, under the lock, it brings the new groups up to date by re-running the logged
   // changes against the live master (the incremental Update path) and swaps them in. Returns
-  // false, changing nothing, when another concurrent rebuild is running, a VR was added or
-  // removed meanwhile, or the log exceeded rebuild_log_limit. Cost: a transient master copy.
+  // false, changing nothing, when another concurrent rebuild is running, a bulk load is in
+  // progress, a VR was added or removed meanwhile, or the log exceeded rebuild_log_limit. Cost: a
+  // transient master copy.
   bool RebuildConcurrently();
   // If NeedsRebuild() and no background rebuild is running, starts RebuildConcurrently() on a
   // worker thread owned by the FIB and returns true. Call it from the writer now and then (e.g.
@@ -190,6 +195,37 @@ class MultiVrFib {
       const VrView& v = snap_->vrs[vr];
       if (v.trie == nullptr) return kDropNextHop;
       return v.trie->Lookup(v.col, addr);
+    }
+    // Lookup(vrs[i], addrs[i]) into out[i] for every i, the trie walks of up to 32 addresses at
+    // a time interleaved so that their cache misses overlap: for packet batches. Each answer is
+    // one Lookup() would give. REQUIRES: the three spans have the same size.
+    void LookupBatch(std::span<const VrId> vrs, std::span<const Key> addrs,
+                     std::span<NextHopId> out) const {
+      constexpr size_t kLanes = SharedTrie<Key>::kLanes;
+      const SharedTrie<Key>* tries[kLanes];
+      uint32_t cols[kLanes];
+      Key keys[kLanes];
+      NextHopId res[kLanes];
+      uint32_t at[kLanes];
+      for (size_t base = 0; base < addrs.size(); base += kLanes) {
+        snap_ = fib_.snap_.load(std::memory_order_acquire);  // as in Lookup()
+        const size_t end = std::min(addrs.size(), base + kLanes);
+        size_t m = 0;
+        for (size_t i = base; i < end; ++i) {
+          const VrId vr = vrs[i];
+          const VrView* v = vr < snap_->vrs.size() ? &snap_->vrs[vr] : nullptr;
+          if (v == nullptr || v->trie == nullptr) {
+            out[i] = kDropNextHop;
+            continue;
+          }
+          tries[m] = v->trie;
+          cols[m] = v->col;
+          keys[m] = addrs[i];
+          at[m++] = static_cast<uint32_t>(i);
+        }
+        SharedTrie<Key>::LookupLanes(tries, cols, keys, res, m);
+        for (size_t j = 0; j < m; ++j) out[at[j]] = res[j];
+      }
     }
     // kDropNextHop for a wrong family.
     NextHopId Lookup(VrId vr, const IpAddr& addr) const {
@@ -250,6 +286,8 @@ class MultiVrFib {
   RetireList<std::unique_ptr<const Snapshot>> retired_snaps_;
   RetireList<std::unique_ptr<NextHopTable>> retired_nhts_;
   uint64_t rebuilds_ = 0;
+  uint64_t abandoned_rebuilds_ = 0;
+  std::atomic<uint64_t> background_rebuilds_{0};
   uint64_t updates_ = 0;
   uint64_t finishes_ = 0;
   uint64_t updates_since_rebuild_ = 0;

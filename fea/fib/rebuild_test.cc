@@ -105,6 +105,7 @@ TEST(FibRebuildPolicyTest, CountsChangesSinceTheLastRebuild) {
   FibOptions o = SmallOptions();
   o.rebuild_after_updates = 100;
   o.rebuild_growth = 1e9;  // count only
+  o.rebuild_dead_fraction = 1e9;
   RebuildHarness h(o, 1);
   h.fib().Rebuild();
   EXPECT_FALSE(h.fib().NeedsRebuild());
@@ -122,6 +123,7 @@ TEST(FibRebuildPolicyTest, TrieGrowthOverItsBuiltSizeAsksForARebuild) {
   FibOptions o = SmallOptions();
   o.rebuild_after_updates = 0;  // growth only
   o.rebuild_growth = 0.25;
+  o.rebuild_dead_fraction = 1e9;
   RebuildHarness h(o, 2);
   h.ApplyRandom(50);
   h.fib().Rebuild();

@@ -50,6 +50,8 @@ class RowTable {
   void Reclaim(uint64_t min_active);
 
   size_t live_rows() const { return live_; }
+  // Row ids freed (or waiting for a grace period) and not yet reused.
+  size_t dead_rows() const { return next_ - live_; }
   size_t capacity_rows() const { return capacity_; }
   size_t bytes() const;
 

@@ -73,6 +73,48 @@ class SharedTrie {
     return rows_.data()[size_t{w >> kBranchBits} * width_ + col];
   }
 
+  // Lookup() of n <= kLanes addresses at once (tries[i] and cols[i] per address; the tries may
+  // differ): the walks advance one level per round, each step's word prefetched a round ahead,
+  // so that the cache misses of the n walks overlap instead of adding up (throughput for packet
+  // batches). Same answers and same memory orders as Lookup(). REQUIRES: as Lookup().
+  static constexpr size_t kLanes = 32;
+  static void LookupLanes(const SharedTrie* const* tries, const uint32_t* cols, const Key* addrs,
+                          NextHopId* out, size_t n) {
+    const std::atomic<uint32_t>* base[kLanes];  // one node array per walk, as in Lookup()
+    uint32_t at[kLanes];                        // the word each walk reads next
+    int pos[kLanes];
+    uint32_t word[kLanes];  // the word read last: all leaves after the final round
+    for (size_t i = 0; i < n; ++i) {
+      const SharedTrie& t = *tries[i];
+      base[i] = t.nodes_.load(std::memory_order_acquire);
+      at[i] = KeyChunk(addrs[i], 0, t.root_bits_);
+      pos[i] = t.root_bits_;
+      __builtin_prefetch(base[i] + at[i]);
+    }
+    // Every round steps every walk that is not at a leaf yet (a walk at its leaf stays there:
+    // re-reading its word hits the cache; if a split replaced that leaf meanwhile, the walk goes
+    // on into the new subtree), without a branch per walk.
+    bool inner = true;
+    while (inner) {
+      inner = false;
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t w = base[i][at[i]].load(std::memory_order_acquire);
+        word[i] = w;
+        const int b = static_cast<int>(w & kBranchMask);
+        const uint32_t next = (w >> kBranchBits) + KeyChunk(addrs[i], pos[i], b);
+        at[i] = b != 0 ? next : at[i];
+        pos[i] += b;
+        inner |= b != 0;
+        __builtin_prefetch(base[i] + at[i]);
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      // Not re-read: the slot may hold a new subtree by now. data() after the leaf words.
+      const uint32_t row = word[i] >> kBranchBits;
+      out[i] = tries[i]->rows_.data()[size_t{row} * tries[i]->width_ + cols[i]];
+    }
+  }
+
   // Cache hint for a coming Update() of a prefix of key.
   void PrefetchRoot(Key key) const {
     __builtin_prefetch(nodes_.load(std::memory_order_relaxed) + KeyChunk(key, 0, root_bits_));
@@ -116,6 +158,10 @@ class SharedTrie {
   size_t used_row_bytes() const { return rows_.live_rows() * width_ * sizeof(uint16_t); }
   // used_trie_bytes() + used_row_bytes() right after Build(): the rebuild policy's baseline.
   size_t built_bytes() const { return built_bytes_; }
+  // Garbage: freed node slots and row ids (recycled by later updates, given back by a rebuild).
+  size_t dead_bytes() const {
+    return free_slots_ * sizeof(uint32_t) + rows_.dead_rows() * width_ * sizeof(uint16_t);
+  }
   size_t allocated_bytes() const { return capacity_ * sizeof(uint32_t) + rows_.bytes(); }
   GroupStats Stats() const;
 
