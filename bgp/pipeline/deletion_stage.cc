@@ -80,4 +80,10 @@ std::vector<IpPrefix> DeletionStage::prefixes() {
   return out;
 }
 
+std::optional<IpPrefix> DeletionStage::next_prefix(const std::optional<IpPrefix>& after) const {
+  const auto hit = routes_.next_after(after);
+  if (!hit.value) return std::nullopt;
+  return hit.prefix;
+}
+
 }  // namespace strata::bgp

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,8 @@ class DeletionStage : public BgpStage {
   uint64_t held_slices() const { return held_slices_; }
   // Their prefixes, in order (for re-filtering after a policy change).
   std::vector<IpPrefix> prefixes();
+  // The first held prefix after `after` (the first for nullopt), or nullopt.
+  std::optional<IpPrefix> next_prefix(const std::optional<IpPrefix>& after) const;
 
  private:
   bool run_slice();
