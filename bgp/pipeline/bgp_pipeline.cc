@@ -114,15 +114,13 @@ Status BgpPipeline::set_export_policy(PeerId id, RoutePolicy policy) {
     // What the reader may hold: the fanout's table now and later, and the prefixes of changes
     // queued now (a reader's later deliveries are filtered with the new policy anyway).
     auto queued = std::make_shared<const std::vector<IpPrefix>>(fanout_->queued_prefixes());
-    p->filter_out->ChangePolicy(
-        std::move(policy),
-        [fanout = fanout_.get(), queued](const std::optional<IpPrefix>& after) {
-          std::optional<IpPrefix> first = fanout->next_table_prefix(after);
-          auto it = after ? std::upper_bound(queued->begin(), queued->end(), *after)
-                          : queued->begin();
-          if (it != queued->end() && (!first || *it < *first)) first = *it;
-          return first;
-        });
+    p->filter_out->ChangePolicy(std::move(policy), [fanout = fanout_.get(),
+                                                    queued](const std::optional<IpPrefix>& after) {
+      std::optional<IpPrefix> first = fanout->next_table_prefix(after);
+      auto it = after ? std::upper_bound(queued->begin(), queued->end(), *after) : queued->begin();
+      if (it != queued->end() && (!first || *it < *first)) first = *it;
+      return first;
+    });
   }
   return Status::Ok();
 }
@@ -207,13 +205,18 @@ void BgpPipeline::set_refilter_background(Peer& p) {
   // fanout's readers are behind; re-filtering is not flapping; an export change's slice is sent
   // to the peer at once.
   Peer* peer = &p;
-  p.filter_in->refilter().set_background(
-      {.scheduler = &scheduler_,
-       .slice = config_.deletion_slice,
-       .throttle = [this] { return fanout_->backlog() > 0; },
-       .before_slice = [peer] { if (peer->damping) peer->damping->set_charging(false); },
-       .after_slice = [peer] { if (peer->damping) peer->damping->set_charging(true); },
-       .name = "refilter-in:" + std::to_string(p.id)});
+  PolicyRefilter::Background in;
+  in.scheduler = &scheduler_;
+  in.slice = config_.deletion_slice;
+  in.throttle = [this] { return fanout_->backlog() > 0; };
+  in.before_slice = [peer] {
+    if (peer->damping) peer->damping->set_charging(false);
+  };
+  in.after_slice = [peer] {
+    if (peer->damping) peer->damping->set_charging(true);
+  };
+  in.name = "refilter-in:" + std::to_string(p.id);
+  p.filter_in->refilter().set_background(std::move(in));
   if (!p.filter_out) return;
   PolicyRefilter::Background out;
   out.scheduler = &scheduler_;

@@ -174,8 +174,7 @@ std::vector<IpPrefix> FanoutStage::prefixes() {
   return out;
 }
 
-std::optional<IpPrefix> FanoutStage::next_table_prefix(
-    const std::optional<IpPrefix>& after) const {
+std::optional<IpPrefix> FanoutStage::next_table_prefix(const std::optional<IpPrefix>& after) const {
   const auto hit = table_.next_after(after);
   if (!hit.value) return std::nullopt;
   return hit.prefix;

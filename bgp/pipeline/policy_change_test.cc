@@ -110,7 +110,7 @@ TEST_F(PolicyChangeTest, ExportPolicyChangeIsSentInSlices) {
   ASSERT_EQ(s2.table.size(), 2u);
   const size_t batches = s2.batches.size();
   ASSERT_TRUE(pipeline->set_export_policy(e2, Reject("2.0.0.0/8")).ok());
-  EXPECT_EQ(s2.table.size(), 2u);  // nothing yet: the walk runs in the scheduler's slices
+  EXPECT_EQ(s2.table.size(), 2u);      // nothing yet: the walk runs in the scheduler's slices
   ASSERT_TRUE(scheduler.run_slice());  // one prefix a slice (deletion_slice = 1): 1.0.0.0/8
   EXPECT_EQ(s2.table.size(), 2u);
   EXPECT_EQ(s2.batches.size(), batches);  // unchanged: nothing sent

@@ -64,7 +64,9 @@ class PolicyRefilter {
   // The newest policy: what new messages are filtered with.
   const RoutePolicy& current() const { return layers_.back().policy; }
   // The policy the route held for `prefix` went through.
-  const RoutePolicy& For(const IpPrefix& prefix) const { return policy_for(prefix, layers_.size()); }
+  const RoutePolicy& For(const IpPrefix& prefix) const {
+    return policy_for(prefix, layers_.size());
+  }
   // A message for `prefix` has just been filtered with current(): the walk leaves it alone.
   void Touch(const IpPrefix& prefix);
 

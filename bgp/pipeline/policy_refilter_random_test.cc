@@ -135,8 +135,8 @@ class PolicyRefilterRandomTest : public ::testing::TestWithParam<std::tuple<Side
     for (const auto& [prefix, r] : want) {
       const BgpRouteRef got = rec->current(prefix);
       ASSERT_TRUE(got) << "step " << step << " " << prefix.ToString();
-      ASSERT_TRUE(SameRoute(*got, *r)) << "step " << step << " " << got->ToString() << " vs "
-                                       << r->ToString();
+      ASSERT_TRUE(SameRoute(*got, *r))
+          << "step " << step << " " << got->ToString() << " vs " << r->ToString();
     }
     if (in_filter) {
       EXPECT_EQ(in_filter->counters().accepted, want.size());

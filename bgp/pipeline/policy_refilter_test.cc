@@ -123,13 +123,13 @@ TEST_F(InputRefilterTest, RoutesChangedUnderTheWalk) {
   Change(RejectMultiples(2));
   ASSERT_TRUE(scheduler.run_slice());  // 10.1, 10.2 done
   rec.clear_events();
-  Announce(9);                   // new, ahead: filtered with the new policy at once
-  Announce(10);                  // new, ahead, rejected by the new policy: nothing sent
-  Announce(3, 7);                // replaced ahead of the walk: old route out, new one in
+  Announce(9);                          // new, ahead: filtered with the new policy at once
+  Announce(10);                         // new, ahead, rejected by the new policy: nothing sent
+  Announce(3, 7);                       // replaced ahead of the walk: old route out, new one in
   EXPECT_TRUE(in.withdraw(P(Pfx(4))));  // withdrawn ahead: it was passed by the old policy
-  Announce(2, 7);                // behind the walk: rejected either way, nothing sent
+  Announce(2, 7);                       // behind the walk: rejected either way, nothing sent
   EXPECT_TRUE(in.withdraw(P(Pfx(1))));  // behind the walk
-  Announce(4);                   // re-added after its withdrawal: new policy
+  Announce(4);                          // re-added after its withdrawal: new policy
   EXPECT_EQ(rec.EventStrings(),
             (V{"+10.9.0.0/16 p1", "=10.3.0.0/16 p1", "-10.4.0.0/16 p1", "-10.1.0.0/16 p1"}));
   Check();
@@ -257,8 +257,8 @@ TEST_F(OutputRefilterTest, ExportChangeSendsOnlyDifferencesInSlices) {
   EXPECT_EQ(rec->EventStrings(), (V{"-10.2.0.0/16 p1", "-10.4.0.0/16 p1", "+10.7.0.0/16 p1"}));
   Check();
   scheduler.run_until_idle();
-  EXPECT_EQ(rec->EventStrings(), (V{"-10.2.0.0/16 p1", "-10.4.0.0/16 p1", "+10.7.0.0/16 p1",
-                                    "-10.6.0.0/16 p1"}));
+  EXPECT_EQ(rec->EventStrings(),
+            (V{"-10.2.0.0/16 p1", "-10.4.0.0/16 p1", "+10.7.0.0/16 p1", "-10.6.0.0/16 p1"}));
   Check();
   EXPECT_EQ(rec->current().size(), 4u);
   // The route as sent keeps the export rules (AS prepended) under the new policy.

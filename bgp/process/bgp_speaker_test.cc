@@ -43,9 +43,9 @@ TEST_F(BgpSpeakerTest, ImportPolicyChangeReevaluatesReceivedRoutes) {
   ASSERT_TRUE(DefinePolicy(p, "b").ok());
   ASSERT_TRUE(SetPolicy("b", "127.0.0.2", "import", "in").ok());
   // Re-evaluated in the background: wait for it.
-  ASSERT_TRUE(env_.RunUntil(
-      [&] { return Best("b") == std::vector<std::string>{"10.2.0.0/16 [65001]"}; }))
-      << ::testing::PrintToString(Best("b"));
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return Best("b") == std::vector<std::string>{"10.2.0.0/16 [65001]"};
+  })) << ::testing::PrintToString(Best("b"));
   ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == 1; }));
 
   // Redefining the statement in use re-evaluates: now it raises LOCAL_PREF instead.
