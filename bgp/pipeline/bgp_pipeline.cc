@@ -44,6 +44,7 @@ StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
   p->filter_in = std::make_unique<InputFilterStage>(
       p->id, config_.local_as, config_.router_id, cluster_id(), p->in.get(), config.import_policy);
   p->in->set_next(p->filter_in.get());
+  set_refilter_background(*p);
   p->resolver = std::make_unique<NexthopResolverStage>(label, p->filter_in.get(), *cache_);
   p->filter_in->set_next(p->resolver.get());
   p->resolver->set_next(decision_.get());
@@ -91,19 +92,17 @@ Status BgpPipeline::set_local_addresses(PeerId id, IpAddr local,
 Status BgpPipeline::set_import_policy(PeerId id, RoutePolicy policy) {
   Peer* p = find(id);
   if (!p) return NotFound("no peer " + std::to_string(id));
-  // Everything the filter may have passed: PeerIn's routes and those still being deleted.
-  std::vector<IpPrefix> prefixes;
-  for (auto it = p->in->table().begin(); !it.at_end(); ++it) prefixes.push_back(it.key());
-  for (auto& d : p->deletions) {
-    std::vector<IpPrefix> more = d->prefixes();
-    prefixes.insert(prefixes.end(), more.begin(), more.end());
-  }
-  std::sort(prefixes.begin(), prefixes.end());
-  prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
   p->config.import_policy = policy;
-  if (p->damping) p->damping->set_charging(false);  // re-filtering is not flapping
-  p->filter_in->ChangePolicy(std::move(policy), prefixes);
-  if (p->damping) p->damping->set_charging(true);
+  // Everything the filter may have passed: PeerIn's routes and those still being deleted.
+  p->filter_in->ChangePolicy(std::move(policy), [p](const std::optional<IpPrefix>& after) {
+    std::optional<IpPrefix> first;
+    auto consider = [&first](const std::optional<IpPrefix>& c) {
+      if (c && (!first || *c < *first)) first = c;
+    };
+    if (const auto hit = p->in->table().next_after(after); hit.value) consider(hit.prefix);
+    for (const auto& d : p->deletions) consider(d->next_prefix(after));
+    return first;
+  });
   return Status::Ok();
 }
 
@@ -112,8 +111,16 @@ Status BgpPipeline::set_export_policy(PeerId id, RoutePolicy policy) {
   if (!p) return NotFound("no peer " + std::to_string(id));
   p->config.export_policy = policy;
   if (p->filter_out) {
-    p->filter_out->ChangePolicy(std::move(policy), fanout_->prefixes());
-    p->out->flush();  // the changes went straight to PeerOut, not through a fanout delivery
+    // What the reader may hold: the fanout's table now and later, and the prefixes of changes
+    // queued now (a reader's later deliveries are filtered with the new policy anyway).
+    auto queued = std::make_shared<const std::vector<IpPrefix>>(fanout_->queued_prefixes());
+    p->filter_out->ChangePolicy(std::move(policy), [fanout = fanout_.get(),
+                                                    queued](const std::optional<IpPrefix>& after) {
+      std::optional<IpPrefix> first = fanout->next_table_prefix(after);
+      auto it = after ? std::upper_bound(queued->begin(), queued->end(), *after) : queued->begin();
+      if (it != queued->end() && (!first || *it < *first)) first = *it;
+      return first;
+    });
   }
   return Status::Ok();
 }
@@ -141,6 +148,7 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
       id, config_.local_as, p->config, p->reader,
       ReflectionContext{.cluster_id = cluster_id(), .peer_router_id = router_id});
   p->reader->set_next(p->filter_out.get());
+  set_refilter_background(*p);
   FanoutStage* fanout = fanout_.get();
   FanoutStage::Reader* reader = p->reader;
   p->out = std::make_unique<PeerOut>(id, sink, p->filter_out.get(), config_.peer_out_batch,
@@ -190,6 +198,32 @@ Status BgpPipeline::sweep_stale(PeerId id, std::optional<Family> family) {
   if (!p) return NotFound("no peer " + std::to_string(id));
   if (p->in->stale() > 0) start_deletion(*p, p->in->take_stale(family));
   return Status::Ok();
+}
+
+void BgpPipeline::set_refilter_background(Peer& p) {
+  // Policy changes re-filter in slices of the deletion's size, held like deletions while the
+  // fanout's readers are behind; re-filtering is not flapping; an export change's slice is sent
+  // to the peer at once.
+  Peer* peer = &p;
+  PolicyRefilter::Background in;
+  in.scheduler = &scheduler_;
+  in.slice = config_.deletion_slice;
+  in.throttle = [this] { return fanout_->backlog() > 0; };
+  in.before_slice = [peer] {
+    if (peer->damping) peer->damping->set_charging(false);
+  };
+  in.after_slice = [peer] {
+    if (peer->damping) peer->damping->set_charging(true);
+  };
+  in.name = "refilter-in:" + std::to_string(p.id);
+  p.filter_in->refilter().set_background(std::move(in));
+  if (!p.filter_out) return;
+  PolicyRefilter::Background out;
+  out.scheduler = &scheduler_;
+  out.slice = config_.deletion_slice;
+  out.after_slice = [peer] { peer->out->flush(); };
+  out.name = "refilter-out:" + std::to_string(p.id);
+  p.filter_out->refilter().set_background(std::move(out));
 }
 
 void BgpPipeline::start_deletion(Peer& p, RouteTable routes) {

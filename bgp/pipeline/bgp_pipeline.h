@@ -91,8 +91,9 @@ class BgpPipeline {
   // Our addresses on the peer's session (the next hops we advertise), learned when it connects.
   // Takes effect at the next peer_up. Error: no such peer.
   Status set_local_addresses(PeerId id, IpAddr local, std::optional<IpAddr> other_family);
-  // Replace the peer's import / export policy and re-evaluate its routes at once (its received
-  // routes, resp. what it is advertised), so each change reaches decision and the peer.
+  // Replace the peer's import / export policy and re-evaluate its routes (its received routes,
+  // resp. what it is advertised) in background slices (PolicyRefilter), so only the differences
+  // reach decision and the peer; new routes use the new policy at once.
   Status set_import_policy(PeerId id, RoutePolicy policy);
   Status set_export_policy(PeerId id, RoutePolicy policy);
 
@@ -167,6 +168,7 @@ class BgpPipeline {
   Peer* find(PeerId id) const;
   void on_deletion_done(PeerId id, DeletionStage* stage);
   void start_deletion(Peer& p, RouteTable routes);
+  void set_refilter_background(Peer& p);
   void tear_down_output(Peer& p);
   void finish_remove_if_idle(PeerId id);
   uint32_t cluster_id() const;

@@ -73,11 +73,10 @@ void DeletionStage::replace_parent(BgpStage* old_parent, BgpStage* new_parent) {
   if (parent_ == old_parent) parent_ = new_parent;
 }
 
-std::vector<IpPrefix> DeletionStage::prefixes() {
-  std::vector<IpPrefix> out;
-  out.reserve(routes_.size());
-  for (auto it = routes_.begin(); !it.at_end(); ++it) out.push_back(it.key());
-  return out;
+std::optional<IpPrefix> DeletionStage::next_prefix(const std::optional<IpPrefix>& after) const {
+  const auto hit = routes_.next_after(after);
+  if (!hit.value) return std::nullopt;
+  return hit.prefix;
 }
 
 }  // namespace strata::bgp

@@ -21,8 +21,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
-#include <vector>
 
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/peer_in.h"
@@ -56,8 +56,9 @@ class DeletionStage : public BgpStage {
   size_t remaining() const { return routes_.size(); }
   // Slices that withdrew nothing because of the throttle.
   uint64_t held_slices() const { return held_slices_; }
-  // Their prefixes, in order (for re-filtering after a policy change).
-  std::vector<IpPrefix> prefixes();
+  // The first held prefix after `after` (the first for nullopt), or nullopt: for re-filtering
+  // after a policy change.
+  std::optional<IpPrefix> next_prefix(const std::optional<IpPrefix>& after) const;
 
  private:
   bool run_slice();

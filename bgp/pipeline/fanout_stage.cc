@@ -174,4 +174,18 @@ std::vector<IpPrefix> FanoutStage::prefixes() {
   return out;
 }
 
+std::optional<IpPrefix> FanoutStage::next_table_prefix(const std::optional<IpPrefix>& after) const {
+  const auto hit = table_.next_after(after);
+  if (!hit.value) return std::nullopt;
+  return hit.prefix;
+}
+
+std::vector<IpPrefix> FanoutStage::queued_prefixes() const {
+  std::vector<IpPrefix> out;
+  out.reserve(queued_by_prefix_.size());
+  for (const auto& [prefix, seqs] : queued_by_prefix_) out.push_back(prefix);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace strata::bgp

@@ -97,6 +97,11 @@ class FanoutStage : public BgpStage {
   // Every prefix some reader may hold a route for: the table's and the queued changes', sorted.
   std::vector<IpPrefix> prefixes();
 
+  // The first prefix of the table after `after` (the first of all for nullopt), or nullopt.
+  std::optional<IpPrefix> next_table_prefix(const std::optional<IpPrefix>& after) const;
+  // Prefixes with queued changes, sorted: with the table's, all a reader may hold a route for.
+  std::vector<IpPrefix> queued_prefixes() const;
+
   // Changes the furthest-behind reader that is not paused has still to pass (paused readers wait
   // for their session and do not count: they catch up later from the queue).
   size_t backlog() const;

@@ -11,13 +11,13 @@ InputFilterStage::InputFilterStage(PeerId peer, uint32_t local_as, IpAddr router
       local_as_(local_as),
       router_id_(router_id),
       cluster_id_(cluster_id),
-      import_policy_(std::move(import_policy)) {}
+      refilter_(std::move(import_policy),
+                [this](const IpPrefix& p, const RoutePolicy& before, const RoutePolicy& after) {
+                  refilter_one(p, before, after);
+                }) {}
 
 BgpRouteRef InputFilterStage::filter(const BgpRouteRef& route, Verdict* verdict) const {
-  if (old_policy_ && (!refiltered_ || *refiltered_ < route->prefix)) {
-    return filter_with(route, *old_policy_, verdict);
-  }
-  return filter_with(route, import_policy_, verdict);
+  return filter_with(route, refilter_.For(route->prefix), verdict);
 }
 
 BgpRouteRef InputFilterStage::filter_with(const BgpRouteRef& route, const RoutePolicy& policy,
@@ -62,6 +62,7 @@ void InputFilterStage::count_drop(Verdict v) {
 
 void InputFilterStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
   Verdict v;
+  refilter_.Touch(route->prefix);  // nothing held for it: the new policy applies at once
   BgpRouteRef out = filter(route, &v);
   if (!out) {
     count_drop(v);
@@ -76,6 +77,7 @@ void InputFilterStage::replace_route(const BgpRouteRef& old_route, const BgpRout
   Verdict v_old;
   Verdict v_new;
   BgpRouteRef old_out = filter(old_route, &v_old);
+  refilter_.Touch(new_route->prefix);
   BgpRouteRef new_out = filter(new_route, &v_new);
   if (!new_out) count_drop(v_new);
   counters_.accepted += (new_out != nullptr);
@@ -86,30 +88,29 @@ void InputFilterStage::replace_route(const BgpRouteRef& old_route, const BgpRout
 void InputFilterStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
   Verdict v;
   BgpRouteRef out = filter(route, &v);
+  refilter_.Touch(route->prefix);  // nothing held for it now: a later add uses the new policy
   if (!out) return;
   --counters_.accepted;
   send_delete(out);
 }
 
-void InputFilterStage::ChangePolicy(RoutePolicy policy, std::span<const IpPrefix> prefixes) {
-  old_policy_ = std::move(import_policy_);
-  import_policy_ = std::move(policy);
-  for (const IpPrefix& prefix : prefixes) {
-    BgpRouteRef r = PassThroughStage::lookup_route(prefix);
-    refiltered_ = prefix;
-    if (!r) continue;
-    Verdict v_old;
-    Verdict v_new;
-    BgpRouteRef old_out = filter_with(r, *old_policy_, &v_old);
-    BgpRouteRef new_out = filter_with(r, import_policy_, &v_new);
-    if (!new_out && old_out) count_drop(v_new);
-    counters_.accepted += (new_out != nullptr);
-    counters_.accepted -= (old_out != nullptr);
-    if (old_out && new_out && SameRoute(*old_out, *new_out)) continue;
-    send_change(old_out, new_out);
-  }
-  old_policy_.reset();
-  refiltered_.reset();
+void InputFilterStage::ChangePolicy(RoutePolicy policy, PolicyRefilter::NextFn next) {
+  refilter_.Change(std::move(policy), std::move(next));
+}
+
+void InputFilterStage::refilter_one(const IpPrefix& prefix, const RoutePolicy& before,
+                                    const RoutePolicy& after) {
+  BgpRouteRef r = PassThroughStage::lookup_route(prefix);
+  if (!r) return;
+  Verdict v_old;
+  Verdict v_new;
+  BgpRouteRef old_out = filter_with(r, before, &v_old);
+  BgpRouteRef new_out = filter_with(r, after, &v_new);
+  if (!new_out && old_out) count_drop(v_new);
+  counters_.accepted += (new_out != nullptr);
+  counters_.accepted -= (old_out != nullptr);
+  if (old_out && new_out && SameRoute(*old_out, *new_out)) return;
+  send_change(old_out, new_out);
 }
 
 BgpRouteRef InputFilterStage::lookup_route(const IpPrefix& prefix) const {

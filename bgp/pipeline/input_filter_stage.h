@@ -7,16 +7,17 @@
 // or replace according to which side passes.
 // Counters: drops by reason and `accepted`, the number of routes currently passed on.
 // A new import policy is applied by ChangePolicy, which re-filters every route the parent holds
-// (prefix by prefix, in order) so that each delete still matches the add it undoes.
+// (prefix by prefix, in order, in background slices when refilter().set_background was given a
+// scheduler; PolicyRefilter) so that each delete still matches the add it undoes and only the
+// differences go downstream. Routes arriving meanwhile use the new policy at once.
 // Threading: single-threaded.
 #pragma once
 
 #include <cstdint>
-#include <optional>
-#include <span>
 #include <string>
 
 #include "bgp/pipeline/bgp_stage.h"
+#include "bgp/pipeline/policy_refilter.h"
 #include "bgp/pipeline/route_policy.h"
 
 namespace strata::bgp {
@@ -44,15 +45,19 @@ class InputFilterStage : public PassThroughStage {
 
   const Counters& counters() const { return counters_; }
 
-  // Replaces the import policy and sends downstream the difference it makes for each of
-  // `prefixes` (what the parent holds; REQUIRES: sorted, unique). Synchronous; lookups of a
-  // prefix answer with the old policy until that prefix has been re-filtered.
-  void ChangePolicy(RoutePolicy policy, std::span<const IpPrefix> prefixes);
+  // Replaces the import policy and sends downstream the difference it makes for each prefix
+  // `next` yields (every prefix the parent may hold a route for, see PolicyRefilter::NextFn).
+  // In the background if the refilter has a scheduler, else at once; lookups of a prefix answer
+  // with the old policy until that prefix has been re-filtered (or a message for it came).
+  void ChangePolicy(RoutePolicy policy, PolicyRefilter::NextFn next);
+  PolicyRefilter& refilter() { return refilter_; }
+  const PolicyRefilter& refilter() const { return refilter_; }
 
  private:
   enum class Verdict { kPass, kAsLoop, kOriginatorId, kClusterLoop, kPolicy };
   // The route to pass, or null with the reason in *verdict.
   BgpRouteRef filter(const BgpRouteRef& route, Verdict* verdict) const;
+  void refilter_one(const IpPrefix& prefix, const RoutePolicy& before, const RoutePolicy& after);
   BgpRouteRef filter_with(const BgpRouteRef& route, const RoutePolicy& policy,
                           Verdict* verdict) const;
   void count_drop(Verdict v);
@@ -61,11 +66,8 @@ class InputFilterStage : public PassThroughStage {
   uint32_t local_as_;
   IpAddr router_id_;
   uint32_t cluster_id_;
-  RoutePolicy import_policy_;
-  // While ChangePolicy runs: the old policy, for prefixes after `refiltered_`.
-  std::optional<RoutePolicy> old_policy_;
-  std::optional<IpPrefix> refiltered_;
   Counters counters_;
+  PolicyRefilter refilter_;  // the import policy of each prefix; last: its task goes first
 };
 
 }  // namespace strata::bgp

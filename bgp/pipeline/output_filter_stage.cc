@@ -8,7 +8,13 @@ OutputFilterStage::OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePee
       peer_(peer),
       local_as_(local_as),
       config_(std::move(config)),
-      reflection_(reflection) {}
+      reflection_(reflection),
+      refilter_(config_.export_policy,
+                [this](const IpPrefix& p, const RoutePolicy& before, const RoutePolicy& after) {
+                  refilter_one(p, before, after);
+                }) {
+  config_.export_policy = nullptr;  // refilter_ holds it
+}
 
 std::optional<IpAddr> OutputFilterStage::local_nexthop(Family f) const {
   if (config_.local_address.family() == f && !config_.local_address.is_zero()) {
@@ -52,10 +58,7 @@ AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAd
 }
 
 BgpRouteRef OutputFilterStage::Transform(const BgpRouteRef& route, bool count) const {
-  if (old_policy_ && (!refiltered_ || *refiltered_ < route->prefix)) {
-    return transform_with(route, *old_policy_, count);
-  }
-  return transform_with(route, config_.export_policy, count);
+  return transform_with(route, refilter_.For(route->prefix), count);
 }
 
 BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const RoutePolicy& policy,
@@ -96,32 +99,35 @@ BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const Ro
 }
 
 void OutputFilterStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
+  refilter_.Touch(route->prefix);  // nothing sent for it: the new policy applies at once
   if (BgpRouteRef out = Transform(route, true)) send_add(out);
 }
 
 void OutputFilterStage::replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
                                       BgpStage* /*caller*/) {
-  send_change(Transform(old_route, false), Transform(new_route, true));
+  BgpRouteRef old_out = Transform(old_route, false);
+  refilter_.Touch(new_route->prefix);
+  send_change(old_out, Transform(new_route, true));
 }
 
 void OutputFilterStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  if (BgpRouteRef out = Transform(route, false)) send_delete(out);
+  BgpRouteRef out = Transform(route, false);
+  refilter_.Touch(route->prefix);  // nothing sent for it now: a later add uses the new policy
+  if (out) send_delete(out);
 }
 
-void OutputFilterStage::ChangePolicy(RoutePolicy policy, std::span<const IpPrefix> prefixes) {
-  old_policy_ = std::move(config_.export_policy);
-  config_.export_policy = std::move(policy);
-  for (const IpPrefix& prefix : prefixes) {
-    BgpRouteRef r = PassThroughStage::lookup_route(prefix);
-    refiltered_ = prefix;
-    if (!r) continue;
-    BgpRouteRef old_out = transform_with(r, *old_policy_, false);
-    BgpRouteRef new_out = transform_with(r, config_.export_policy, true);
-    if (old_out && new_out && SameRoute(*old_out, *new_out)) continue;
-    send_change(old_out, new_out);
-  }
-  old_policy_.reset();
-  refiltered_.reset();
+void OutputFilterStage::ChangePolicy(RoutePolicy policy, PolicyRefilter::NextFn next) {
+  refilter_.Change(std::move(policy), std::move(next));
+}
+
+void OutputFilterStage::refilter_one(const IpPrefix& prefix, const RoutePolicy& before,
+                                     const RoutePolicy& after) {
+  BgpRouteRef r = PassThroughStage::lookup_route(prefix);
+  if (!r) return;
+  BgpRouteRef old_out = transform_with(r, before, false);
+  BgpRouteRef new_out = transform_with(r, after, true);
+  if (old_out && new_out && SameRoute(*old_out, *new_out)) return;
+  send_change(old_out, new_out);
 }
 
 BgpRouteRef OutputFilterStage::lookup_route(const IpPrefix& prefix) const {

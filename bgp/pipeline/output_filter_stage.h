@@ -11,17 +11,19 @@
 // next_hop_self, our address as next hop. A route whose family has no local next hop for an eBGP
 // peer is not sent. Then the export policy hook. It holds nothing: deletes and lookups recompute
 // the same (deterministic) result, so a delete is dropped iff its add was. A new export policy is
-// applied by ChangePolicy, which re-filters what the parent (the fanout reader) has sent.
+// applied by ChangePolicy, which re-filters what the parent (the fanout reader) has sent, in
+// background slices when refilter().set_background was given a scheduler (PolicyRefilter): the
+// peer sees only the differences; routes delivered meanwhile use the new policy at once.
 // Threading: single-threaded.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/peer_config.h"
+#include "bgp/pipeline/policy_refilter.h"
 
 namespace strata::bgp {
 
@@ -55,12 +57,16 @@ class OutputFilterStage : public PassThroughStage {
   BgpRouteRef Transform(const BgpRouteRef& route, bool count) const;
   const Counters& counters() const { return counters_; }
 
-  // Replaces the export policy and sends downstream the difference it makes for each of
-  // `prefixes` (REQUIRES: sorted, unique; every prefix the parent may hold a route for).
-  // Synchronous; lookups answer with the old policy until their prefix has been re-filtered.
-  void ChangePolicy(RoutePolicy policy, std::span<const IpPrefix> prefixes);
+  // Replaces the export policy and sends downstream the difference it makes for each prefix
+  // `next` yields (every prefix the parent may hold a route for, see PolicyRefilter::NextFn).
+  // In the background if the refilter has a scheduler, else at once; lookups answer with the old
+  // policy until their prefix has been re-filtered (or a message for it came).
+  void ChangePolicy(RoutePolicy policy, PolicyRefilter::NextFn next);
+  PolicyRefilter& refilter() { return refilter_; }
+  const PolicyRefilter& refilter() const { return refilter_; }
 
  private:
+  void refilter_one(const IpPrefix& prefix, const RoutePolicy& before, const RoutePolicy& after);
   BgpRouteRef transform_with(const BgpRouteRef& route, const RoutePolicy& policy, bool count) const;
   bool ibgp() const { return config_.peer_as == local_as_; }
   std::optional<IpAddr> local_nexthop(Family f) const;
@@ -72,15 +78,15 @@ class OutputFilterStage : public PassThroughStage {
   uint32_t local_as_;
   PipelinePeerConfig config_;
   ReflectionContext reflection_;
-  // While ChangePolicy runs: the old policy, for prefixes after `refiltered_`.
-  std::optional<RoutePolicy> old_policy_;
-  std::optional<IpPrefix> refiltered_;
   mutable Counters counters_;
   // One-entry memo: consecutive routes usually share their attribute set.
   mutable AttributeSetPtr memo_in_;
   mutable AttributeSetPtr memo_out_;
   mutable std::optional<IpAddr> memo_self_;
   mutable std::optional<IpAddr> memo_reflect_from_;
+  // The export policy of each prefix (config_.export_policy is not used); last: its task goes
+  // first.
+  PolicyRefilter refilter_;
 };
 
 }  // namespace strata::bgp

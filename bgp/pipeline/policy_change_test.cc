@@ -1,5 +1,6 @@
-// BgpPipeline: changing a peer's import or export policy re-evaluates its routes at once (also
-// those still in a deletion stage); dump_done; the zero next hop of our own routes.
+// BgpPipeline: changing a peer's import or export policy re-evaluates its routes in background
+// slices (also those still in a deletion stage), sending only the differences; dump_done; the
+// zero next hop of our own routes.
 #include <gtest/gtest.h>
 
 #include "bgp/pipeline/bgp_pipeline.h"
@@ -103,20 +104,65 @@ TEST_F(PolicyChangeTest, ImportPolicyChangeCoversRoutesBeingDeleted) {
   EXPECT_TRUE(rib.errors.empty()) << ::testing::PrintToString(rib.errors);
 }
 
-TEST_F(PolicyChangeTest, ExportPolicyChangeIsSentAtOnce) {
+TEST_F(PolicyChangeTest, ExportPolicyChangeIsSentInSlices) {
   Send(e1, {"1.0.0.0/8", "2.0.0.0/8"});
   scheduler.run_until_idle();
   ASSERT_EQ(s2.table.size(), 2u);
+  const size_t batches = s2.batches.size();
   ASSERT_TRUE(pipeline->set_export_policy(e2, Reject("2.0.0.0/8")).ok());
-  EXPECT_EQ(s2.table.size(), 1u);  // flushed without waiting for the fanout
+  EXPECT_EQ(s2.table.size(), 2u);      // nothing yet: the walk runs in the scheduler's slices
+  ASSERT_TRUE(scheduler.run_slice());  // one prefix a slice (deletion_slice = 1): 1.0.0.0/8
+  EXPECT_EQ(s2.table.size(), 2u);
+  EXPECT_EQ(s2.batches.size(), batches);  // unchanged: nothing sent
+  scheduler.run_until_idle();
+  EXPECT_EQ(s2.table.size(), 1u);
+  EXPECT_EQ(s2.batches.size(), batches + 1);  // only the withdrawal of 2.0.0.0/8
   ASSERT_TRUE(pipeline->set_export_policy(e2, SetMed(9)).ok());
+  scheduler.run_until_idle();
   ASSERT_EQ(s2.table.size(), 2u);
   EXPECT_EQ(s2.table.at(P("2.0.0.0/8"))->attrs().med, 9u);
   ASSERT_TRUE(pipeline->set_export_policy(e2, nullptr).ok());
+  scheduler.run_until_idle();
   EXPECT_FALSE(s2.table.at(P("2.0.0.0/8"))->attrs().med.has_value());
   EXPECT_EQ(pipeline->counters(e2)->advertised, 2u);
   // e1 was not touched.
   EXPECT_TRUE(s1.table.empty());
+}
+
+TEST_F(PolicyChangeTest, RoutesArrivingDuringAnImportWalkUseTheNewPolicyAtOnce) {
+  Send(e1, {"1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8"});
+  scheduler.run_until_idle();
+  ASSERT_TRUE(pipeline->set_import_policy(e1, SetMed(7)).ok());
+  ASSERT_TRUE(scheduler.run_slice());  // 1.0.0.0/8 re-filtered, the rest still on the old policy
+  EXPECT_FALSE(pipeline->explain(P("3.0.0.0/8"))->winner.route->path().med.has_value());
+  Send(e1, {"3.0.0.0/8", "4.0.0.0/8"}, "192.0.2.9");  // ahead of the walk
+  EXPECT_EQ(pipeline->explain(P("3.0.0.0/8"))->winner.route->path().med, 7u);
+  EXPECT_EQ(pipeline->explain(P("4.0.0.0/8"))->winner.route->path().med, 7u);
+  scheduler.run_until_idle();
+  for (const char* p : {"1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8", "4.0.0.0/8"}) {
+    EXPECT_EQ(pipeline->explain(P(p))->winner.route->path().med, 7u) << p;
+    EXPECT_EQ(s2.table.at(P(p))->attrs().med, std::nullopt) << p;  // MED not sent to eBGP
+  }
+  EXPECT_EQ(rib.all().size(), 4u);
+  EXPECT_EQ(pipeline->counters(e1)->accepted, 4u);
+  EXPECT_TRUE(rib.errors.empty()) << ::testing::PrintToString(rib.errors);
+}
+
+TEST_F(PolicyChangeTest, ImportWalkLetsOtherPeersThrough) {
+  std::vector<std::string> many;
+  for (int i = 0; i < 50; ++i) many.push_back("10." + std::to_string(i) + ".0.0/16");
+  Send(e1, many);
+  scheduler.run_until_idle();
+  ASSERT_TRUE(pipeline->set_import_policy(e1, Reject("10.0.0.0/16")).ok());
+  ASSERT_TRUE(scheduler.run_slice());
+  Send(e2, {"20.0.0.0/8"});  // another peer's route while the walk runs
+  scheduler.run_slice();
+  scheduler.run_slice();
+  EXPECT_TRUE(s1.table.contains(P("20.0.0.0/8")));  // delivered long before the walk ends
+  scheduler.run_until_idle();
+  EXPECT_EQ(rib.all().size(), 50u);
+  EXPECT_FALSE(rib.all().contains(P("10.0.0.0/16")));
+  EXPECT_TRUE(rib.errors.empty()) << ::testing::PrintToString(rib.errors);
 }
 
 TEST_F(PolicyChangeTest, ExportPolicyOfADownPeerAppliesAtItsNextSession) {

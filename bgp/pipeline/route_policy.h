@@ -3,8 +3,8 @@
 // A policy returns the route to pass on (the same one, or a new one made with WithAttrs), or
 // null to reject it. REQUIRES: deterministic for a given route while it is installed, because the
 // filters hold nothing and re-apply the policy to deletes and lookups. Changing a policy is done
-// by re-filtering through a dynamic stage (not yet built), never by swapping this function
-// under live routes. Threading: called on the pipeline's thread only.
+// by re-filtering in background slices (PolicyRefilter), never by swapping this function under
+// live routes. Threading: called on the pipeline's thread only.
 #pragma once
 
 #include <functional>

@@ -42,15 +42,20 @@ TEST_F(BgpSpeakerTest, ImportPolicyChangeReevaluatesReceivedRoutes) {
   t->set_action(bpb::POLICY_ACTION_REJECT);
   ASSERT_TRUE(DefinePolicy(p, "b").ok());
   ASSERT_TRUE(SetPolicy("b", "127.0.0.2", "import", "in").ok());
-  EXPECT_EQ(Best("b"), (std::vector<std::string>{"10.2.0.0/16 [65001]"}));
+  // Re-evaluated in the background: wait for it.
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return Best("b") == std::vector<std::string>{"10.2.0.0/16 [65001]"};
+  })) << ::testing::PrintToString(Best("b"));
   ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == 1; }));
 
   // Redefining the statement in use re-evaluates: now it raises LOCAL_PREF instead.
   t->set_action(bpb::POLICY_ACTION_ACCEPT);
   t->set_set_local_pref(200);
   ASSERT_TRUE(DefinePolicy(p, "b").ok());
-  EXPECT_EQ(Best("b"),
-            (std::vector<std::string>{"10.1.0.0/16 [65001] lp 200", "10.2.0.0/16 [65001]"}));
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return Best("b") ==
+           std::vector<std::string>{"10.1.0.0/16 [65001] lp 200", "10.2.0.0/16 [65001]"};
+  })) << ::testing::PrintToString(Best("b"));
   ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == 2; }));
 
   bpb::ListPeersReply peers;
