@@ -25,8 +25,8 @@ Status RibRoute::Validate() const {
   return Status::Ok();
 }
 
-// Stored per route per protocol: 88 bytes with its reference count and generation (BlockPool).
-static_assert(sizeof(RibRoute) <= 88);
+// Stored per route per protocol: 80 bytes with its reference count and generation (BlockPool).
+static_assert(sizeof(RibRoute) <= 80);
 
 bool operator==(const RibRoute& a, const RibRoute& b) {
   const bool same_resolution = a.resolution == b.resolution ||

@@ -73,7 +73,7 @@ struct RibRoute {
 
 using RouteRef = IntrusiveRef<RibRoute>;
 
-// From a BlockPool of 88-byte blocks (route and count), where malloc would take a 96-byte chunk.
+// From a BlockPool of 80-byte blocks (route and count), where malloc would take a 96-byte chunk.
 inline RouteRef MakeRoute(RibRoute r) { return RouteRef::Make(std::move(r)); }
 
 // True if `a` is preferred to `b` for the same prefix: lower admin distance, then lower metric,
