@@ -27,6 +27,7 @@ RouteRef OriginTable::stamp(RibRoute route) const {
   route.protocol = protocol_;
   route.kind = kind_;
   route.admin_distance = admin_distance_;
+  route.generation = generation_;
   route.resolution.reset();
   return MakeRoute(std::move(route));
 }
@@ -34,19 +35,18 @@ RouteRef OriginTable::stamp(RibRoute route) const {
 void OriginTable::store_and_send(RouteRef route) {
   StoredRoute* existing = store_.find_mutable(route->prefix);
   if (existing) {
-    if (existing->generation < generation_) --stale_;
-    RouteRef old = std::move(existing->route);
-    *existing = StoredRoute{route, generation_};
+    if (existing->generation() < generation_) --stale_;
+    RouteRef old = std::exchange(existing->route, route);
     send_delete(old);
   } else {
-    store_.insert(route->prefix, StoredRoute{route, generation_});
+    store_.insert(route->prefix, StoredRoute{route});
   }
   send_add(route);
 }
 
 bool OriginTable::is_stale(const IpPrefix& prefix) const {
   const StoredRoute* s = store_.find(prefix);
-  return s && s->generation < generation_;
+  return s && s->generation() < generation_;
 }
 
 void OriginTable::for_each(const std::optional<IpPrefix>& from,
@@ -55,14 +55,14 @@ void OriginTable::for_each(const std::optional<IpPrefix>& from,
   auto& store = const_cast<RouteStore&>(store_);
   for (auto it = store.begin(); !it.at_end(); ++it) {
     if (!it.has_value() || (from && it.key() < *from)) continue;
-    if (!fn(it.value().route, it.value().generation < generation_)) return;
+    if (!fn(it.value().route, it.value().generation() < generation_)) return;
   }
 }
 
 Status OriginTable::add(RibRoute route) {
   if (Status s = route.Validate(); !s.ok()) return s;
   const StoredRoute* existing = store_.find(route.prefix);
-  if (existing && existing->generation >= generation_) {
+  if (existing && existing->generation() >= generation_) {
     return AlreadyExists(protocol_ + " already has a route for " + route.prefix.ToString());
   }
   store_and_send(stamp(std::move(route)));
@@ -81,7 +81,7 @@ Status OriginTable::replace(RibRoute route) {
 Status OriginTable::remove(const IpPrefix& prefix) {
   const StoredRoute* existing = store_.find(prefix);
   if (!existing) return NotFound(protocol_ + " has no route for " + prefix.ToString());
-  if (existing->generation < generation_) --stale_;
+  if (existing->generation() < generation_) --stale_;
   RouteRef old = existing->route;
   store_.erase(prefix);
   send_delete(old);
@@ -192,7 +192,7 @@ bool OriginTable::sweep_slice() {
   for (size_t n = 0; n < slice_routes_ && !sweep_cursor_.at_end(); ++n, ++sweep_cursor_) {
     if (!sweep_cursor_.has_value()) continue;
     const StoredRoute& s = sweep_cursor_.value();
-    if (s.generation >= sweep_generation_) continue;
+    if (s.generation() >= sweep_generation_) continue;
     RouteRef old = s.route;
     --stale_;
     store_.erase(sweep_cursor_.key());

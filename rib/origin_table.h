@@ -99,8 +99,8 @@ class OriginTable : public RouteStage {
   uint32_t admin_distance_;
   TaskScheduler& scheduler_;
   size_t slice_routes_;
-  uint64_t generation_ = 0;
-  uint64_t sweep_generation_ = 0;
+  uint32_t generation_ = 0;
+  uint32_t sweep_generation_ = 0;
   uint64_t rejected_ = 0;
   size_t stale_ = 0;
 

@@ -25,7 +25,7 @@ Status RibRoute::Validate() const {
   return Status::Ok();
 }
 
-// Stored per route per protocol: 80 bytes, 96 with the shared_ptr control block (BlockPool).
+// Stored per route per protocol: 80 bytes with its reference count and generation (BlockPool).
 static_assert(sizeof(RibRoute) <= 80);
 
 bool operator==(const RibRoute& a, const RibRoute& b) {

@@ -1,9 +1,10 @@
 // RouteStore: the trie in which an origin table keeps its routes (and which it hands to a
 // DeletionStage when all of them go at once).
 //
-// Each entry carries the generation in which the protocol last announced it, so that graceful
-// restart can mark every route stale in O(1) (bump the table's generation) and later sweep the
-// ones not announced again. Threading: single-threaded.
+// Each route carries the generation in which the protocol last announced it (RibRoute::generation,
+// stamped by the table), so that graceful restart can mark every route stale in O(1) (bump the
+// table's generation) and later sweep the ones not announced again. An entry is one 8-byte
+// reference. Threading: single-threaded.
 #pragma once
 
 #include <cstdint>
@@ -16,8 +17,9 @@ namespace strata::rib {
 
 struct StoredRoute {
   RouteRef route;
-  uint64_t generation = 0;
+  uint32_t generation() const { return route->generation; }
 };
+static_assert(sizeof(StoredRoute) == 8);
 
 using RouteStore = RouteTrie<StoredRoute>;
 

@@ -195,5 +195,52 @@ TEST(RouteTrieTest, Ipv6KeysAcrossWordBoundaryMatchReferenceModel) {
   EXPECT_EQ(t.size(), ref.size());
 }
 
+// The IPv4 and IPv6 entries live in tries of their own: walks and iterators go from the last
+// IPv4 entry to the first IPv6 one, also when the iterator's IPv4 entry is erased under it.
+TEST(RouteTrieTest, WalksAndIteratorsCrossFromIpv4ToIpv6) {
+  RouteTrie<int> t;
+  t.insert(P("255.255.255.255/32"), 1);
+  t.insert(P("0.0.0.0/0"), 2);
+  t.insert(P("::/0"), 3);
+  t.insert(P("2001:db8::1/128"), 4);
+  EXPECT_EQ(t.next_after(P("255.255.255.255/32")).prefix, P("::/0"));
+  EXPECT_EQ(t.next_after(P("200.0.0.0/8")).prefix, P("255.255.255.255/32"));
+  EXPECT_EQ(t.next_after(P("2001:db8::1/128")).value, nullptr);
+  EXPECT_EQ(t.longest_match(A("255.255.255.255")).prefix, P("255.255.255.255/32"));
+  EXPECT_EQ(t.longest_match(A("255.255.255.254")).prefix, P("0.0.0.0/0"));
+  EXPECT_EQ(*t.longest_match(A("2001:db8::2")).value, 3);
+  EXPECT_TRUE(t.has_more_specific(P("255.0.0.0/8")));
+  EXPECT_FALSE(t.has_more_specific(P("255.255.255.255/32")));
+
+  auto it = t.begin();
+  ++it;  // at 255.255.255.255/32
+  ASSERT_EQ(it.value(), 1);
+  EXPECT_TRUE(t.erase(P("255.255.255.255/32")));
+  EXPECT_FALSE(it.has_value());
+  ++it;
+  EXPECT_EQ(it.key(), P("::/0"));
+  EXPECT_TRUE(t.erase(P("::/0")));
+  ++it;
+  EXPECT_EQ(it.value(), 4);
+  ++it;
+  EXPECT_TRUE(it.at_end());
+  EXPECT_EQ(t.size(), 2u);
+  RouteTrie<int> moved(std::move(t));
+  EXPECT_EQ(moved.size(), 2u);
+  EXPECT_EQ(*moved.find(P("0.0.0.0/0")), 2);
+  EXPECT_EQ(*moved.find(P("2001:db8::1/128")), 4);
+}
+
+TEST(TrieKeyTest, Ipv4KeyIsOneWordAndAValueIndex) {
+  EXPECT_EQ(sizeof(TrieNode<TrieKey4>), 20u);
+  const TrieKey4 k = TrieKey4::Of(P("10.1.0.0/16"));
+  EXPECT_EQ(k.addr, 0x0a010000u);
+  EXPECT_TRUE(k.Contains(TrieKey4::Of(A("10.1.2.3"))));
+  EXPECT_FALSE(k.Contains(TrieKey4::Of(A("10.2.2.3"))));
+  EXPECT_EQ(TrieKey4::Common(k, TrieKey4::Of(A("10.0.0.0"))), 15);
+  EXPECT_EQ(k.Masked(8).prefix(), P("10.0.0.0/8"));
+  EXPECT_EQ(TrieKey4::Of(A("1.2.3.4")).prefix(), P("1.2.3.4/32"));
+}
+
 }  // namespace
 }  // namespace strata::rib

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace strata::rib {
 namespace {
@@ -37,6 +38,22 @@ TEST(SymbolTest, EmptyIsTheDefault) {
   EXPECT_EQ(none.str(), "");
   EXPECT_FALSE(Symbol("eth0").empty());
   EXPECT_LT(none, Symbol("eth0"));
+}
+
+TEST(SymbolTest, IsFourBytesAndKeepsManyNamesApart) {
+  EXPECT_EQ(sizeof(Symbol), 4u);
+  // Enough names to fill more than one chunk of the pool; earlier names stay where they were.
+  const Symbol first("if-first");
+  const std::string* first_copy = &first.str();
+  std::vector<Symbol> many;
+  for (int i = 0; i < 3000; ++i) many.emplace_back("if-" + std::to_string(i));
+  for (int i = 0; i < 3000; ++i) {
+    EXPECT_EQ(many[i].str(), "if-" + std::to_string(i));
+    EXPECT_EQ(many[i], Symbol("if-" + std::to_string(i)));
+  }
+  EXPECT_FALSE(many[0] == many[1]);
+  EXPECT_EQ(&first.str(), first_copy);
+  EXPECT_EQ(first.str(), "if-first");
 }
 
 }  // namespace

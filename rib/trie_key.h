@@ -1,7 +1,10 @@
-// TrieKey: a prefix as RouteTrie stores it: the address as two 64-bit words in host order
-// (IPv4 in the top 32 bits of hi), the length and the family; 18 bytes where IpPrefix takes 24,
-// and containment is a few word operations instead of a byte-wise mask.
-// Thread-compatible value type.
+// TrieKey4 and TrieKey6: a prefix as RouteTrie stores it, one type per family.
+//
+// TrieKey4 is the IPv4 address as one 32-bit word and the length (trie nodes of 20 bytes, where
+// a key wide enough for IPv6 made every IPv4 node 32); TrieKey6 is the address as two 64-bit
+// words in host order and the length. Containment is a few word operations instead of a byte-wise
+// mask. TrieNode<K> is the node layout for each (fields flat, so no padding inside the key).
+// Thread-compatible value types.
 #pragma once
 
 #include <algorithm>
@@ -14,22 +17,57 @@
 
 namespace strata::rib {
 
-struct TrieKey {
+struct TrieKey4 {
+  static constexpr Family kFamily = Family::kIpv4;
+  uint32_t addr = 0;
+  uint8_t len = 0;
+
+  // REQUIRES: an IPv4 prefix or address.
+  static TrieKey4 Of(const IpPrefix& p) {
+    return TrieKey4{static_cast<uint32_t>(p.addr().hi64() >> 32), static_cast<uint8_t>(p.len())};
+  }
+  // The host prefix of an address.
+  static TrieKey4 Of(const IpAddr& a) {
+    return TrieKey4{static_cast<uint32_t>(a.hi64() >> 32), 32};
+  }
+  IpPrefix prefix() const { return IpPrefix(IpAddr::V4(addr), len); }
+
+  // Bit i counted from the most significant. REQUIRES: i < 32.
+  bool bit(int i) const { return (addr >> (31 - i)) & 1; }
+  // This key cut to n bits. REQUIRES: n <= len.
+  TrieKey4 Masked(int n) const { return TrieKey4{addr & Mask(n), static_cast<uint8_t>(n)}; }
+  // True if k lies within this prefix (equal counts). REQUIRES: this key is masked.
+  bool Contains(const TrieKey4& k) const { return k.len >= len && (k.addr & Mask(len)) == addr; }
+  // True if this key's address is lower than k's.
+  bool AddrBelow(const TrieKey4& k) const { return addr < k.addr; }
+  // The length of the longest prefix of both.
+  static int Common(const TrieKey4& a, const TrieKey4& b) {
+    const int n = a.addr == b.addr ? 32 : std::countl_zero(a.addr ^ b.addr);
+    return std::min({n, static_cast<int>(a.len), static_cast<int>(b.len)});
+  }
+  friend bool operator==(const TrieKey4&, const TrieKey4&) = default;
+
+ private:
+  // The top n bits of a word set (n <= 0: none, n >= 32: all).
+  static uint32_t Mask(int n) {
+    if (n <= 0) return 0;
+    if (n >= 32) return ~uint32_t{0};
+    return ~(~uint32_t{0} >> n);
+  }
+};
+
+struct TrieKey6 {
+  static constexpr Family kFamily = Family::kIpv6;
   uint64_t hi = 0;
   uint64_t lo = 0;
   uint8_t len = 0;
-  Family family = Family::kIpv4;
 
-  static TrieKey Of(const IpPrefix& p) {
-    return TrieKey{p.addr().hi64(), p.addr().lo64(), static_cast<uint8_t>(p.len()), p.family()};
+  // REQUIRES: an IPv6 prefix or address.
+  static TrieKey6 Of(const IpPrefix& p) {
+    return TrieKey6{p.addr().hi64(), p.addr().lo64(), static_cast<uint8_t>(p.len())};
   }
-  // The host prefix of an address.
-  static TrieKey Of(const IpAddr& a) {
-    return TrieKey{a.hi64(), a.lo64(), static_cast<uint8_t>(a.bit_length()), a.family()};
-  }
-
+  static TrieKey6 Of(const IpAddr& a) { return TrieKey6{a.hi64(), a.lo64(), 128}; }
   IpPrefix prefix() const {
-    if (family == Family::kIpv4) return IpPrefix(IpAddr::V4(static_cast<uint32_t>(hi >> 32)), len);
     std::array<uint8_t, 16> b{};
     for (int i = 0; i < 8; ++i) {
       b[i] = static_cast<uint8_t>(hi >> (56 - 8 * i));
@@ -37,41 +75,62 @@ struct TrieKey {
     }
     return IpPrefix(IpAddr::V6(b), len);
   }
-  int max_len() const { return family == Family::kIpv4 ? 32 : 128; }
 
-  // Bit i counted from the most significant. REQUIRES: i < 128.
+  // REQUIRES: i < 128.
   bool bit(int i) const { return i < 64 ? (hi >> (63 - i)) & 1 : (lo >> (127 - i)) & 1; }
-
-  // This key cut to n bits. REQUIRES: n <= len.
-  TrieKey Masked(int n) const {
-    return TrieKey{hi & Mask(n), lo & Mask(n - 64), static_cast<uint8_t>(n), family};
+  TrieKey6 Masked(int n) const {
+    return TrieKey6{hi & Mask(n), lo & Mask(n - 64), static_cast<uint8_t>(n)};
   }
-  // True if k lies within this prefix (equal counts). REQUIRES: this key is masked.
-  bool Contains(const TrieKey& k) const {
-    return k.family == family && k.len >= len && (k.hi & Mask(len)) == hi &&
-           (k.lo & Mask(len - 64)) == lo;
+  bool Contains(const TrieKey6& k) const {
+    return k.len >= len && (k.hi & Mask(len)) == hi && (k.lo & Mask(len - 64)) == lo;
   }
-  // The length of the longest prefix of both. REQUIRES: same family.
-  static int Common(const TrieKey& a, const TrieKey& b) {
-    const int max = std::min(a.len, b.len);
+  bool AddrBelow(const TrieKey6& k) const { return hi < k.hi || (hi == k.hi && lo < k.lo); }
+  static int Common(const TrieKey6& a, const TrieKey6& b) {
     int n = 0;
     if (a.hi != b.hi) {
       n = std::countl_zero(a.hi ^ b.hi);
     } else {
       n = 64 + (a.lo != b.lo ? std::countl_zero(a.lo ^ b.lo) : 64);
     }
-    return std::min(n, max);
+    return std::min({n, static_cast<int>(a.len), static_cast<int>(b.len)});
   }
-
-  friend bool operator==(const TrieKey&, const TrieKey&) = default;
+  friend bool operator==(const TrieKey6&, const TrieKey6&) = default;
 
  private:
-  // The top n bits of a word set (n <= 0: none, n >= 64: all).
   static uint64_t Mask(int n) {
     if (n <= 0) return 0;
     if (n >= 64) return ~uint64_t{0};
     return ~(~uint64_t{0} >> n);
   }
 };
+
+inline constexpr uint32_t kTrieNil = ~uint32_t{0};
+
+// A trie node: key, two child indexes and a value index (kTrieNil for none).
+template <typename K>
+struct TrieNode;
+
+template <>
+struct TrieNode<TrieKey4> {
+  explicit TrieNode(const TrieKey4& k) : addr(k.addr), len(k.len) {}
+  TrieKey4 key() const { return TrieKey4{addr, len}; }
+  uint32_t addr;
+  std::array<uint32_t, 2> child = {kTrieNil, kTrieNil};
+  uint32_t value = kTrieNil;
+  uint8_t len;
+};
+static_assert(sizeof(TrieNode<TrieKey4>) == 20);
+
+template <>
+struct TrieNode<TrieKey6> {
+  explicit TrieNode(const TrieKey6& k) : hi(k.hi), lo(k.lo), len(k.len) {}
+  TrieKey6 key() const { return TrieKey6{hi, lo, len}; }
+  uint64_t hi;
+  uint64_t lo;
+  std::array<uint32_t, 2> child = {kTrieNil, kTrieNil};
+  uint32_t value = kTrieNil;
+  uint8_t len;
+};
+static_assert(sizeof(TrieNode<TrieKey6>) == 32);
 
 }  // namespace strata::rib

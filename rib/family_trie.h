@@ -1,0 +1,286 @@
+// FamilyTrie<T, K>: the Patricia trie of one address family (K = TrieKey4 or TrieKey6) behind
+// RouteTrie, which pairs one of each and adds iterators.
+//
+// Nodes and values live in SlabPools, linked by 32-bit indexes; glue nodes hold no value slot.
+// Nodes have no parent link: stepping and pruning descend from the root (O(depth)). Nodes that
+// iterators stand on are counted in a small side table (pin/unpin): erasing such a node only
+// clears its value, and prune() removes it once the last iterator has left.
+// Order: pre-order, i.e. by address and a covering prefix before the prefixes it contains.
+// Thread-compatible; not thread-safe.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "rib/slab_pool.h"
+#include "rib/trie_key.h"
+
+namespace strata::rib {
+
+template <typename T, typename K>
+class FamilyTrie {
+  using Node = TrieNode<K>;
+  // A bounded stack of node indexes for descents and pre-order walks (depth <= 129).
+  struct Stack {
+    void push(uint32_t n) {
+      if (n != kTrieNil) v[size++] = n;
+    }
+    uint32_t pop() { return v[--size]; }
+    std::array<uint32_t, 300> v;
+    size_t size = 0;
+  };
+
+ public:
+  static constexpr uint32_t kNil = kTrieNil;
+
+  FamilyTrie() = default;
+  FamilyTrie(const FamilyTrie&) = delete;
+  FamilyTrie& operator=(const FamilyTrie&) = delete;
+  // REQUIRES for moves: no node of the source (nor, for assignment, the target) is pinned.
+  FamilyTrie(FamilyTrie&& o) noexcept
+      : nodes_(std::move(o.nodes_)),
+        values_(std::move(o.values_)),
+        root_(std::exchange(o.root_, kNil)),
+        size_(std::exchange(o.size_, 0)) {
+    o.pins_.clear();
+  }
+  FamilyTrie& operator=(FamilyTrie&& o) noexcept {
+    FamilyTrie tmp(std::move(o));
+    std::swap(nodes_, tmp.nodes_);
+    std::swap(values_, tmp.values_);
+    std::swap(root_, tmp.root_);
+    std::swap(size_, tmp.size_);
+    return *this;
+  }
+  ~FamilyTrie() { destroy_values(); }
+
+  size_t size() const { return size_; }
+
+  // Inserts or overwrites; returns true if the key was new.
+  bool insert(const K& key, T value) {
+    uint32_t* slot = &root_;
+    while (*slot != kNil) {
+      const uint32_t cur = *slot;
+      Node& c = nodes_[cur];
+      const K ck = c.key();
+      if (ck == key) {
+        if (c.value != kNil) {
+          values_[c.value] = std::move(value);
+          return false;
+        }
+        c.value = values_.alloc(std::move(value));
+        ++size_;
+        return true;
+      }
+      if (ck.Contains(key)) {
+        slot = &c.child[key.bit(c.len)];
+        continue;
+      }
+      // cur does not contain key: put a new node above cur.
+      const int common = K::Common(ck, key);
+      uint32_t top;
+      if (common == key.len) {  // key contains cur
+        top = nodes_.alloc(key);
+        nodes_[top].value = values_.alloc(std::move(value));
+        nodes_[top].child[ck.bit(key.len)] = cur;
+      } else {  // siblings under a new glue node
+        top = nodes_.alloc(key.Masked(common));
+        const uint32_t leaf = nodes_.alloc(key);
+        nodes_[leaf].value = values_.alloc(std::move(value));
+        const int bit = key.bit(common);
+        nodes_[top].child[bit] = leaf;
+        nodes_[top].child[1 - bit] = cur;
+      }
+      *slot = top;
+      ++size_;
+      return true;
+    }
+    *slot = nodes_.alloc(key);
+    nodes_[*slot].value = values_.alloc(std::move(value));
+    ++size_;
+    return true;
+  }
+
+  // Removes the value at key; returns false if there was none. Pinned nodes stay.
+  bool erase(const K& key) {
+    const uint32_t n = find_node(key);
+    if (n == kNil || nodes_[n].value == kNil) return false;
+    values_.free(nodes_[n].value);
+    nodes_[n].value = kNil;
+    --size_;
+    prune(n);
+    return true;
+  }
+
+  // The value at node n, or null. REQUIRES: n is a node (not kNil).
+  const T* value(uint32_t n) const {
+    return nodes_[n].value != kNil ? &values_[nodes_[n].value] : nullptr;
+  }
+  T* value(uint32_t n) { return nodes_[n].value != kNil ? &values_[nodes_[n].value] : nullptr; }
+  K key(uint32_t n) const { return nodes_[n].key(); }
+
+  // The node for exactly key, or kNil.
+  uint32_t find_node(const K& key) const {
+    uint32_t n = root_;
+    while (n != kNil) {
+      const Node& c = nodes_[n];
+      if (!c.key().Contains(key)) return kNil;
+      if (c.len == key.len) return n;
+      n = c.child[key.bit(c.len)];
+    }
+    return kNil;
+  }
+
+  // The deepest node holding a value whose key contains the host key; kNil if none.
+  uint32_t longest_node(const K& host) const {
+    uint32_t best = kNil;
+    for (uint32_t n = root_; n != kNil;) {
+      const Node& c = nodes_[n];
+      if (!c.key().Contains(host)) break;
+      if (c.value != kNil) best = n;
+      if (c.len == host.len) break;
+      n = c.child[host.bit(c.len)];
+    }
+    return best;
+  }
+
+  // True if some value lies at a prefix strictly inside p (longer and contained).
+  bool more_specific(const K& p) const {
+    uint32_t n = root_;
+    while (n != kNil && !p.Contains(nodes_[n].key())) {
+      if (!nodes_[n].key().Contains(p)) return false;
+      n = nodes_[n].child[p.bit(nodes_[n].len)];
+    }
+    if (n == kNil) return false;
+    if (nodes_[n].len > p.len) return subtree_has_value(n);
+    return subtree_has_value(nodes_[n].child[0]) || subtree_has_value(nodes_[n].child[1]);
+  }
+
+  // The first node holding a value, kNil if none.
+  uint32_t first_valued() const {
+    Stack pending;
+    pending.push(root_);
+    return first_of(pending);
+  }
+  // The first node holding a value whose key comes after k (k need not be in the trie).
+  uint32_t successor(const K& k) const {
+    Stack pending;  // subtrees after the descent point, nearest on top
+    uint32_t n = root_;
+    while (n != kNil) {
+      const Node& c = nodes_[n];
+      const K ck = c.key();
+      if (ck == k) {
+        pending.push(c.child[1]);
+        pending.push(c.child[0]);
+        break;
+      }
+      if (ck.Contains(k)) {
+        const int b = k.bit(c.len);
+        if (b == 0) pending.push(c.child[1]);
+        n = c.child[b];
+        continue;
+      }
+      // Every key under n shares ck's bits: the whole subtree lies on one side of k.
+      if (k.Contains(ck) || k.AddrBelow(ck)) pending.push(n);
+      break;
+    }
+    return first_of(pending);
+  }
+
+  void pin(uint32_t n) {
+    for (auto& [node, count] : pins_) {
+      if (node == n) {
+        ++count;
+        return;
+      }
+    }
+    pins_.emplace_back(n, 1);
+  }
+  void unpin(uint32_t n) {
+    for (size_t i = 0; i < pins_.size(); ++i) {
+      if (pins_[i].first != n) continue;
+      if (--pins_[i].second == 0) {
+        pins_[i] = pins_.back();
+        pins_.pop_back();
+      }
+      return;
+    }
+  }
+
+  // Removes empty nodes that no iterator stands on and that no longer join two branches.
+  void prune(uint32_t n) {
+    if (nodes_[n].value != kNil || pinned(n)) return;
+    // The ancestors of n, from the root.
+    Stack path;
+    const K k = nodes_[n].key();
+    for (uint32_t c = root_; c != n; c = nodes_[c].child[k.bit(nodes_[c].len)]) path.push(c);
+    while (nodes_[n].value == kNil && !pinned(n)) {
+      const std::array<uint32_t, 2> child = nodes_[n].child;
+      const int children = (child[0] != kNil) + (child[1] != kNil);
+      if (children == 2) return;
+      const uint32_t parent = path.size > 0 ? path.pop() : kNil;
+      uint32_t& slot =
+          parent == kNil ? root_ : nodes_[parent].child[nodes_[n].key().bit(nodes_[parent].len)];
+      slot = children == 1 ? (child[0] != kNil ? child[0] : child[1]) : kNil;
+      nodes_.free(n);
+      if (children == 1 || parent == kNil) return;
+      n = parent;
+    }
+  }
+
+ private:
+  bool subtree_has_value(uint32_t n) const {
+    if (n == kNil) return false;
+    if (nodes_[n].value != kNil) return true;
+    return subtree_has_value(nodes_[n].child[0]) || subtree_has_value(nodes_[n].child[1]);
+  }
+
+  bool pinned(uint32_t n) const {
+    for (const auto& [node, count] : pins_) {
+      if (node == n) return true;
+    }
+    return false;
+  }
+
+  // Pops subtrees off `pending` (the next one on top) and walks them in pre-order: the first node
+  // holding a value, or kNil once pending is empty.
+  uint32_t first_of(Stack& pending) const {
+    while (pending.size > 0) {
+      const uint32_t i = pending.pop();
+      if (nodes_[i].value != kNil) return i;
+      pending.push(nodes_[i].child[1]);
+      pending.push(nodes_[i].child[0]);
+    }
+    return kNil;
+  }
+
+  // Destroys the values still held (nodes are trivially destructible).
+  void destroy_values() {
+    if constexpr (!std::is_trivially_destructible_v<T>) {
+      std::vector<uint32_t> stack;
+      if (root_ != kNil) stack.push_back(root_);
+      while (!stack.empty()) {
+        const Node& n = nodes_[stack.back()];
+        stack.pop_back();
+        if (n.value != kNil) values_.free(n.value);
+        for (uint32_t c : n.child) {
+          if (c != kNil) stack.push_back(c);
+        }
+      }
+    }
+  }
+
+  static_assert(std::is_trivially_destructible_v<Node>);
+  SlabPool<Node> nodes_;
+  SlabPool<T> values_;
+  uint32_t root_ = kNil;
+  size_t size_ = 0;
+  // Iterator counts of the nodes iterators stand on (node, count); a handful at most.
+  std::vector<std::pair<uint32_t, uint32_t>> pins_;
+};
+
+}  // namespace strata::rib
