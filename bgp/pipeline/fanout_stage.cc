@@ -47,7 +47,11 @@ void FanoutStage::append(const IpPrefix& prefix, BgpRouteRef old_route, BgpRoute
   }
   const uint64_t seq = end_seq();
   queue_.push_back(Entry{seq, prefix, std::move(old_route), std::move(new_route)});
-  queued_by_prefix_[prefix].push_back(seq);
+  auto [it, added] = queued_by_prefix_.try_emplace(prefix, Chain{seq, seq});
+  if (!added) {
+    queue_[it->second.last - first_seq_].next_same_prefix = seq;
+    it->second.last = seq;
+  }
   schedule();
 }
 
@@ -55,8 +59,10 @@ BgpRouteRef FanoutStage::lookup_for(const Reader& r, const IpPrefix& prefix) con
   if (!r.past_dump(prefix)) return nullptr;
   // The oldest change the reader has not passed yet tells what it currently has.
   if (auto it = queued_by_prefix_.find(prefix); it != queued_by_prefix_.end()) {
-    for (uint64_t seq : it->second) {
-      if (seq >= r.next_seq_) return queue_[seq - first_seq_].old_route;
+    for (uint64_t seq = it->second.first; seq != kNoSeq;) {
+      const Entry& e = queue_[seq - first_seq_];
+      if (seq >= r.next_seq_) return e.old_route;
+      seq = e.next_same_prefix;
     }
   }
   return lookup_route(prefix);
@@ -157,8 +163,11 @@ void FanoutStage::trim() {
   while (first_seq_ < min_seq && !queue_.empty()) {
     const Entry& e = queue_.front();
     auto it = queued_by_prefix_.find(e.prefix);
-    it->second.pop_front();
-    if (it->second.empty()) queued_by_prefix_.erase(it);
+    if (e.next_same_prefix == kNoSeq) {
+      queued_by_prefix_.erase(it);
+    } else {
+      it->second.first = e.next_same_prefix;
+    }
     queue_.pop_front();
     ++first_seq_;
   }

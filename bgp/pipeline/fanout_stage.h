@@ -111,11 +111,19 @@ class FanoutStage : public BgpStage {
   size_t readers() const { return readers_.size(); }
 
  private:
+  static constexpr uint64_t kNoSeq = UINT64_MAX;
   struct Entry {
     uint64_t seq;
     IpPrefix prefix;
     BgpRouteRef old_route;
     BgpRouteRef new_route;
+    uint64_t next_same_prefix = kNoSeq;  // the next queued change of this prefix
+  };
+  // The oldest and newest queued change of a prefix; the entries between are chained by
+  // Entry::next_same_prefix (a full table queues one change per prefix: no container each).
+  struct Chain {
+    uint64_t first;
+    uint64_t last;
   };
   uint64_t end_seq() const { return first_seq_ + queue_.size(); }
   void append(const IpPrefix& prefix, BgpRouteRef old_route, BgpRouteRef new_route);
@@ -132,7 +140,7 @@ class FanoutStage : public BgpStage {
   RouteTable table_;
   std::deque<Entry> queue_;
   uint64_t first_seq_ = 0;
-  std::unordered_map<IpPrefix, std::deque<uint64_t>> queued_by_prefix_;
+  std::unordered_map<IpPrefix, Chain> queued_by_prefix_;
   std::list<std::unique_ptr<Reader>> readers_;  // after table_: cursors go first
   rib::TaskHandle task_;
 };

@@ -117,5 +117,41 @@ TEST_F(FanoutStageTest, RemovedReaderFreesQueue) {
   ExpectSynced(*a);
 }
 
+TEST_F(FanoutStageTest, ManyQueuedChangesOfOnePrefixAnswerPerReader) {
+  auto a = AddBranch("a", false);
+  auto b = AddBranch("b", false);
+  fanout.pause(a->reader);
+  fanout.pause(b->reader);
+  // Prefix 0 changes six times (add, four replaces, delete), prefix 1 in between.
+  for (uint32_t tag = 1; tag <= 5; ++tag) {
+    Announce(0, tag);
+    Announce(1, tag);
+  }
+  in.withdraw(P(Pfx(0)));
+  EXPECT_EQ(fanout.queue_size(), 11u);
+  fanout.resume(a->reader);
+  // a passes the queue 4 entries a slice: at each step its lookups answer what it was sent,
+  // b's (still paused) answer nothing.
+  while (scheduler.run_slice()) {
+    Check(*a);
+    Check(*b);
+    EXPECT_EQ(b->reader->lookup_route(P(Pfx(0))), nullptr);
+  }
+  ExpectSynced(*a);
+  EXPECT_EQ(a->reader->lookup_route(P(Pfx(0))), nullptr);
+  EXPECT_EQ(a->reader->lookup_route(P(Pfx(1))), fanout.lookup_route(P(Pfx(1))));
+  EXPECT_EQ(fanout.queue_size(), 11u);  // b has passed nothing yet
+  Announce(0, 9);                       // queued behind b's position too
+  fanout.resume(b->reader);
+  scheduler.run_slice();
+  Check(*b);
+  scheduler.run_until_idle();
+  ExpectSynced(*a);
+  ExpectSynced(*b);
+  Check(*b);
+  EXPECT_EQ(fanout.queue_size(), 0u);
+  EXPECT_EQ(fanout.prefixes(), (std::vector<IpPrefix>{P(Pfx(0)), P(Pfx(1))}));
+}
+
 }  // namespace
 }  // namespace strata::bgp

@@ -1,5 +1,6 @@
 #include "bgp/pipeline/nexthop_resolver_stage.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace strata::bgp {
@@ -115,7 +116,9 @@ void NexthopResolverStage::nexthops_changed(const IpPrefix& region) {
   std::vector<IpPrefix> affected;
   for (auto it = by_nexthop_.lower_bound(region.addr());
        it != by_nexthop_.end() && region.Contains(it->first); ++it) {
+    const size_t start = affected.size();
     affected.insert(affected.end(), it->second.begin(), it->second.end());
+    std::sort(affected.begin() + static_cast<std::ptrdiff_t>(start), affected.end());
   }
   for (const IpPrefix& p : affected) {
     auto it = entries_.find(p);

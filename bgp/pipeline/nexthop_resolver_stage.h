@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/nexthop_cache.h"
@@ -65,8 +66,10 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   BgpStage* parent_;
   NexthopCache& cache_;
   std::unordered_map<IpPrefix, Entry> entries_;
-  std::map<IpAddr, std::set<IpPrefix>> by_nexthop_;
-  std::set<IpPrefix> no_nexthop_;
+  // Hash sets: a full table puts most prefixes under a few next hops, and a tree of IpPrefix
+  // costs a memcmp per level on every add and delete.
+  std::map<IpAddr, std::unordered_set<IpPrefix>> by_nexthop_;
+  std::unordered_set<IpPrefix> no_nexthop_;
   uint64_t reevaluated_ = 0;
 };
 

@@ -26,15 +26,33 @@ RibIpcSink::RibIpcSink(ipc::Router& router, Options options, SkipFn skip)
 RibIpcSink::~RibIpcSink() = default;
 
 void RibIpcSink::set_want(const IpPrefix& prefix, std::optional<Want> want) {
+  Slot& slot = routes_[prefix];
   if (want) {
-    wanted_[prefix] = *want;
-  } else {
-    wanted_.erase(prefix);
+    if (!slot.wanted) ++wanted_count_;
+    slot.wanted = *want;
+  } else if (slot.wanted) {
+    --wanted_count_;
+    slot.wanted.reset();
   }
-  dirty_.insert(prefix);
+  mark_dirty(prefix, slot);
   if (profile_queued.enabled()) {
     profile_queued.Record((want ? "add " : "delete ") + prefix.ToString());
   }
+}
+
+void RibIpcSink::mark_dirty(const IpPrefix& prefix, Slot& slot) {
+  if (slot.dirty) return;
+  slot.dirty = true;
+  dirty_.push_back(prefix);
+}
+
+void RibIpcSink::forget_sent() {
+  for (auto& [prefix, slot] : routes_) {
+    if (!slot.sent) continue;
+    slot.sent.reset();
+    mark_dirty(prefix, slot);
+  }
+  sent_count_ = 0;
 }
 
 void RibIpcSink::add_route(RibOrigin origin, const BgpRouteRef& route) {
@@ -56,8 +74,12 @@ void RibIpcSink::delete_route(RibOrigin /*origin*/, const BgpRouteRef& route) {
 }
 
 void RibIpcSink::clear() {
-  for (const auto& [prefix, want] : wanted_) dirty_.insert(prefix);
-  wanted_.clear();
+  for (auto& [prefix, slot] : routes_) {
+    if (!slot.wanted) continue;
+    slot.wanted.reset();
+    mark_dirty(prefix, slot);
+  }
+  wanted_count_ = 0;
   flush();
 }
 
@@ -86,27 +108,33 @@ void RibIpcSink::send_round() {
   };
   size_t taken = 0;
   while (!dirty_.empty() && taken < options_.max_batch) {
-    const IpPrefix prefix = *dirty_.begin();
-    dirty_.erase(dirty_.begin());
+    const IpPrefix prefix = dirty_.front();
+    dirty_.pop_front();
     ++taken;
-    auto w = wanted_.find(prefix);
-    auto s = sent_.find(prefix);
-    const bool has_w = w != wanted_.end();
-    const bool has_s = s != sent_.end();
-    if (!has_w && !has_s) continue;
-    if (has_w && has_s && w->second == s->second) continue;
-    if (has_w && has_s && w->second.origin == s->second.origin) {
-      entry(prefix, w->second, rep[index(w->second.origin)].add_routes());
-    } else {
-      if (has_s) rib::PrefixToProto(prefix, del[index(s->second.origin)].add_prefixes());
-      if (has_w) entry(prefix, w->second, add[index(w->second.origin)].add_routes());
+    auto it = routes_.find(prefix);
+    if (it == routes_.end()) continue;
+    Slot& slot = it->second;
+    slot.dirty = false;
+    const std::optional<Want>& w = slot.wanted;
+    const std::optional<Want>& s = slot.sent;
+    if (!w && !s) {
+      routes_.erase(it);
+      continue;
     }
-    if (profile_sent.enabled())
-      profile_sent.Record((has_w ? "add " : "delete ") + prefix.ToString());
-    if (has_w) {
-      sent_[prefix] = w->second;
+    if (w && s && *w == *s) continue;
+    if (w && s && w->origin == s->origin) {
+      entry(prefix, *w, rep[index(w->origin)].add_routes());
     } else {
-      sent_.erase(s);
+      if (s) rib::PrefixToProto(prefix, del[index(s->origin)].add_prefixes());
+      if (w) entry(prefix, *w, add[index(w->origin)].add_routes());
+    }
+    if (profile_sent.enabled()) profile_sent.Record((w ? "add " : "delete ") + prefix.ToString());
+    if (w) {
+      if (!s) ++sent_count_;
+      slot.sent = *w;
+    } else {
+      --sent_count_;
+      routes_.erase(it);
     }
   }
   rpb::RibClient client(router_, options_.rib_target);
@@ -157,8 +185,7 @@ void RibIpcSink::resync(const Status& why) {
   ++counters_.resyncs;
   ready_ = false;
   in_flight_ = 0;
-  for (const auto& [prefix, want] : sent_) dirty_.insert(prefix);
-  sent_.clear();
+  forget_sent();
   if (!rib_up_) return;
   if (why.code() == StatusCode::kUnavailable) {
     // The RIB is probably dying; its lifetime event will bring us back. Retry later otherwise.
@@ -178,14 +205,13 @@ void RibIpcSink::rib_event(bool alive) {
   ++generation_;
   ready_ = false;
   in_flight_ = 0;
-  for (const auto& [prefix, want] : sent_) dirty_.insert(prefix);
-  sent_.clear();
+  forget_sent();
   if (alive) {
     log_->info("{} is up: registering tables, {} routes to send", options_.rib_target,
-               wanted_.size());
+               wanted_count_);
     register_tables();
   } else {
-    log_->warn("{} is gone: {} routes wait for it", options_.rib_target, wanted_.size());
+    log_->warn("{} is gone: {} routes wait for it", options_.rib_target, wanted_count_);
     // Our stale routes went with it: nothing left to keep, so no reason to defer.
     deferring_ = false;
   }

@@ -20,7 +20,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <set>
+#include <deque>
 #include <string>
 #include <unordered_map>
 
@@ -77,7 +77,7 @@ class RibIpcSink : public RibSink {
   bool ready() const { return ready_; }
   size_t queued() const { return dirty_.size(); }
   size_t in_flight() const { return in_flight_; }
-  size_t installed() const { return sent_.size(); }
+  size_t installed() const { return sent_count_; }
   const Counters& counters() const { return counters_; }
 
  private:
@@ -87,7 +87,16 @@ class RibIpcSink : public RibSink {
     uint32_t metric = 0;
     friend bool operator==(const Want&, const Want&) = default;
   };
+  // One prefix: what the RIB should hold and what it has been sent; dirty while queued.
+  struct Slot {
+    std::optional<Want> wanted;
+    std::optional<Want> sent;  // what the RIB holds once every sent call applied
+    bool dirty = false;
+  };
   void set_want(const IpPrefix& prefix, std::optional<Want> want);
+  void mark_dirty(const IpPrefix& prefix, Slot& slot);
+  // Every sent route counts as not sent (the RIB's state is unknown or gone).
+  void forget_sent();
   void flush();
   void send_round();
   void register_tables();
@@ -101,9 +110,11 @@ class RibIpcSink : public RibSink {
   Options options_;
   SkipFn skip_;
   std::shared_ptr<spdlog::logger> log_;
-  std::unordered_map<IpPrefix, Want> wanted_;
-  std::unordered_map<IpPrefix, Want> sent_;  // what the RIB holds once every sent call applied
-  std::set<IpPrefix> dirty_;
+  // One hash map for both states and a FIFO of the dirty prefixes (each queued once).
+  std::unordered_map<IpPrefix, Slot> routes_;
+  std::deque<IpPrefix> dirty_;
+  size_t wanted_count_ = 0;
+  size_t sent_count_ = 0;
   bool rib_up_ = false;
   bool ready_ = false;
   size_t in_flight_ = 0;     // calls outstanding

@@ -137,6 +137,16 @@ TEST_F(RibIpcTest, SinkCoalescesPerPrefixAndBatches) {
   EXPECT_EQ(sink_->counters().calls_sent - calls_before, 4u);
   EXPECT_EQ(Table("ebgp").size(), 35u);
   EXPECT_EQ(sink_->counters().routes_sent, 35u);
+  EXPECT_EQ(sink_->installed(), 35u);
+  // Withdrawn again: nothing left installed or queued, re-announced: sent once more.
+  for (int i = 0; i < 35; ++i) {
+    sink_->delete_route(RibOrigin::kEbgp, Route("20.0." + std::to_string(i) + ".0/24", "192.0.2.1"));
+  }
+  sink_->add_route(RibOrigin::kEbgp, Route("20.0.0.0/24", "192.0.2.3"));
+  sink_->end_batch();
+  ASSERT_TRUE(env_.RunUntil([&] { return sink_->queued() == 0 && sink_->in_flight() == 0; }));
+  EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"20.0.0.0/24 192.0.2.3"}));
+  EXPECT_EQ(sink_->installed(), 1u);
 }
 
 TEST_F(RibIpcTest, SinkReplacesAndMovesBetweenTablesAndSkipsOwnRoutes) {
