@@ -263,10 +263,22 @@ void FeaService::ApplyRoutes(const v1::ApplyRoutesRequest& req,
         profile_in.Record((c.op == RouteOp::kDelete ? "delete " : "add ") + p->ToString());
     }
   }
-  auto changed = vrs_.Apply(req.vr(), changes);
+  std::vector<VrTable::Refusal> refused;
+  auto changed = vrs_.Apply(req.vr(), changes, req.report_refused() ? &refused : nullptr);
   if (!changed.ok()) {
     ++batches_rejected_;
-    return reply.Fail(changed.status());
+    if (refused.empty()) return reply.Fail(changed.status());
+    // Nothing applied; the caller hears every invalid entry and sends the rest again.
+    log_->warn("VR {}: batch of {} refused for {} invalid entries; first: {}", req.vr(),
+               changes.size(), refused.size(), changed.status().message());
+    v1::ApplyRoutesReply out;
+    for (const VrTable::Refusal& r : refused) {
+      auto* pr = out.add_refused();
+      pr->set_index(static_cast<uint32_t>(r.index));
+      *pr->mutable_prefix() = req.changes(static_cast<int>(r.index)).prefix();
+      pr->set_reason(r.why.message());
+    }
+    return reply(out);
   }
   ++batches_applied_;
   kernel_.Sync(req.vr(), *changed);

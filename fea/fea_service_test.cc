@@ -102,9 +102,11 @@ class FeaServiceTest : public ::testing::Test {
     return Wait<v1::BindInterfaceReply>([&](auto cb) { fea_->BindInterface(req, cb); }).first;
   }
   std::pair<Status, v1::ApplyRoutesReply> Apply(const std::string& vr,
-                                                std::vector<v1::RouteChange> changes) {
+                                                std::vector<v1::RouteChange> changes,
+                                                bool report_refused = false) {
     v1::ApplyRoutesRequest req;
     req.set_vr(vr);
+    req.set_report_refused(report_refused);
     for (auto& c : changes) *req.add_changes() = c;
     return Wait<v1::ApplyRoutesReply>([&](auto cb) { fea_->ApplyRoutes(req, cb); });
   }
@@ -121,6 +123,38 @@ class FeaServiceTest : public ::testing::Test {
   std::unique_ptr<ipc::Router> client_;
   std::unique_ptr<v1::FeaClient> fea_;
 };
+
+TEST_F(FeaServiceTest, ReportsEveryRefusedEntryByIndexAndPrefixAndAppliesNothing) {
+  ASSERT_TRUE(AddVr("red", 100).ok());
+  ASSERT_TRUE(Bind("r0", "red").ok());
+  auto [s, rep] = Apply("red",
+                        {Change(v1::OP_ADD, "192.0.2.0", 24, "10.0.0.2"),
+                         Change(v1::OP_ADD, "198.51.100.0", 24, "172.16.0.1"),  // on no interface
+                         Change(v1::OP_ADD, "203.0.113.0", 24, "10.0.0.3"),
+                         Change(v1::OP_ADD, "203.0.114.0", 24, "172.16.0.2")},  // neither
+                        /*report_refused=*/true);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(rep.applied(), 0u);
+  ASSERT_EQ(rep.refused_size(), 2);
+  EXPECT_EQ(rep.refused(0).index(), 1u);
+  EXPECT_EQ(rep.refused(0).prefix().len(), 24u);
+  EXPECT_EQ(rep.refused(0).prefix().addr(), Change(v1::OP_ADD, "198.51.100.0", 24, nullptr)
+                                                .prefix()
+                                                .addr());
+  EXPECT_NE(rep.refused(0).reason().find("172.16.0.1 is on no interface"), std::string::npos)
+      << rep.refused(0).reason();
+  EXPECT_EQ(rep.refused(1).index(), 3u);
+  EXPECT_TRUE(kernel_.routes.empty());  // whole or nothing still
+  // Without the refused entries the batch goes in.
+  auto [ok, rep2] = Apply("red",
+                          {Change(v1::OP_ADD, "192.0.2.0", 24, "10.0.0.2"),
+                           Change(v1::OP_ADD, "203.0.113.0", 24, "10.0.0.3")},
+                          true);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(rep2.applied(), 2u);
+  EXPECT_EQ(rep2.refused_size(), 0);
+  EXPECT_EQ(kernel_.routes.size(), 2u);
+}
 
 TEST_F(FeaServiceTest, AppliesRoutesIntoFibAndKernelAndRejectsBadBatchesWhole) {
   ASSERT_TRUE(AddVr("red", 100).ok());

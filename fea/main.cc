@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   strata::ipc::RouterOptions opts;
   opts.finder_path = finder;
   opts.listen_families = families;
+  opts.wait_for_finder = true;  // started before the Finder: wait for it
   strata::ipc::Router router(io, opts);
 
   strata::fea::InterfaceTable interfaces;

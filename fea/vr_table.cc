@@ -172,17 +172,25 @@ void VrTable::Remove(Vr& vr, const IpPrefix& prefix) {
 }
 
 StatusOr<std::vector<IpPrefix>> VrTable::Apply(const std::string& name,
-                                               std::span<const RouteChange> changes) {
+                                               std::span<const RouteChange> changes,
+                                               std::vector<Refusal>* refused) {
   auto it = vrs_.find(name);
   if (it == vrs_.end()) return NotFound("no VR '" + name + "'");
   Vr& vr = *it->second;
   std::vector<FeaRoute> valid;
   valid.reserve(changes.size());
+  Status first;
   for (size_t i = 0; i < changes.size(); ++i) {
     auto r = Validate(vr, changes[i]);
-    if (!r.ok()) return Status(r.status().code(), Entry(i) + r.status().message());
-    valid.push_back(std::move(*r));
+    if (r.ok()) {
+      valid.push_back(std::move(*r));
+      continue;
+    }
+    if (first.ok()) first = Status(r.status().code(), Entry(i) + r.status().message());
+    if (refused == nullptr) return first;
+    refused->push_back(Refusal{i, r.status()});
   }
+  if (!first.ok()) return first;
   std::vector<IpPrefix> changed;
   std::set<IpPrefix> seen;
   for (size_t i = 0; i < changes.size(); ++i) {

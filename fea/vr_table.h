@@ -54,10 +54,16 @@ class VrTable {
   const Vr* Find(const std::string& name) const;
   std::vector<const Vr*> List() const;
 
+  // An entry that failed validation: its index in the batch and why.
+  struct Refusal {
+    size_t index = 0;
+    Status why;
+  };
   // Validates then applies `changes` (see the contract above). Returns the prefixes whose route
-  // changed, in order, without duplicates.
-  StatusOr<std::vector<IpPrefix>> Apply(const std::string& vr,
-                                        std::span<const RouteChange> changes);
+  // changed, in order, without duplicates. When validation fails and `refused` is given, it gets
+  // every invalid entry, not only the first (the status still names the first).
+  StatusOr<std::vector<IpPrefix>> Apply(const std::string& vr, std::span<const RouteChange> changes,
+                                        std::vector<Refusal>* refused = nullptr);
 
   Status BeginResync(const std::string& vr);
   // Returns the prefixes removed because they were not re-sent.

@@ -261,10 +261,15 @@ Status FinderRegistry::UnwatchInstance(ConnId conn, const std::string& watcher,
   return Status();
 }
 
-Status FinderRegistry::SetPermissions(const v1::SetPermissionsRequest& req) {
-  if (admin_secret_.empty() || req.admin_secret() != admin_secret_) {
+Status FinderRegistry::CheckAdmin(const std::string& admin_secret) const {
+  if (admin_secret_.empty() || admin_secret != admin_secret_) {
     return PermissionDenied("setting permissions needs the Finder's admin secret");
   }
+  return Status();
+}
+
+Status FinderRegistry::SetPermissions(const v1::SetPermissionsRequest& req) {
+  if (Status s = CheckAdmin(req.admin_secret()); !s.ok()) return s;
   if (req.secret().empty()) return InvalidArgument("permissions need a process secret");
   Permissions p;
   p.targets.insert(req.allowed_targets().begin(), req.allowed_targets().end());

@@ -64,6 +64,9 @@ class FinderRegistry {
   Status UnwatchInstance(ConnId conn, const std::string& watcher, const std::string& instance);
 
   Status SetPermissions(const v1::SetPermissionsRequest& req);
+  // OK if `admin_secret` is the Finder's (and one is set).
+  Status CheckAdmin(const std::string& admin_secret) const;
+  bool HasPermissions(const std::string& secret) const { return permissions_.contains(secret); }
 
   // Methods the Finder itself serves, listed like a target's ("finder/1.0/resolve_target"...).
   void set_own_methods(std::vector<v1::MethodSignature> methods) {

@@ -44,10 +44,19 @@ Status FinderServer::Start() {
     listeners_.push_back(std::move(*tcp));
   }
   log_->info("listening on {}", options_.socket_path);
+  if (options_.await_permissions.count() > 0) {
+    holding_ = true;
+    hold_timer_ = std::make_unique<boost::asio::steady_timer>(io_, options_.await_permissions);
+    hold_timer_->async_wait([this](const boost::system::error_code& ec) {
+      if (!ec) StopHolding("the permissions were not declared complete in time", true);
+    });
+  }
   return Status();
 }
 
 void FinderServer::Stop() {
+  if (hold_timer_) hold_timer_->cancel();
+  held_.clear();  // each dropped Responder answers INTERNAL
   for (auto& l : listeners_) l->Close();
   listeners_.clear();
   auto conns = std::move(conns_);
@@ -134,8 +143,42 @@ void FinderServer::UnregisterTarget(const v1::UnregisterTargetRequest& request,
 
 void FinderServer::ResolveTarget(const v1::ResolveTargetRequest& request,
                                  ipc::Responder<v1::ResolveTargetReply> reply) {
-  auto r = registry_.Resolve(ConnOf(reply), request);
+  const ConnId conn = ConnOf(reply);
+  if (holding_ && !request.secret().empty() && !registry_.HasPermissions(request.secret())) {
+    held_.push_back(Held{conn, request, std::move(reply)});
+    return;
+  }
+  Answer(conn, request, std::move(reply));
+}
+
+void FinderServer::Answer(ConnId conn, const v1::ResolveTargetRequest& request,
+                          ipc::Responder<v1::ResolveTargetReply> reply) {
+  if (conn != 0 && !conns_.contains(conn)) return;  // the caller went away meanwhile
+  auto r = registry_.Resolve(conn, request);
   reply.Finish(r.status(), r.ok() ? *r : v1::ResolveTargetReply());
+}
+
+size_t FinderServer::Release(const std::string* secret) {
+  std::vector<Held> ready;
+  for (auto it = held_.begin(); it != held_.end();) {
+    if (secret == nullptr || it->request.secret() == *secret) {
+      ready.push_back(std::move(*it));
+      it = held_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (Held& h : ready) Answer(h.conn, h.request, std::move(h.reply));
+  return ready.size();
+}
+
+void FinderServer::StopHolding(const char* why, bool timed_out) {
+  if (!holding_) return;
+  holding_ = false;
+  if (hold_timer_) hold_timer_->cancel();
+  const size_t n = Release(nullptr);
+  log_->log(timed_out ? spdlog::level::warn : spdlog::level::info,
+            "{}: answered {} held resolutions by the usual rules", why, n);
 }
 
 void FinderServer::ListTargets(const v1::ListTargetsRequest&,
@@ -181,7 +224,18 @@ void FinderServer::UnwatchInstance(const v1::WatchInstanceRequest& request,
 
 void FinderServer::SetPermissions(const v1::SetPermissionsRequest& request,
                                   ipc::Responder<v1::SetPermissionsReply> reply) {
-  reply.Finish(registry_.SetPermissions(request), v1::SetPermissionsReply());
+  const Status s = registry_.SetPermissions(request);
+  reply.Finish(s, v1::SetPermissionsReply());
+  if (s.ok() && holding_) Release(&request.secret());
+}
+
+void FinderServer::PermissionsComplete(const v1::PermissionsCompleteRequest& request,
+                                       ipc::Responder<v1::PermissionsCompleteReply> reply) {
+  if (Status s = registry_.CheckAdmin(request.admin_secret()); !s.ok()) return reply.Fail(s);
+  v1::PermissionsCompleteReply out;
+  out.set_released(static_cast<uint32_t>(held_.size()));
+  StopHolding("the admin declared the permissions complete", false);
+  reply(out);
 }
 
 }  // namespace strata::finder

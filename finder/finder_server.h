@@ -5,9 +5,15 @@
 // events and invalidations to components down the connection they registered on. A component
 // whose connection closes, including one killed with SIGKILL, is declared dead at once: the
 // kernel closes its socket and the read fails.
+// Held resolutions: with `await_permissions` > 0 the Finder starts holding the resolutions of
+// callers whose (non-empty) secret has no rights yet, until the admin gives that secret its rights
+// (SetPermissions), declares the table complete (PermissionsComplete), or the bound passes; then
+// they are answered by the usual rules. This closes the window after a Finder restart in which
+// components have re-registered and call each other before the rtrmgr has re-given their rights.
 // Threading: the io_context thread.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,6 +33,8 @@ struct FinderOptions {
   std::string tcp_address;  // empty: no TCP listener
   std::string admin_secret;
   bool strict = false;
+  // 0: answer every resolution at once; else hold as described above, at most this long.
+  std::chrono::milliseconds await_permissions{0};
 };
 
 class FinderServer : public v1::FinderHandler {
@@ -58,11 +66,27 @@ class FinderServer : public v1::FinderHandler {
                        ipc::Responder<v1::WatchReply> reply) override;
   void SetPermissions(const v1::SetPermissionsRequest& request,
                       ipc::Responder<v1::SetPermissionsReply> reply) override;
+  void PermissionsComplete(const v1::PermissionsCompleteRequest& request,
+                           ipc::Responder<v1::PermissionsCompleteReply> reply) override;
+
+  bool holding() const { return holding_; }
+  size_t held() const { return held_.size(); }
 
  private:
   void Accept(std::shared_ptr<ipc::Channel> ch);
   void OnCall(const std::shared_ptr<ipc::Channel>& ch, const ipc::CallFrame& call);
   void Send(std::vector<Notice> notices);
+  void Answer(ConnId conn, const v1::ResolveTargetRequest& request,
+              ipc::Responder<v1::ResolveTargetReply> reply);
+  // Answers the held resolutions of `secret` (all of them if null); returns how many.
+  size_t Release(const std::string* secret);
+  void StopHolding(const char* why, bool timed_out);
+
+  struct Held {
+    ConnId conn;
+    v1::ResolveTargetRequest request;
+    ipc::Responder<v1::ResolveTargetReply> reply;
+  };
   template <typename Rep>
   static ConnId ConnOf(const ipc::Responder<Rep>& r) {
     return r.context().channel ? r.context().channel->tag : 0;
@@ -76,6 +100,9 @@ class FinderServer : public v1::FinderHandler {
   std::vector<std::unique_ptr<ipc::Listener>> listeners_;
   std::map<ConnId, std::shared_ptr<ipc::Channel>> conns_;
   ConnId next_conn_ = 1;
+  bool holding_ = false;
+  std::vector<Held> held_;
+  std::unique_ptr<boost::asio::steady_timer> hold_timer_;
 };
 
 }  // namespace strata::finder

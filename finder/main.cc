@@ -18,7 +18,13 @@ int main(int argc, char** argv) {
   app.add_option("--admin-secret", opts.admin_secret,
                  "secret that may set permissions (default: $STRATA_FINDER_ADMIN_SECRET)");
   app.add_flag("--strict", opts.strict, "resolve nothing for a process without permissions");
+  unsigned await_ms = 0;
+  app.add_option("--await-permissions", await_ms,
+                 "hold resolutions by secrets without rights until the admin calls "
+                 "permissions_complete, at most this many ms (0: never hold)")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  opts.await_permissions = std::chrono::milliseconds(await_ms);
   if (opts.admin_secret.empty()) {
     if (const char* s = std::getenv("STRATA_FINDER_ADMIN_SECRET")) opts.admin_secret = s;
   }

@@ -176,18 +176,8 @@ std::vector<std::pair<std::string, std::string>> Router::endpoints() const {
 void Router::Start(std::function<void(const Status&)> done) {
   ::mkdir(DefaultRunDir().c_str(), 0700);
   OpenListeners();
-  std::weak_ptr<bool> alive = alive_;
-  ConnectChannel(io_, "sunix", options_.finder_path,
-                 [this, alive, done = std::move(done)](StatusOr<std::shared_ptr<Channel>> ch) {
-                   if (alive.expired()) return;
-                   if (!ch.ok()) {
-                     done(Unavailable("cannot reach the Finder at " + options_.finder_path + ": " +
-                                      ch.status().message()));
-                     return;
-                   }
-                   AttachFinder(*ch);
-                   RegisterAll(false, done);
-                 });
+  finder_backoff_ = options_.finder_retry_initial;
+  ConnectFirst(std::move(done), 1);
 }
 
 void Router::RegisterTarget(Target& target, std::function<void(const Status&)> done) {

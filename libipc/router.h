@@ -70,6 +70,9 @@ struct RouterOptions {
   // After reconnecting: how long the other components have to register again before watched
   // members that did not are reported dead. Well above finder_retry_max.
   std::chrono::milliseconds finder_settle{10000};
+  // At Start, a Finder that is not there yet: true (daemons) tries again with the same backoff
+  // until it appears, then registers; false (tools): Start fails UNAVAILABLE at once.
+  bool wait_for_finder = false;
 };
 
 struct CallOptions {
@@ -169,6 +172,8 @@ class Router {
   void RegisterAll(bool only_registered, std::function<void(const Status&)> done);
   void OnFinderLost(const Status& why);
   void ScheduleFinderReconnect();
+  // Start's first connection; with wait_for_finder, retried with backoff until it succeeds.
+  void ConnectFirst(std::function<void(const Status&)> done, uint64_t attempt);
   void OnFinderReconnected(std::shared_ptr<Channel> ch);
   void FinderSettled();
   void RefreshResolutions();

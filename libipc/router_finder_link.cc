@@ -26,6 +26,35 @@ void Router::AttachFinder(std::shared_ptr<Channel> ch) {
       });
 }
 
+void Router::ConnectFirst(std::function<void(const Status&)> done, uint64_t attempt) {
+  std::weak_ptr<bool> alive = alive_;
+  ConnectChannel(
+      io_, "sunix", options_.finder_path,
+      [this, alive, attempt, done = std::move(done)](StatusOr<std::shared_ptr<Channel>> ch) {
+        if (alive.expired()) return;
+        if (ch.ok()) {
+          if (attempt > 1) log_->info("the Finder appeared (attempt {}); registering", attempt);
+          AttachFinder(*ch);
+          RegisterAll(false, done);
+          return;
+        }
+        const Status why = Unavailable("cannot reach the Finder at " + options_.finder_path +
+                                       ": " + ch.status().message());
+        if (!options_.wait_for_finder) {
+          done(why);
+          return;
+        }
+        // Logged once per series of attempts, not once per attempt.
+        if (attempt == 1) log_->warn("{}; retrying with backoff until it appears", why.message());
+        finder_timer_ = std::make_unique<asio::steady_timer>(io_, finder_backoff_);
+        finder_backoff_ = std::min(finder_backoff_ * 2, options_.finder_retry_max);
+        finder_timer_->async_wait(
+            [this, alive, attempt, done](const boost::system::error_code& ec) {
+              if (!ec && !alive.expired()) ConnectFirst(done, attempt + 1);
+            });
+      });
+}
+
 void Router::RegisterAll(bool only_registered, std::function<void(const Status&)> done) {
   // Register every target; report the first failure.
   std::vector<Target*> todo;

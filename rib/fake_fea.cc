@@ -23,6 +23,7 @@ void FakeFea::send_interface(const fpb::Interface& ifc, bool removed) {
 }
 
 void FakeFea::AddVr(const fpb::AddVrRequest& r, ipc::Responder<fpb::AddVrReply> reply) {
+  calls.push_back("add_vr");
   add_vrs.push_back(r.vr());
   routes[r.vr()];
   reply(fpb::AddVrReply());
@@ -74,9 +75,55 @@ void FakeFea::UnwatchInterfaces(const fpb::WatchInterfacesRequest&,
   reply.Fail(Unimplemented("fake"));
 }
 
+std::string FakeFea::refusal(const std::string& vr, const fpb::RouteChange& c) const {
+  if (!refuse_unreachable || c.op() == fpb::OP_DELETE) return "";
+  for (const fpb::NextHop& nh : c.nexthops()) {
+    if (!nh.interface().empty()) {
+      auto it = interfaces_.find(nh.interface());
+      if (it == interfaces_.end() || it->second.vr() != vr) {
+        return "interface '" + nh.interface() + "' is not in VR '" + vr + "'";
+      }
+      continue;
+    }
+    if (!nh.has_address()) continue;
+    auto addr = AddrFromProto(nh.address(), "address");
+    if (!addr.ok()) return addr.status().message();
+    bool connected = false;
+    for (const auto& [name, ifc] : interfaces_) {
+      if (ifc.vr() != vr || !ifc.up()) continue;
+      for (const auto& a : ifc.addresses()) {
+        auto subnet = AddrFromProto(a.address(), "address");
+        if (!subnet.ok()) continue;
+        auto net = IpPrefix::Make(*subnet, static_cast<int>(a.prefix().len()));
+        if (net.ok() && net->Contains(*addr)) connected = true;
+      }
+    }
+    if (!connected) return addr->ToString() + " is on no interface of VR '" + vr + "'";
+  }
+  return "";
+}
+
 void FakeFea::ApplyRoutes(const fpb::ApplyRoutesRequest& r,
                           ipc::Responder<fpb::ApplyRoutesReply> reply) {
   ++apply_calls;
+  calls.push_back("apply_routes");
+  fpb::ApplyRoutesReply refusals;
+  std::string first;
+  for (int i = 0; i < r.changes_size(); ++i) {
+    const std::string why = refusal(r.vr(), r.changes(i));
+    if (why.empty()) continue;
+    if (first.empty()) first = "changes[" + std::to_string(i) + "]: " + why;
+    auto* rc = refusals.add_refused();
+    rc->set_index(static_cast<uint32_t>(i));
+    *rc->mutable_prefix() = r.changes(i).prefix();
+    rc->set_reason(why);
+    if (auto p = PrefixFromProto(r.changes(i).prefix(), "prefix"); p.ok()) refused.push_back(*p);
+  }
+  if (!first.empty()) {  // whole or nothing, like the FEA
+    ++refused_batches;
+    if (!r.report_refused()) return reply.Fail(InvalidArgument(first));
+    return reply(refusals);
+  }
   auto& table = resync_.contains(r.vr()) ? resync_[r.vr()] : routes[r.vr()];
   for (const fpb::RouteChange& c : r.changes()) {
     auto prefix = PrefixFromProto(c.prefix(), "prefix");
@@ -99,12 +146,14 @@ void FakeFea::ApplyRoutes(const fpb::ApplyRoutesRequest& r,
 void FakeFea::BeginResync(const fpb::BeginResyncRequest& r,
                           ipc::Responder<fpb::BeginResyncReply> reply) {
   ++begin_resyncs;
+  calls.push_back("begin_resync");
   resync_[r.vr()].clear();
   reply(fpb::BeginResyncReply());
 }
 
 void FakeFea::EndResync(const fpb::EndResyncRequest& r, ipc::Responder<fpb::EndResyncReply> reply) {
   ++end_resyncs;
+  calls.push_back("end_resync");
   routes[r.vr()] = std::move(resync_[r.vr()]);
   resync_.erase(r.vr());
   reply(fpb::EndResyncReply());

@@ -2,6 +2,10 @@
 // Keeps each VR's routes as the RIB's batches leave them (begin/end resync included), records
 // every call, answers watch_interfaces by sending the interfaces it was given as events, and
 // list_interfaces with them (filtered by VR).
+// With refuse_unreachable it refuses entries like the real FEA (fea/vr_table.h): a next hop
+// whose interface is not one of the VR's, or whose address is in no subnet of the VR's
+// interfaces, makes the whole batch fail (nothing applied) and is named: in
+// ApplyRoutesReply.refused with report_refused, else as INVALID_ARGUMENT "changes[N]: ...".
 // Methods the RIB does not use answer UNIMPLEMENTED. Threading: the io_context thread.
 #pragma once
 
@@ -57,15 +61,22 @@ class FakeFea : public fea::v1::FeaHandler {
                 ipc::Responder<fea::v1::GetStatsReply> reply) override;
 
   std::vector<std::string> add_vrs;
+  std::vector<std::string> calls;  // add_vr, apply_routes, begin_resync, end_resync, in order
   size_t apply_calls = 0;
   size_t changes = 0;
   size_t begin_resyncs = 0;
   size_t end_resyncs = 0;
   size_t list_interfaces_calls = 0;
   size_t bad_changes = 0;  // deletes of absent prefixes, adds of present ones
+  bool refuse_unreachable = false;
+  size_t refused_batches = 0;
+  std::vector<IpPrefix> refused;  // every entry refused, in order
   std::map<std::string, std::map<IpPrefix, fea::v1::RouteChange>> routes;  // vr -> table
 
  private:
+  // Why the real FEA would refuse `c` in `vr`; empty when it would take it.
+  std::string refusal(const std::string& vr, const fea::v1::RouteChange& c) const;
+
   ipc::Router& router_;
   std::map<std::string, fea::v1::Interface> interfaces_;
   std::vector<std::pair<std::string, std::string>> watchers_;  // target, vr

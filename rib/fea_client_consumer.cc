@@ -1,6 +1,8 @@
 #include "rib/fea_client_consumer.h"
 
+#include <algorithm>
 #include <chrono>
+#include <set>
 
 #include "common/profiler.h"
 #include "rib/proto_convert.h"
@@ -57,6 +59,8 @@ void FeaClientConsumer::fea_event(bool alive) {
   ready_ = false;
   resync_after_drain_ = false;
   alive_ = alive;
+  applies_.clear();
+  end_resync_held_ = false;
   retry_timer_.reset();
   if (alive) {
     log_->info("FEA appeared; adding VR {}", options_.vr);
@@ -127,6 +131,8 @@ Status FeaClientConsumer::push(const FeaBatch& batch) {
   if (in_flight_ >= options_.max_in_flight || resync_after_drain_) {
     return ResourceExhausted("FEA calls in flight");
   }
+  // A new resync must not begin before the previous one's held EndResync has gone.
+  if (batch.resync_start && end_resync_held_) return ResourceExhausted("an EndResync waits");
   if (batch.resync_start) {
     fpb::BeginResyncRequest req;
     req.set_vr(options_.vr);
@@ -136,6 +142,7 @@ Status FeaClientConsumer::push(const FeaBatch& batch) {
   if (!batch.changes.empty()) {
     fpb::ApplyRoutesRequest req;
     req.set_vr(options_.vr);
+    req.set_report_refused(true);
     req.mutable_changes()->Reserve(static_cast<int>(batch.changes.size()));
     for (const FeaChange& c : batch.changes) ChangeToProto(c, req.add_changes());
     if (profile_sent.enabled()) {
@@ -143,16 +150,92 @@ Status FeaClientConsumer::push(const FeaBatch& batch) {
         profile_sent.Record((c.op == FeaOp::kDelete ? "delete " : "add ") + c.prefix.ToString());
       }
     }
-    client_.ApplyRoutes(req, [done = track("apply_routes")](
-                                 const Status& s, const fpb::ApplyRoutesReply&) { done(s); });
+    send_apply(std::move(req), false, false);
   }
   if (batch.resync_end) {
-    fpb::EndResyncRequest req;
-    req.set_vr(options_.vr);
-    client_.EndResync(req, [done = track("end_resync")](const Status& s,
-                                                        const fpb::EndResyncReply&) { done(s); });
+    // Held until every ApplyRoutes sent so far is answered (and re-sent parts too).
+    for (PendingApply& a : applies_) a.before_end = true;
+    ++in_flight_;
+    end_resync_held_ = true;
+    maybe_send_end_resync();
   }
   return Status::Ok();
+}
+
+void FeaClientConsumer::send_apply(fpb::ApplyRoutesRequest req, bool before_end, bool resend) {
+  const uint64_t id = next_apply_id_++;
+  ++calls_sent_;
+  if (!resend) ++in_flight_;  // a re-sent part keeps the slot of the call it replaces
+  applies_.push_back(PendingApply{id, std::move(req), before_end});
+  const uint64_t gen = generation_;
+  client_.ApplyRoutes(applies_.back().request,
+                      [this, gen, id, self = std::weak_ptr<bool>(self_)](
+                          const Status& s, const fpb::ApplyRoutesReply& reply) {
+                        if (self.expired() || gen != generation_) return;
+                        apply_finished(id, s, reply);
+                      });
+}
+
+void FeaClientConsumer::apply_finished(uint64_t id, const Status& status,
+                                       const fpb::ApplyRoutesReply& reply) {
+  auto it = std::find_if(applies_.begin(), applies_.end(),
+                         [id](const PendingApply& a) { return a.id == id; });
+  if (it == applies_.end()) return;
+  PendingApply done = std::move(*it);
+  applies_.erase(it);
+  if (status.ok() && reply.refused_size() > 0) {
+    // Prefixes a later call changes again: that change wins, this one is not re-sent.
+    std::set<IpPrefix> later;
+    for (const PendingApply& a : applies_) {
+      if (a.id < id) continue;
+      for (const fpb::RouteChange& c : a.request.changes()) {
+        if (auto p = PrefixFromProto(c.prefix(), "prefix"); p.ok()) later.insert(*p);
+      }
+    }
+    const auto& changes = done.request.changes();
+    std::vector<bool> refused(static_cast<size_t>(changes.size()), false);
+    for (const fpb::RefusedChange& r : reply.refused()) {
+      if (r.index() < refused.size()) refused[r.index()] = true;
+    }
+    fpb::ApplyRoutesRequest rest;
+    rest.set_vr(options_.vr);
+    rest.set_report_refused(true);
+    std::vector<IpPrefix> refused_prefixes;
+    for (int i = 0; i < changes.size(); ++i) {
+      auto p = PrefixFromProto(changes[i].prefix(), "prefix");
+      if (!p.ok() || later.contains(*p)) continue;
+      if (refused[static_cast<size_t>(i)]) {
+        refused_prefixes.push_back(*p);
+      } else {
+        *rest.add_changes() = changes[i];
+      }
+    }
+    routes_refused_ += refused_prefixes.size();
+    log_->warn("the FEA refused {} of {} routes (first: {}); sending the other {} again",
+               reply.refused_size(), changes.size(), reply.refused(0).reason(),
+               rest.changes_size());
+    report_refused(refused_prefixes);
+    if (rest.changes_size() > 0) {
+      ++batches_resent_;
+      send_apply(std::move(rest), done.before_end, true);
+      return;
+    }
+  }
+  maybe_send_end_resync();
+  call_finished(status, "apply_routes");
+}
+
+void FeaClientConsumer::maybe_send_end_resync() {
+  if (!end_resync_held_) return;
+  for (const PendingApply& a : applies_) {
+    if (a.before_end) return;
+  }
+  end_resync_held_ = false;
+  --in_flight_;  // track() counts it again
+  fpb::EndResyncRequest req;
+  req.set_vr(options_.vr);
+  client_.EndResync(req, [done = track("end_resync")](const Status& s,
+                                                      const fpb::EndResyncReply&) { done(s); });
 }
 
 }  // namespace strata::rib

@@ -10,11 +10,18 @@
 // answered, calls on_ready (the process then calls Rib::fea_reconnected() for a full resync and
 // re-subscribes to interface events). A call lost to the FEA's death or a timeout also leads to
 // a resync; a batch the FEA rejects is counted and logged, not resent.
+// Refused entries: batches go with report_refused, so when the FEA refuses entries (a next hop on
+// no interface of the VR) it names every one and applies nothing; the rest of the batch is sent
+// again at once (in the same in-flight slot; entries that a batch sent later changes again are
+// left out, that later change wins), and the refused prefixes go to the refusal listener (the
+// FeaStage keeps them for the next re-offer). An EndResync waits for the ApplyRoutes sent
+// before it, re-sent parts included, so a re-sent route is not removed as stale.
 // Threading: the io_context thread.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -54,12 +61,25 @@ class FeaClientConsumer : public FeaConsumer {
   uint64_t calls_sent() const { return calls_sent_; }
   uint64_t calls_failed() const { return calls_failed_; }
   uint64_t batches_rejected() const { return batches_rejected_; }
+  uint64_t batches_resent() const { return batches_resent_; }  // after refused entries
+  uint64_t routes_refused() const { return routes_refused_; }
 
  private:
   void send_add_vr();
   // Counts a call in flight; `done` runs if the reply is of the current FEA incarnation.
   std::function<void(const Status&)> track(const char* what);
   void call_finished(const Status& status, const char* what);
+  // Sends one ApplyRoutes; `resend` reuses the in-flight slot of the call it replaces.
+  void send_apply(fea::v1::ApplyRoutesRequest req, bool before_end, bool resend);
+  void apply_finished(uint64_t id, const Status& status, const fea::v1::ApplyRoutesReply& reply);
+  // Sends the EndResync held back while ApplyRoutes sent before it were unanswered.
+  void maybe_send_end_resync();
+
+  struct PendingApply {
+    uint64_t id = 0;
+    fea::v1::ApplyRoutesRequest request;
+    bool before_end = false;  // sent before an EndResync that waits for it
+  };
 
   ipc::Router& router_;
   Options options_;
@@ -75,6 +95,11 @@ class FeaClientConsumer : public FeaConsumer {
   uint64_t calls_sent_ = 0;
   uint64_t calls_failed_ = 0;
   uint64_t batches_rejected_ = 0;
+  uint64_t batches_resent_ = 0;
+  uint64_t routes_refused_ = 0;
+  std::deque<PendingApply> applies_;  // ApplyRoutes in flight, in the order sent
+  uint64_t next_apply_id_ = 1;
+  bool end_resync_held_ = false;  // an EndResync waits (its in-flight slot is taken)
   std::unique_ptr<boost::asio::steady_timer> retry_timer_;
   std::shared_ptr<bool> self_ = std::make_shared<bool>(true);
 };

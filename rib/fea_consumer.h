@@ -8,7 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/ip_prefix.h"
@@ -42,6 +45,20 @@ class FeaConsumer {
   // False when push() would refuse any batch now, so the stage need not build one (a resync
   // batch walks the table). A hint only: push() may still refuse when this says true.
   virtual bool accepting() const { return true; }
+
+  // Prefixes whose change the FEA refused (e.g. a next hop on no interface of the VR) after
+  // push() took their batch. The consumer has already sent the rest of the batch again; the
+  // listener (the FeaStage) keeps these for the next re-offer.
+  using RefusalListener = std::function<void(std::span<const IpPrefix>)>;
+  void set_refusal_listener(RefusalListener l) { refusal_listener_ = std::move(l); }
+
+ protected:
+  void report_refused(std::span<const IpPrefix> prefixes) {
+    if (refusal_listener_ && !prefixes.empty()) refusal_listener_(prefixes);
+  }
+
+ private:
+  RefusalListener refusal_listener_;
 };
 
 }  // namespace strata::rib

@@ -24,6 +24,31 @@ FeaStage::FeaStage(RouteStage* parent, FeaConsumer& consumer, TaskScheduler& sch
     : PassThroughStage(parent), consumer_(consumer), scheduler_(scheduler), options_(options) {
   if (options_.max_batch == 0) options_.max_batch = 1;
   if (options_.max_queue < options_.max_batch) options_.max_queue = options_.max_batch;
+  // The listener is a member of the consumer, which outlives this stage (see the constructor's
+  // REQUIRES); the destructor removes it.
+  consumer_.set_refusal_listener([this](std::span<const IpPrefix> p) { on_refused(p); });
+}
+
+FeaStage::~FeaStage() { consumer_.set_refusal_listener(nullptr); }
+
+void FeaStage::on_refused(std::span<const IpPrefix> prefixes) {
+  for (const IpPrefix& p : prefixes) {
+    // A newer change for the prefix is queued (or the queue was dropped for a resync): that
+    // one goes to the FEA anyway.
+    if (queued_at_.contains(p) || covered_by_dump(p)) continue;
+    refused_prefixes_.insert(p);
+    ++routes_refused_;
+  }
+}
+
+void FeaStage::reoffer_refused() {
+  auto prefixes = std::move(refused_prefixes_);
+  refused_prefixes_.clear();
+  for (const IpPrefix& p : prefixes) {
+    if (queued_at_.contains(p) || covered_by_dump(p)) continue;
+    if (RouteRef r = lookup_route(p)) enqueue(FeaOp::kAdd, p, r);
+  }
+  flush();
 }
 
 void FeaStage::add_route(const RouteRef& route, RouteStage* caller) {
@@ -44,6 +69,7 @@ bool FeaStage::covered_by_dump(const IpPrefix& p) const {
 }
 
 void FeaStage::enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route) {
+  refused_prefixes_.erase(prefix);  // the newer change replaces the refused one
   if (covered_by_dump(prefix)) return;
   if (profile_queued.enabled()) {
     profile_queued.Record((op == FeaOp::kDelete ? "delete " : "add ") + prefix.ToString());
@@ -136,6 +162,7 @@ void FeaStage::start_resync() {
 }
 
 void FeaStage::consumer_reconnected() {
+  refused_prefixes_.clear();  // the resync sends them with the rest
   queue_.clear();
   queued_at_.clear();
   head_seq_ = 0;

@@ -9,7 +9,12 @@
 // with the full current table (a dump, one batch per scheduler slice, see fea_consumer.h) once the
 // consumer accepts batches again after an overflow, or when consumer_reconnected() says the
 // consumer lost its state. The stage keeps no index of the prefixes present: the dump walks the
-// table upstream with lookup_next. Threading: single-threaded.
+// table upstream with lookup_next.
+// Refused routes: the consumer reports the prefixes whose change the FEA refused (a next hop on
+// no interface of the VR); it has sent the rest of their batch again itself. The stage keeps the
+// refused prefixes (dropping one when a newer change for it is queued) and reoffer_refused()
+// queues each again with its current route, e.g. when the VR gains a connected subnet.
+// Threading: single-threaded.
 #pragma once
 
 #include <cstddef>
@@ -37,6 +42,9 @@ class FeaStage : public PassThroughStage {
 
   // REQUIRES: consumer and scheduler outlive this stage.
   FeaStage(RouteStage* parent, FeaConsumer& consumer, TaskScheduler& scheduler, Options options);
+  ~FeaStage() override;
+  FeaStage(const FeaStage&) = delete;
+  FeaStage& operator=(const FeaStage&) = delete;
 
   std::string name() const override { return "fea-out"; }
   void add_route(const RouteRef& route, RouteStage* caller) override;
@@ -46,6 +54,8 @@ class FeaStage : public PassThroughStage {
   void flush();
   // The consumer restarted or reconnected without its old state: re-send the whole table.
   void consumer_reconnected();
+  // Queues every refused prefix again (as an add of its current route, if it still has one).
+  void reoffer_refused();
 
   SyncState sync_state() const { return state_; }
   size_t queued() const { return live_; }
@@ -54,9 +64,12 @@ class FeaStage : public PassThroughStage {
   uint64_t send_failures() const { return send_failures_; }
   uint64_t overflows() const { return overflows_; }
   uint64_t resyncs() const { return resyncs_; }
+  size_t refused() const { return refused_prefixes_.size(); }  // waiting for a re-offer
+  uint64_t routes_refused() const { return routes_refused_; }  // refusals ever reported
 
  private:
   void enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route);
+  void on_refused(std::span<const IpPrefix> prefixes);
   // Sends one batch of queued changes; false if none was queued or the consumer refused it.
   bool send_queued();
   bool dump_slice();
@@ -82,6 +95,8 @@ class FeaStage : public PassThroughStage {
   uint64_t send_failures_ = 0;
   uint64_t overflows_ = 0;
   uint64_t resyncs_ = 0;
+  std::set<IpPrefix> refused_prefixes_;
+  uint64_t routes_refused_ = 0;
   TaskHandle dump_task_;
 };
 

@@ -2,7 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "finder/test_finder.h"
+#include "rib/fake_fea.h"
+#include "rib/fea_client_consumer.h"
 #include "rib/origin_table.h"
+#include "rib/proto_convert.h"
 #include "rib/rib_test_util.h"
 
 namespace strata::rib {
@@ -132,6 +141,187 @@ TEST(FeaStageRefusalTest, RefusedConsumerIsNotRetriedPerRouteButOnTheNextFlush) 
   }
   EXPECT_EQ(fea.table.size(), 510u);
   EXPECT_TRUE(fea.errors.empty());
+}
+
+// The stage over IPC: FeaClientConsumer to rib::FakeFea, which refuses a route whose next hop is
+// on no interface of the VR the way the real FEA does (whole batch, every such entry named).
+class FeaStageOverIpcTest : public ::testing::Test {
+ protected:
+  using IpcFakeFea = rib::FakeFea;
+
+  void SetUp() override {
+    finder_ = std::make_unique<finder::TestFinder>(io_, "strata-fea-stage-test");
+    ASSERT_TRUE(finder_->status().ok());
+    fea_router_ = std::make_unique<ipc::Router>(io_);
+    fea_ = std::make_unique<IpcFakeFea>(*fea_router_);
+    fea_->refuse_unreachable = true;
+    fea_->set_interface(Interface("192.0.2.1", 24));
+    fea_router_->AddTarget("fea", "fea", true).Serve(*fea_);
+    StartAndWait(*fea_router_);
+    rib_router_ = std::make_unique<ipc::Router>(io_);
+    rib_router_->AddTarget("rib", "rib.red", false);
+    StartAndWait(*rib_router_);
+    FeaClientConsumer::Options co;
+    co.vr = "red";
+    co.max_in_flight = 4;
+    consumer_ = std::make_unique<FeaClientConsumer>(*rib_router_, co);
+    table_ = std::make_unique<OriginTable>("static", ProtocolKind::kIgp, 1, sched_);
+    stage_ = std::make_unique<FeaStage>(table_.get(), *consumer_, sched_,
+                                        FeaStage::Options{.max_batch = 4, .max_queue = 100});
+    table_->set_next(stage_.get());
+    consumer_->set_on_ready([this] {
+      stage_->consumer_reconnected();
+      sched_.run_until_idle();
+    });
+    consumer_->set_on_drained([this] {
+      boost::asio::post(io_, [this] {
+        if (stage_) stage_->flush();
+      });
+    });
+    consumer_->fea_event(true);
+    ASSERT_TRUE(RunUntil([&] { return fea_->end_resyncs == 1; }));
+  }
+  void TearDown() override {
+    stage_.reset();
+    table_.reset();
+    consumer_.reset();
+    rib_router_.reset();
+    fea_router_.reset();
+    fea_.reset();
+    finder_.reset();
+    io_.poll();
+  }
+
+  static fea::v1::Interface Interface(const std::string& addr, uint32_t len) {
+    fea::v1::Interface ifc;
+    ifc.set_name("eth0");
+    ifc.set_up(true);
+    ifc.set_vr("red");
+    auto* a = ifc.add_addresses();
+    AddrToProto(A(addr), a->mutable_address());
+    a->mutable_prefix()->set_addr(a->address().addr());
+    a->mutable_prefix()->set_len(len);
+    return ifc;
+  }
+  template <typename Pred>
+  bool RunUntil(Pred done) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (!done() && std::chrono::steady_clock::now() < end) {
+      io_.run_one_for(std::chrono::milliseconds(10));
+    }
+    return done();
+  }
+  // Runs until nothing is in flight and the stage has nothing queued.
+  bool Settle() {
+    return RunUntil([&] { return consumer_->in_flight() == 0 && stage_->queued() == 0; });
+  }
+  void StartAndWait(ipc::Router& r) {
+    std::optional<Status> started;
+    r.Start([&](const Status& s) { started = s; });
+    ASSERT_TRUE(RunUntil([&] { return started.has_value(); }));
+    ASSERT_TRUE(started->ok()) << started->ToString();
+  }
+  void Add(const std::string& prefix, const std::string& nexthop) {
+    ASSERT_TRUE(table_->add(Route(prefix, nexthop)).ok());
+  }
+  bool InFea(const std::string& prefix) { return fea_->routes["red"].contains(P(prefix)); }
+
+  boost::asio::io_context io_{1};
+  std::unique_ptr<finder::TestFinder> finder_;
+  std::unique_ptr<ipc::Router> fea_router_;
+  std::unique_ptr<IpcFakeFea> fea_;
+  std::unique_ptr<ipc::Router> rib_router_;
+  std::unique_ptr<FeaClientConsumer> consumer_;
+  TaskScheduler sched_;
+  std::unique_ptr<OriginTable> table_;
+  std::unique_ptr<FeaStage> stage_;
+};
+
+TEST_F(FeaStageOverIpcTest, RefusedEntriesAreLeftOutAndTheRestOfTheBatchGoesAtOnce) {
+  const size_t applies = fea_->apply_calls;
+  Add("10.0.1.0/24", "192.0.2.2");
+  Add("10.0.2.0/24", "198.51.100.1");  // on no interface of the VR
+  Add("10.0.3.0/24", "192.0.2.3");
+  Add("10.0.4.0/24", "203.0.113.1");  // neither; a full batch of four goes by itself
+  ASSERT_TRUE(Settle());
+  EXPECT_TRUE(InFea("10.0.1.0/24"));
+  EXPECT_TRUE(InFea("10.0.3.0/24"));
+  EXPECT_FALSE(InFea("10.0.2.0/24"));
+  EXPECT_FALSE(InFea("10.0.4.0/24"));
+  // Both refusals are named in one answer: one batch refused, one sent again.
+  EXPECT_EQ(fea_->apply_calls, applies + 2);
+  EXPECT_EQ(fea_->refused_batches, 1u);
+  EXPECT_EQ(consumer_->batches_resent(), 1u);
+  EXPECT_EQ(consumer_->routes_refused(), 2u);
+  EXPECT_EQ(consumer_->batches_rejected(), 0u);
+  EXPECT_EQ(stage_->routes_refused(), 2u);
+  EXPECT_EQ(stage_->refused(), 2u);
+  EXPECT_EQ(fea_->bad_changes, 0u);
+}
+
+TEST_F(FeaStageOverIpcTest, ReofferSendsOnlyTheRefusedRoutesWithTheirCurrentState) {
+  Add("10.0.1.0/24", "192.0.2.2");
+  Add("10.0.2.0/24", "198.51.100.1");
+  Add("10.0.3.0/24", "198.51.100.2");
+  stage_->flush();
+  ASSERT_TRUE(Settle());
+  ASSERT_EQ(stage_->refused(), 2u);
+  ASSERT_TRUE(table_->remove(P("10.0.3.0/24")).ok());  // gone meanwhile: not re-offered
+  stage_->flush();
+  ASSERT_TRUE(Settle());
+  EXPECT_EQ(stage_->refused(), 1u);
+
+  fea::v1::Interface eth0 = Interface("192.0.2.1", 24);
+  *eth0.add_addresses() = Interface("198.51.100.9", 24).addresses(0);
+  fea_->set_interface(eth0);
+  const size_t changes = fea_->changes;
+  stage_->reoffer_refused();
+  ASSERT_TRUE(Settle());
+  EXPECT_TRUE(InFea("10.0.2.0/24"));
+  EXPECT_EQ(fea_->changes, changes + 1);  // only the refused route went again
+  EXPECT_EQ(fea_->begin_resyncs, 1u);     // no resync of the table
+  EXPECT_EQ(stage_->refused(), 0u);
+}
+
+TEST_F(FeaStageOverIpcTest, AChangeSentLaterWinsOverTheResentRestOfARefusedBatch) {
+  Add("10.0.5.0/24", "192.0.2.5");
+  stage_->flush();
+  ASSERT_TRUE(Settle());
+  // Batch 1 (in flight): a refused route and a replace of 10.0.5.0/24. Batch 2, sent before
+  // batch 1 is answered, deletes 10.0.5.0/24: the resent part of batch 1 must not bring it back.
+  Add("10.0.1.0/24", "198.51.100.1");
+  ASSERT_TRUE(table_->replace(Route("10.0.5.0/24", "192.0.2.6")).ok());
+  stage_->flush();
+  ASSERT_TRUE(table_->remove(P("10.0.5.0/24")).ok());
+  Add("10.0.6.0/24", "192.0.2.6");
+  stage_->flush();
+  ASSERT_EQ(consumer_->in_flight(), 2u);
+  ASSERT_TRUE(Settle());
+  EXPECT_FALSE(InFea("10.0.5.0/24"));
+  EXPECT_TRUE(InFea("10.0.6.0/24"));
+  EXPECT_FALSE(InFea("10.0.1.0/24"));
+  EXPECT_EQ(stage_->refused(), 1u);
+  // A refused route deleted upstream no longer waits for a re-offer.
+  ASSERT_TRUE(table_->remove(P("10.0.1.0/24")).ok());
+  EXPECT_EQ(stage_->refused(), 0u);
+}
+
+TEST_F(FeaStageOverIpcTest, EndResyncWaitsForTheResentPartOfTheLastBatch) {
+  Add("10.0.1.0/24", "192.0.2.2");
+  Add("10.0.2.0/24", "198.51.100.1");
+  stage_->flush();
+  ASSERT_TRUE(Settle());
+  const size_t ends = fea_->end_resyncs;
+  fea_->calls.clear();
+  consumer_->fea_event(true);  // a new FEA incarnation: the table goes again as a resync
+  ASSERT_TRUE(RunUntil([&] { return fea_->end_resyncs == ends + 1; }));
+  ASSERT_TRUE(Settle());
+  // begin, the refused batch, its resent rest, and only then end.
+  EXPECT_EQ(fea_->calls, (std::vector<std::string>{"add_vr", "begin_resync", "apply_routes",
+                                                   "apply_routes", "end_resync"}));
+  EXPECT_TRUE(InFea("10.0.1.0/24"));
+  EXPECT_FALSE(InFea("10.0.2.0/24"));
+  EXPECT_EQ(stage_->refused(), 1u);
 }
 
 }  // namespace

@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   strata::ipc::RouterOptions ropts;
   ropts.finder_path = finder;
   ropts.listen_families = families;
+  ropts.wait_for_finder = true;  // started before the Finder: wait for it
   strata::ipc::Router router(io, ropts);
   strata::rib::RibProcess process(router, opts);
   process.AddTarget();

@@ -43,13 +43,12 @@ RibProcess::RibProcess(ipc::Router& router, Options options)
     schedule_flush();
   });
   fea_->set_on_drained([this] { schedule_flush(); });
-  // Routes the FEA refused because their next hop was on no interface of the VR are re-offered,
-  // with the rest of the table, whenever the VR gains a connected subnet: an interface joins (after
-  // an FEA restart the RIB's own resync can run before the rtrmgr has re-bound the VR's
-  // interfaces), a link comes up, an address is added. The RIB does not track which routes were
-  // refused (the FEA answers a batch, not each route), so the whole table goes again as a resync.
+  // Routes the FEA refused because their next hop was on no interface of the VR (the FEA names
+  // them; the rest of their batch went in at once) are offered again whenever the VR gains a
+  // connected subnet: an interface joins (after an FEA restart the RIB's own resync can run
+  // before the rtrmgr has re-bound the VR's interfaces), a link comes up, an address is added.
   connected_->set_on_subnet_gained([this] {
-    rib_->fea_reconnected();
+    rib_->fea_reoffer_refused();
     schedule_flush();
   });
 }

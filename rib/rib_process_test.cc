@@ -205,3 +205,43 @@ TEST_F(RibProcessTest, GracefulRestartKeepsKilledProtocolsRoutesStale) {
 }
 
 }  // namespace
+
+// With a real strata-fea (--no-kernel): one static route whose next hop is on no interface of
+// the VR travels in the same batch as good ones; the FEA refuses it by name and the good ones
+// reach the FEA's FIB at once, without waiting for a re-offer.
+TEST_F(RibProcessTest, RefusedStaticRouteDoesNotHoldBackTheRestOfItsBatch) {
+  Spawn("strata-fea", {"--no-kernel"});
+  ASSERT_TRUE(WaitFor([&] {
+    auto vrs = Call("fea/1.0/list_vrs?", "fea");
+    return vrs.rc == 0 && vrs.out.find("vr:txt=red") != std::string::npos;
+  }));
+  // lo (127.0.0.1/8) joins the VR: 127.0.0.2..4 are on one of its interfaces, 192.0.2.1 is not.
+  ASSERT_EQ(Call("fea/1.0/bind_interface?interface:txt=lo&vr:txt=red", "fea").rc, 0);
+  ASSERT_TRUE(WaitFor([&] {
+    return Call("rib/1.0/lookup_route?addr:ipv4=127.0.0.2").out.find("found:bool=true") !=
+           std::string::npos;
+  }));
+  ASSERT_EQ(Call("rib/1.0/add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP").rc, 0);
+  ASSERT_EQ(Call("rib/1.0/add_routes?protocol:txt=static&"
+                 "routes.0.prefix:ipv4net=10.1.0.0/16&routes.0.nexthop:ipv4=127.0.0.2&"
+                 "routes.1.prefix:ipv4net=10.2.0.0/16&routes.1.nexthop:ipv4=192.0.2.1&"
+                 "routes.2.prefix:ipv4net=10.3.0.0/16&routes.2.nexthop:ipv4=127.0.0.3&"
+                 "routes.3.prefix:ipv4net=10.4.0.0/16&routes.3.nexthop:ipv4=127.0.0.4")
+                .rc,
+            0);
+  Result fib;
+  EXPECT_TRUE(WaitFor(
+      [&] {
+        fib = Call("fea/1.0/list_routes?vr:txt=red", "fea");
+        return Count(fib.out, "/16") == 3;
+      },
+      3000ms))
+      << fib.out;
+  EXPECT_NE(fib.out.find("10.1.0.0/16"), std::string::npos) << fib.out;
+  EXPECT_NE(fib.out.find("10.3.0.0/16"), std::string::npos) << fib.out;
+  EXPECT_NE(fib.out.find("10.4.0.0/16"), std::string::npos) << fib.out;
+  EXPECT_EQ(fib.out.find("10.2.0.0/16"), std::string::npos) << fib.out;
+  auto stats = Call("rib/1.0/get_stats?");
+  EXPECT_NE(stats.out.find("fea_routes_refused:u64=1"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("fea_refused_waiting:u64=1"), std::string::npos) << stats.out;
+}

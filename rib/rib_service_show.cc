@@ -91,6 +91,8 @@ void RibService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
   out.set_fea_queued(fea.queued());
   out.set_fea_batches_sent(fea.batches_sent());
   out.set_fea_resyncs(fea.resyncs());
+  out.set_fea_routes_refused(fea.routes_refused());
+  out.set_fea_refused_waiting(fea.refused());
   if (parts_.fea) {
     out.set_fea_connected(parts_.fea->ready());
     out.set_fea_calls_failed(parts_.fea->calls_failed());

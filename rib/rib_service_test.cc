@@ -463,47 +463,53 @@ TEST_F(RibServiceTest, InterfacesChangedWhileTheFeaWasAwayAreResynchronised) {
   ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 2; }));
 }
 
-// The FEA refuses a route whose next hop is on no interface of the VR; the RIB re-offers its
-// table (a resync) whenever the VR gains a connected subnet, and only then.
-TEST_F(RibServiceTest, GainingASubnetReoffersTheTableToTheFea) {
+// The FEA refuses a route whose next hop is on no interface of the VR and names it: the rest of
+// its batch goes in at once, and the RIB offers the refused route again, alone (no resync of the
+// table), whenever the VR gains a connected subnet.
+TEST_F(RibServiceTest, GainingASubnetReoffersTheRefusedRoutes) {
   fea_interfaces_ = {Ifc("eth0", true, "red", "192.168.1.1", 24)};
   StartFea();
+  fea_->refuse_unreachable = true;
   // The FEA's birth resyncs, and so may the interface the watch reports: count from here.
   ASSERT_TRUE(RunUntil([&] { return fea_->end_resyncs >= 1 && FeaRoutes() == 1; }));
   Run(100ms);
   const size_t resyncs = fea_->end_resyncs;
   ASSERT_TRUE(AddTable("ospf").ok());
-  ASSERT_TRUE(AddRoutes("ospf", {Entry("203.0.113.0/24", "10.0.0.2")}).ok());
+  ASSERT_TRUE(AddRoutes("ospf", {Entry("203.0.113.0/24", "10.0.0.2"),
+                                 Entry("198.51.100.0/24", "192.168.1.2")})
+                  .ok());
   ASSERT_TRUE(RunUntil([&] { return FeaRoutes() == 2; }));
+  EXPECT_TRUE(fea_->routes["red"].contains(P("198.51.100.0/24")));
+  EXPECT_FALSE(fea_->routes["red"].contains(P("203.0.113.0/24")));
+  EXPECT_EQ(rib_->rib().fea().refused(), 1u);
+  rpb::GetStatsRequest sreq;
+  auto [ss, stats] = Call<rpb::GetStatsRequest, rpb::GetStatsReply>("get_stats", sreq);
+  ASSERT_TRUE(ss.ok()) << ss.ToString();
+  EXPECT_EQ(stats.fea_routes_refused(), 1u);
+  EXPECT_EQ(stats.fea_refused_waiting(), 1u);
   const uint64_t gains = rib_->connected().subnet_gains();
+  const size_t changes = fea_->changes;
 
-  // An address added to an interface already in the VR.
+  // An address added to an interface already in the VR: the refused route goes again, alone.
   fea::v1::Interface eth0 = Ifc("eth0", true, "red", "192.168.1.1", 24);
   AddAddress(eth0, "10.0.0.1", 24);
   fea_->send_interface(eth0);
-  ASSERT_TRUE(
-      RunUntil([&] { return fea_->end_resyncs == resyncs + 1 && Routes("connected") == 2; }));
-  EXPECT_EQ(rib_->connected().subnet_gains(), gains + 1);
+  ASSERT_TRUE(RunUntil([&] { return FeaRoutes() == 4 && Routes("connected") == 2; }));
   EXPECT_TRUE(fea_->routes["red"].contains(P("203.0.113.0/24")));
-
-  // The same interface again, and one losing an address: nothing new is reachable.
-  fea_->send_interface(eth0);
-  fea_->send_interface(Ifc("eth0", true, "red", "192.168.1.1", 24));
-  ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 1; }));
-  Run(100ms);
-  EXPECT_EQ(fea_->end_resyncs, resyncs + 1);
   EXPECT_EQ(rib_->connected().subnet_gains(), gains + 1);
+  EXPECT_EQ(fea_->changes, changes + 2);  // the new connected route and the refused one
+  EXPECT_EQ(fea_->end_resyncs, resyncs);
+  EXPECT_EQ(rib_->rib().fea().refused(), 0u);
 
-  // The link going down, then coming up.
+  // Nothing refused is waiting: the link going down and up again re-sends nothing more.
   fea_->send_interface(Ifc("eth0", false, "red", "192.168.1.1", 24));
   ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 0; }));
-  Run(100ms);
-  EXPECT_EQ(fea_->end_resyncs, resyncs + 1);
   fea_->send_interface(eth0);
-  ASSERT_TRUE(
-      RunUntil([&] { return fea_->end_resyncs == resyncs + 2 && Routes("connected") == 2; }));
+  ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 2; }));
+  Run(100ms);
   EXPECT_EQ(rib_->connected().subnet_gains(), gains + 2);
-  EXPECT_EQ(fea_->bad_changes, 0u);
+  EXPECT_EQ(fea_->end_resyncs, resyncs);
+  EXPECT_EQ(fea_->refused_batches, 1u);
 }
 
 TEST_F(RibServiceTest, OwnerDeathWithdrawsItsRoutes) {

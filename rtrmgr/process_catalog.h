@@ -8,6 +8,7 @@
 // Thread-compatible.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ class ProcessCatalog {
     bool fea_no_kernel = false;
     std::vector<std::string> fea_args;  // extra arguments
     std::string admin_secret;           // the Finder's
+    // The Finder holds resolutions by secrets it has no rights for until the rtrmgr says it
+    // gave them all (finder/1.0/permissions_complete), at most this long (0: no holding).
+    unsigned finder_await_permissions_ms = 5000;
   };
   explicit ProcessCatalog(Options options) : options_(std::move(options)) {}
 

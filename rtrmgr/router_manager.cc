@@ -131,6 +131,7 @@ void RouterManager::StartRouter(ConfigNode boot, std::function<void(const Status
       done(s);
       return;
     }
+    DeclarePermissionsComplete();  // no process runs yet: nobody has rights to wait for
     for (const auto& [name, def] : templates_.processes()) {
       router_->WatchClass(name, [this](const std::string&, const std::string& instance,
                                        bool alive) { OnLifetime(instance, alive); });
@@ -249,6 +250,22 @@ void RouterManager::RegivePermissions() {
           if (!s.ok()) Log()->error("rights of {} for the new Finder: {}", instance, s.ToString());
         });
   }
+  // Calls to the Finder arrive in order: this one after every right above.
+  DeclarePermissionsComplete();
+}
+
+void RouterManager::DeclarePermissionsComplete() {
+  finder::v1::PermissionsCompleteRequest req;
+  req.set_admin_secret(catalog_.options().admin_secret);
+  router_->Call<finder::v1::PermissionsCompleteRequest, finder::v1::PermissionsCompleteReply>(
+      "finder", "finder/1.0/permissions_complete", req,
+      [](const Status& s, const finder::v1::PermissionsCompleteReply& r) {
+        if (!s.ok()) {
+          Log()->error("telling the Finder the permissions are complete: {}", s.ToString());
+        } else if (r.released() > 0) {
+          Log()->info("the Finder answers {} resolutions it held for the rights", r.released());
+        }
+      });
 }
 
 void RouterManager::StopUnneeded(const ConfigNode& running) {

@@ -65,6 +65,8 @@ class RouterManager {
   void OnLifetime(const std::string& instance, bool alive);
   void StopUnneeded(const ConfigNode& running);
   void RegivePermissions();
+  // Tells the Finder it has every running process's rights: it stops holding resolutions.
+  void DeclarePermissionsComplete();
 
   boost::asio::io_context& io_;
   const TemplateTree& templates_;

@@ -242,6 +242,22 @@ TEST_F(RtrmgrProcessTest, KilledFinderIsRestartedAndTheRouterRidesItOut) {
       20s))
       << h_.ReadLog("rtrmgr");
   EXPECT_EQ(Process("finder")["last_exit"], "signal 9");
+  // The new Finder held resolutions by secrets without rights until the rtrmgr re-gave them all
+  // and said so (strata-finder --await-permissions, finder/1.0/permissions_complete).
+  EXPECT_TRUE(ProcessHarness::WaitFor(
+      [&] {
+        std::ifstream log(h_.run_dir() + "/logs/finder.log");
+        const std::string text((std::istreambuf_iterator<char>(log)),
+                               std::istreambuf_iterator<char>());
+        size_t n = 0;
+        for (size_t at = text.find("declared the permissions complete"); at != std::string::npos;
+             at = text.find("declared the permissions complete", at + 1)) {
+          ++n;
+        }
+        return n >= 2;  // at boot and after the restart
+      },
+      10s))
+      << h_.ReadLog("rtrmgr");
   auto still_there = [&](const std::set<std::string>& blue) {
     for (const auto& [name, pid] : pids) {
       auto q = Process(name);
