@@ -80,6 +80,10 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   void SetImportPolicy(const std::string& name, PolicyRef policy);
   void SetExportPolicy(const std::string& name, PolicyRef policy);
   void set_description(std::string d) { settings_.session.description = std::move(d); }
+  // New max_prefixes settings, checked against the current Adj-RIB-In at once (like FRR, no
+  // session reset). A session already torn down over the limit stays down until its timer,
+  // a reset or an enable.
+  void SetPrefixLimit(uint32_t max, uint8_t warning_pct, Millis restart);
   // Turns RFC 8212 default-deny on or off, applied to the current routes at once.
   void SetEbgpRequiresPolicy(bool on);
   // Hands an accepted connection to the session.
