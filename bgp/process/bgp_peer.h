@@ -15,7 +15,8 @@
 // over the limit, then the session stays down for max_prefixes_restart, or until HardReset or
 // Enable when that is 0).
 // The peer's session settings are fixed for its life; the speaker replaces the whole BgpPeer
-// when they change. Policies change in place (the pipeline re-evaluates routes).
+// when they change. Policies, description and the max_prefixes settings change in place (the
+// pipeline re-evaluates routes).
 // Threading: the io_context thread. REQUIRES: pipeline and interner outlive the peer.
 #pragma once
 
