@@ -372,6 +372,18 @@ TEST(RtrmgrBgpTest, SessionsPoliciesAndReplay) {
                   "commit"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(peer("red", "127.0.0.3")["description"], "to blue");
+  // A change the speaker refuses (no such local address here): the commit fails and the peer,
+  // its session and its settings stay as they were.
+  const auto transitions = peer("red", "127.0.0.3")["established_transitions"];
+  r = h.Run({"strata-sh", "-c",
+             "configure; set virtual-router red bgp peer 127.0.0.3 local-address 192.0.2.77; "
+             "set virtual-router red bgp peer 127.0.0.3 description \"changed\"; commit"});
+  EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE((r.out + r.err).find("local_address"), std::string::npos) << r.out << r.err;
+  p = peer("red", "127.0.0.3");
+  EXPECT_EQ(p["state"], "Established");
+  EXPECT_EQ(p["description"], "to blue");
+  EXPECT_EQ(p["established_transitions"], transitions);
 
   // bgp.red dies: restarted, its local config, policies and peer replayed.
   auto procs = json("show processes");

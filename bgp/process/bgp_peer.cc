@@ -262,6 +262,15 @@ void BgpPeer::check_prefix_limit() {
       });
 }
 
+void BgpPeer::SetPrefixLimit(uint32_t max, uint8_t warning_pct, Millis restart) {
+  PeerConfig& c = settings_.session;
+  c.max_prefixes = max;
+  c.max_prefixes_warning_pct = warning_pct;
+  c.max_prefixes_restart = restart;
+  limit_warned_ = false;
+  if (up_) check_prefix_limit();
+}
+
 void BgpPeer::clear_prefix_limit() {
   limit_exceeded_ = false;
   limit_restart_timer_.reset();

@@ -15,7 +15,8 @@
 // over the limit, then the session stays down for max_prefixes_restart, or until HardReset or
 // Enable when that is 0).
 // The peer's session settings are fixed for its life; the speaker replaces the whole BgpPeer
-// when they change. Policies change in place (the pipeline re-evaluates routes).
+// when they change. Policies, description and the max_prefixes settings change in place (the
+// pipeline re-evaluates routes).
 // Threading: the io_context thread. REQUIRES: pipeline and interner outlive the peer.
 #pragma once
 
@@ -80,6 +81,10 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   void SetImportPolicy(const std::string& name, PolicyRef policy);
   void SetExportPolicy(const std::string& name, PolicyRef policy);
   void set_description(std::string d) { settings_.session.description = std::move(d); }
+  // New max_prefixes settings, checked against the current Adj-RIB-In at once (like FRR, no
+  // session reset). A session already torn down over the limit stays down until its timer,
+  // a reset or an enable.
+  void SetPrefixLimit(uint32_t max, uint8_t warning_pct, Millis restart);
   // Turns RFC 8212 default-deny on or off, applied to the current routes at once.
   void SetEbgpRequiresPolicy(bool on);
   // Hands an accepted connection to the session.

@@ -70,8 +70,8 @@ class BgpProcessTest : public ::testing::Test {
   }
   // AS 6500N on 127.0.0.(N+1), peering with the other.
   void Configure(const std::string& vr, int as, const std::string& me, int peer_as,
-                 const std::string& peer) {
-    const std::string port = std::to_string(kPort);
+                 const std::string& peer, int port_number = kPort) {
+    const std::string port = std::to_string(port_number);
     Ok("bgp." + vr + "/bgp/1.0/set_local_config?local_as:u32=" + std::to_string(as) +
        "&router_id:ipv4=" + me + "&listen_address:ipv4=" + me + "&port:u32=" + port);
     Ok("bgp." + vr + "/bgp/1.0/add_peer?peer:ipv4=" + peer + "&peer_as:u32=" +
@@ -233,6 +233,45 @@ TEST_F(BgpProcessTest, MalformedUpdateIsTreatedAsWithdrawAndTheSessionSurvives) 
   EXPECT_TRUE(Has(peers, "malformed_updates:u64=1")) << peers;
   EXPECT_TRUE(Has(RibEbgp("b"), "10.8.0.0/16"));
   EXPECT_TRUE(Has(Call("bgp.b/bgp/1.0/get_stats"), "peers_established:u64=1"));
+}
+
+// change_peer through strata-call is all or nothing: a value the speaker or the kernel refuses
+// gets an error exit, and the session, its settings and its routes stay as they were.
+TEST_F(BgpProcessTest, ChangePeerWithABadValueFailsAndChangesNothing) {
+  constexpr int kChangePort = 12360;
+  StartBgp("a");
+  StartBgp("b");
+  Configure("a", 65001, "127.0.0.2", 65002, "127.0.0.3", kChangePort);
+  Configure("b", 65002, "127.0.0.3", 65001, "127.0.0.2", kChangePort);
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] { return Established("a", "127.0.0.3") && Established("b", "127.0.0.2"); }, 15s))
+      << Call("bgp.b/bgp/1.0/list_peers") << h_.ReadLog("bgp-b");
+  Ok("bgp.a/bgp/1.0/add_network?prefix:ipv4net=10.1.0.0/16");
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return Has(RibEbgp("b"), "10.1.0.0/16"); }));
+
+  const std::string change =
+      "bgp.b/bgp/1.0/change_peer?peer:ipv4=127.0.0.2&peer_as:u32=65001&"
+      "peer_port:u32=" +
+      std::to_string(kChangePort) + "&connect_retry:u32=1&ebgp_requires_policy:bool=false";
+  int rc = 0;
+  std::string out = Call(change + "&local_address:ipv4=192.0.2.77&description:txt=x", &rc);
+  EXPECT_NE(rc, 0) << out;
+  EXPECT_TRUE(Has(out, "local_address")) << out;
+  out =
+      Call(change + "&local_address:ipv4=127.0.0.3&md5_password:txt=" + std::string(81, 'k'), &rc);
+  EXPECT_NE(rc, 0) << out;
+  EXPECT_TRUE(Has(out, "md5_password")) << out;
+
+  const std::string peers = Call("bgp.b/bgp/1.0/list_peers?peer:ipv4=127.0.0.2");
+  EXPECT_TRUE(Has(peers, "Established")) << peers;
+  EXPECT_TRUE(Has(peers, "established_transitions:u64=1&")) << peers;
+  EXPECT_TRUE(Has(peers, "description:txt=to-127.0.0.2")) << peers;
+  EXPECT_TRUE(Has(RibEbgp("b"), "10.1.0.0/16"));
+  // A good change of the description goes through in place.
+  Ok(change + "&local_address:ipv4=127.0.0.3&description:txt=changed");
+  const std::string after = Call("bgp.b/bgp/1.0/list_peers?peer:ipv4=127.0.0.2");
+  EXPECT_TRUE(Has(after, "description:txt=changed")) << after;
+  EXPECT_TRUE(Has(after, "established_transitions:u64=1&")) << after;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "bgp/process/bgp_speaker.h"
 
 #include "bgp/session/asio_address.h"
+#include "bgp/session/socket_probe.h"
 
 namespace strata::bgp {
 
@@ -186,12 +187,9 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpSpeaker::make_peer(PeerSettings settings) 
   return peer;
 }
 
-Status BgpSpeaker::AddPeer(PeerSettings settings) {
-  if (!configured()) return FailedPrecondition("set_local_config must come before add_peer");
-  const IpAddr addr = settings.session.peer_address;
-  if (addr.is_zero()) return InvalidArgument("peer address is missing or zero");
-  if (peers_.contains(addr)) {
-    return AlreadyExists("peer " + addr.ToString() + " is already configured");
+Status BgpSpeaker::prepare_settings(PeerSettings& settings) const {
+  if (settings.session.peer_address.is_zero()) {
+    return InvalidArgument("peer address is missing or zero");
   }
   settings.session.local_as = local_->local_as;
   settings.session.router_id = local_->router_id;
@@ -201,6 +199,19 @@ Status BgpSpeaker::AddPeer(PeerSettings settings) {
     settings.session.multihop_ttl = 64;
   }
   if (Status s = settings.session.Validate(); !s.ok()) return s;
+  return ProbeSessionSocket(settings.session);
+}
+
+Status BgpSpeaker::AddPeer(PeerSettings settings) {
+  if (!configured()) return FailedPrecondition("set_local_config must come before add_peer");
+  const IpAddr addr = settings.session.peer_address;
+  if (!addr.is_zero() && peers_.contains(addr)) {
+    return AlreadyExists("peer " + addr.ToString() + " is already configured");
+  }
+  if (Status s = prepare_settings(settings); !s.ok()) return s;
+  if (build_check_) {
+    if (Status s = build_check_(settings); !s.ok()) return s;
+  }
   // The listener's key goes first: a peer whose key the kernel refuses is not added.
   if (listener_) {
     // The peer does not exist yet; connections arriving before it does are refused.
@@ -228,24 +239,31 @@ Status BgpSpeaker::AddPeer(PeerSettings settings) {
   return Status::Ok();
 }
 
+void BgpSpeaker::change_in_place(BgpPeer& p, const PeerSettings& settings) {
+  const PeerConfig& c = settings.session;
+  const PeerConfig& old = p.settings().session;
+  p.set_description(c.description);
+  p.SetEbgpRequiresPolicy(settings.ebgp_requires_policy);
+  if (c.max_prefixes != old.max_prefixes ||
+      c.max_prefixes_warning_pct != old.max_prefixes_warning_pct ||
+      c.max_prefixes_restart != old.max_prefixes_restart) {
+    p.SetPrefixLimit(c.max_prefixes, c.max_prefixes_warning_pct, c.max_prefixes_restart);
+  }
+  if (settings.enabled && !p.settings().enabled) p.Enable();
+  if (!settings.enabled && p.settings().enabled) p.Disable();
+}
+
 Status BgpSpeaker::ChangePeer(PeerSettings settings) {
   if (!configured()) return FailedPrecondition("set_local_config must come before change_peer");
-  BgpPeer* p = find(settings.session.peer_address);
-  if (!p) return NotFound("no peer " + settings.session.peer_address.ToString());
-  settings.session.local_as = local_->local_as;
-  settings.session.router_id = local_->router_id;
-  apply_graceful_restart(settings);
-  if (settings.session.peer_type() == PeerType::kInternal && !settings.session.multihop_ttl &&
-      !settings.session.ttl_security_hops) {
-    settings.session.multihop_ttl = 64;
-  }
-  if (Status s = settings.session.Validate(); !s.ok()) return s;
+  const IpAddr addr = settings.session.peer_address;
+  BgpPeer* p = find(addr);
+  if (!p) return NotFound("no peer " + addr.ToString());
+  if (Status s = prepare_settings(settings); !s.ok()) return s;
   settings.import_policy = p->settings().import_policy;
   settings.export_policy = p->settings().export_policy;
   // Settings that neither name the connection nor were negotiated change in place.
-  PeerConfig a = settings.session;
-  PeerConfig b = p->settings().session;
-  a.description = b.description;
+  const PeerConfig& a = settings.session;
+  const PeerConfig& b = p->settings().session;
   const bool same_session =
       a.peer_address == b.peer_address && a.peer_port == b.peer_port && a.peer_as == b.peer_as &&
       a.local_address == b.local_address && a.passive == b.passive && a.hold_time == b.hold_time &&
@@ -253,24 +271,34 @@ Status BgpSpeaker::ChangePeer(PeerSettings settings) {
       a.multihop_ttl == b.multihop_ttl && a.next_hop_self == b.next_hop_self &&
       a.mrai_ms == b.mrai_ms && a.families == b.families && a.md5_password == b.md5_password &&
       a.ttl_security_hops == b.ttl_security_hops && a.enforce_first_as == b.enforce_first_as &&
-      a.max_prefixes == b.max_prefixes &&
-      a.max_prefixes_warning_pct == b.max_prefixes_warning_pct &&
-      a.max_prefixes_restart == b.max_prefixes_restart &&
       a.route_reflector_client == b.route_reflector_client &&
       a.graceful_restart == b.graceful_restart;
   if (same_session) {
-    const bool enable = settings.enabled && !p->settings().enabled;
-    const bool disable = !settings.enabled && p->settings().enabled;
-    p->set_description(settings.session.description);
-    p->SetEbgpRequiresPolicy(settings.ebgp_requires_policy);
-    if (enable) p->Enable();
-    if (disable) p->Disable();
+    change_in_place(*p, settings);
     return Status::Ok();
   }
-  const IpAddr addr = settings.session.peer_address;
+  // Everything that can fail is tried before the old session goes: the listener's key for the
+  // new settings (put back if refused).
+  const PeerSettings old = p->settings();
+  if (listener_ && settings.session.md5_password != old.session.md5_password) {
+    auto accept = [p](boost::asio::ip::tcp::socket s) { p->Accept(std::move(s)); };
+    if (Status s = listener_->AddPeer(addr, accept, settings.session.md5_password); !s.ok()) {
+      (void)listener_->AddPeer(addr, accept, old.session.md5_password);
+      return InvalidArgument("md5_password: " + s.message());
+    }
+  }
   if (listener_) listener_->RemovePeer(addr);
   peers_.erase(addr);
-  return AddPeer(std::move(settings));
+  Status s = AddPeer(std::move(settings));
+  if (s.ok()) return s;
+  log_->error("changing peer {} failed after its session was closed ({}): restoring it",
+              addr.ToString(), s.ToString());
+  if (Status r = AddPeer(old); !r.ok()) {
+    log_->error("restoring peer {} failed: {}", addr.ToString(), r.ToString());
+    return Internal("change failed (" + s.message() + ") and restoring the peer failed (" +
+                    r.message() + ")");
+  }
+  return s;
 }
 
 Status BgpSpeaker::DeletePeer(const IpAddr& peer) {

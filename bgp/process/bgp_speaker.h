@@ -65,6 +65,11 @@ class BgpSpeaker {
   Status SetLocalConfig(const LocalConfig& config);
   // settings.session's local_as and router_id are filled in here.
   Status AddPeer(PeerSettings settings);
+  // All or nothing: everything add_peer checks, and what the kernel must accept (the listener's
+  // MD5 key, a probe socket with the local address, TTLs and key), is checked before the old
+  // session goes; when building the new peer still fails, the old one is built again from its
+  // settings (its session comes back and brings its routes) and the error is returned.
+  // Description, enabled, ebgp_requires_policy and the max_prefixes settings change in place.
   Status ChangePeer(PeerSettings settings);
   Status DeletePeer(const IpAddr& peer);
   Status EnablePeer(const IpAddr& peer);
@@ -106,6 +111,11 @@ class BgpSpeaker {
   std::vector<uint16_t> listen_ports() const;
   size_t attribute_sets() { return interner_.size(); }
   size_t background_tasks() const { return scheduler_.pending(); }
+  // Test seam: called before each peer is built (add_peer, change_peer and its restore); a
+  // non-OK status fails that build as a kernel refusal would.
+  void set_peer_build_check(std::function<Status(const PeerSettings&)> check) {
+    build_check_ = std::move(check);
+  }
 
  private:
   // Local pseudo-peer's sink: our own routes are not sent anywhere through it.
@@ -121,6 +131,11 @@ class BgpSpeaker {
   void teardown_pipeline();
   StatusOr<std::unique_ptr<BgpListener>> open_listener(const LocalConfig& c) const;
   StatusOr<std::unique_ptr<BgpPeer>> make_peer(PeerSettings settings);
+  // Fills in what the speaker decides (local AS, router id, graceful restart, iBGP TTL) and
+  // checks the settings, with the kernel too (ProbeSessionSocket).
+  Status prepare_settings(PeerSettings& settings) const;
+  // The old peer's session stays as it is; its in-place settings are set.
+  void change_in_place(BgpPeer& p, const PeerSettings& settings);
   void inject_network(const IpPrefix& prefix, const std::optional<IpAddr>& nexthop);
   void run_slice();
   // Sets the capability (and the helper's settings) from the peer's flag and our state.
@@ -148,6 +163,7 @@ class BgpSpeaker {
   AsioClock asio_clock_;
   PipelineClock* clock_;
   std::optional<DampingParams> damping_;
+  std::function<Status(const PeerSettings&)> build_check_;
   bool hold_sessions_ = false;
   bool restarting_ = false;
   std::unique_ptr<boost::asio::steady_timer> deferral_timer_;

@@ -214,7 +214,7 @@ TEST_F(SessionSafetyInteropTest, PeerOverItsPrefixLimitIsTornDownAndComesBack) {
       << AllLogs();
 
   // FRR drops to two prefixes; after the restart time the session is back with it (the peer
-  // made by change_peer was Established once before the teardown).
+  // was Established once before the teardown; change_peer kept its session).
   ASSERT_OK(frr.Withdraw("10.4.0.0/24"));
   ASSERT_OK(frr.Withdraw("10.5.0.0/24"));
   ASSERT_TRUE(PollUntil(

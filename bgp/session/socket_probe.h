@@ -1,0 +1,17 @@
+// ProbeSessionSocket: asks the kernel now whether it would take the socket settings of a peer's
+// session, so that add_peer / change_peer refuse them up front instead of the session failing
+// later: opens a TCP socket of the peer's family, binds the local address (port 0) if one is
+// set, sets the TTL, the GTSM minimum TTL and the MD5 key for the peer, and closes it again.
+// Nothing is connected or sent. Threading: any thread.
+#pragma once
+
+#include "bgp/session/peer_config.h"
+#include "common/status.h"
+
+namespace strata::bgp {
+
+// InvalidArgument naming the setting the kernel refused (local_address, ttl_security_hops,
+// multihop_ttl or md5_password).
+Status ProbeSessionSocket(const PeerConfig& config);
+
+}  // namespace strata::bgp
