@@ -3,12 +3,15 @@
 namespace strata::bgp {
 
 OutputFilterStage::OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config,
-                                     BgpStage* parent, ReflectionContext reflection)
+                                     BgpStage* parent, ReflectionContext reflection,
+                                     Confederation confed)
     : PassThroughStage(parent),
       peer_(peer),
       local_as_(local_as),
       config_(std::move(config)),
-      reflection_(reflection) {}
+      reflection_(reflection),
+      confed_(std::move(confed)),
+      type_(ClassifyPeer(config_.peer_as, local_as_, confed_)) {}
 
 std::optional<IpAddr> OutputFilterStage::local_nexthop(Family f) const {
   if (config_.local_address.family() == f && !config_.local_address.is_zero()) {
@@ -35,14 +38,24 @@ AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAd
     a.next_hop = *self;
     a.link_local_next_hop.reset();
   }
-  if (ibgp()) {
-    a.local_pref = a.local_pref.value_or(kDefaultLocalPref);
-  } else {
-    a.as_path = a.as_path.value_or(AsPath()).WithoutConfed().Prepend(local_as_);
-    a.local_pref.reset();
-    a.med.reset();
-    a.originator_id.reset();
-    a.cluster_list.clear();
+  switch (type_) {
+    case PeerType::kInternal:
+      a.local_pref = a.local_pref.value_or(kDefaultLocalPref);
+      break;
+    case PeerType::kConfedExternal:
+      a.as_path = a.as_path.value_or(AsPath()).PrependConfed(local_as_);
+      a.local_pref = a.local_pref.value_or(kDefaultLocalPref);
+      a.originator_id.reset();
+      a.cluster_list.clear();
+      break;
+    case PeerType::kExternal:
+      a.as_path =
+          a.as_path.value_or(AsPath()).WithoutConfed().Prepend(AsSeenBy(type_, local_as_, confed_));
+      a.local_pref.reset();
+      a.med.reset();
+      a.originator_id.reset();
+      a.cluster_list.clear();
+      break;
   }
   memo_in_ = in;
   memo_self_ = self_value;
@@ -80,7 +93,7 @@ BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const Ro
     }
   }
   std::optional<IpAddr> self;
-  if (!ibgp() || config_.next_hop_self) {
+  if (type_ == PeerType::kExternal || config_.next_hop_self) {
     self = local_nexthop(route->prefix.family());
     if (!self) {
       counters_.no_nexthop += count;
