@@ -245,8 +245,12 @@ bool BgpPipeline::dump_done(PeerId id) const {
 }
 
 void BgpPipeline::plumb_damping(Peer& p) {
-  // AS 0 is never a peer's (RFC 7607): it marks the speaker's own pseudo-peer.
-  if (!damping_ || p.config.peer_as == config_.local_as || p.config.peer_as == 0) return;
+  // AS 0 is never a peer's (RFC 7607): it marks the speaker's own pseudo-peer. Only true eBGP
+  // peers are damped (not iBGP, not confederation-external, as in FRR).
+  if (!damping_ || p.config.peer_as == 0 ||
+      ClassifyPeer(p.config.peer_as, config_.local_as, config_.confed) != PeerType::kExternal) {
+    return;
+  }
   p.damping = std::make_unique<DampingStage>(p.id, *damping_, p.filter_in.get(), *config_.clock,
                                              scheduler_, config_.damping_slice);
   p.damping->set_session(p.session);

@@ -5,6 +5,7 @@
 
 #include "bgp/pipeline/bgp_pipeline.h"
 #include "bgp/pipeline/decision_steps.h"
+#include "bgp/pipeline/fake_clock.h"
 #include "bgp/pipeline/fake_nexthop_oracle.h"
 #include "bgp/pipeline/input_filter_stage.h"
 #include "bgp/pipeline/output_filter_stage.h"
@@ -245,6 +246,54 @@ TEST(ConfedPipelineTest, PathsSeenByEachKindOfPeer) {
   ASSERT_TRUE(ext_sink.table.contains(pfx2));
   EXPECT_EQ(ext_sink.table[pfx2]->attrs().as_path->ToString(), "65000 65005");
   EXPECT_TRUE(rib.errors.empty());
+}
+
+// Damping is for true external peers only: a flapping confederation peer's route is not held.
+TEST(ConfedPipelineTest, ConfedPeersAreNotDamped) {
+  FakeNexthopOracle oracle;
+  oracle.set_auto_answer(true);
+  oracle.set_route(P("192.0.2.0/24"), 10);
+  testing::FakeRibSink rib;
+  rib::TaskScheduler scheduler;
+  FakeClock clock;
+  PipelineConfig config;
+  config.local_as = kMember;
+  config.router_id = A("10.0.0.100");
+  config.confed = kConfed;
+  config.clock = &clock;
+  BgpPipeline pipeline(config, oracle, rib, scheduler);
+  ASSERT_TRUE(pipeline.set_damping(DampingParams{}).ok());
+  std::map<uint32_t, PeerId> ids;
+  std::map<uint32_t, testing::FakeSessionSink> sinks;
+  for (uint32_t as : {kOtherMember, 65001u}) {
+    PipelinePeerConfig c;
+    c.address = A(as == kOtherMember ? "10.0.0.2" : "10.0.0.3");
+    c.peer_as = as;
+    c.local_address = A("10.0.0.100");
+    ids[as] = pipeline.add_peer(c).value();
+    ASSERT_TRUE(pipeline.peer_up(ids[as], c.address, sinks[as]).ok());
+  }
+  auto flap = [&](uint32_t as, AsPath path, const IpPrefix& pfx) {
+    PathAttributes a;
+    a.origin = Origin::kIgp;
+    a.as_path = std::move(path);
+    a.next_hop = A("192.0.2.1");
+    const AttributeSetPtr attrs = AttributeSet::Make(std::move(a));
+    for (int i = 0; i < 4; ++i) {
+      ASSERT_TRUE(pipeline.receive_update(ids[as], attrs, {&pfx, 1}, {}).ok());
+      if (i < 3) {
+        ASSERT_TRUE(pipeline.receive_update(ids[as], nullptr, {}, {&pfx, 1}).ok());
+      }
+      scheduler.run_until_idle();
+    }
+  };
+  flap(kOtherMember, ConfedPath({kOtherMember}, {7}), P("10.1.0.0/16"));
+  flap(65001, ConfedPath({}, {65001}), P("10.2.0.0/16"));
+  EXPECT_TRUE(rib.all().contains(P("10.1.0.0/16")));
+  EXPECT_FALSE(rib.all().contains(P("10.2.0.0/16")));  // the external one is suppressed
+  auto damped = pipeline.damped_routes();
+  ASSERT_EQ(damped.size(), 1u);
+  EXPECT_EQ(damped[0].peer, ids[65001]);
 }
 
 }  // namespace
