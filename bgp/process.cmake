@@ -39,6 +39,7 @@ strata_test(bgp_process_test
     process/damping_speaker_test.cc
     process/route_reflection_speaker_test.cc
     process/change_peer_speaker_test.cc
+    process/confederation_speaker_test.cc
     process/asio_clock_test.cc
     process/graceful_restart_process_test.cc
   LIBS strata_bgp_process strata_finder)

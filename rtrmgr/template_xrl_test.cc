@@ -69,6 +69,8 @@ virtual-router red {
         router-id 10.0.0.1;
         listen-address 127.0.0.2;
         cluster-id 10.0.0.9;
+        confederation-identifier 65100;
+        confederation-members 65002 65003;
         network 203.0.113.0/24;
         network 2001:db8:1::/48 { next-hop 2001:db8::2; }
         peer 127.0.0.3 {

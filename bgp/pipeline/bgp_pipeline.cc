@@ -42,7 +42,8 @@ StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
   const std::string label = std::to_string(p->id);
   p->in = std::make_unique<PeerIn>(p->id);
   p->filter_in = std::make_unique<InputFilterStage>(
-      p->id, config_.local_as, config_.router_id, cluster_id(), p->in.get(), config.import_policy);
+      p->id, config_.local_as, config_.router_id, cluster_id(), p->in.get(), config.import_policy,
+      config_.confed);
   p->in->set_next(p->filter_in.get());
   set_refilter_background(*p);
   p->resolver = std::make_unique<NexthopResolverStage>(label, p->filter_in.get(), *cache_);
@@ -136,6 +137,8 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
   info->address = p->config.address;
   info->ibgp = p->config.peer_as == config_.local_as;
   info->rr_client = info->ibgp && p->config.route_reflector_client;
+  info->confed = ClassifyPeer(info->peer_as, config_.local_as, config_.confed) ==
+                 PeerType::kConfedExternal;
   p->session = std::move(info);
   if (p->damping) p->damping->set_session(p->session);
   p->in->set_session(p->session);
@@ -146,7 +149,7 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
       "peer-" + std::to_string(id), [out = &p->out] { (*out)->flush(); }, /*dump=*/true);
   p->filter_out = std::make_unique<OutputFilterStage>(
       id, config_.local_as, p->config, p->reader,
-      ReflectionContext{.cluster_id = cluster_id(), .peer_router_id = router_id});
+      ReflectionContext{.cluster_id = cluster_id(), .peer_router_id = router_id}, config_.confed);
   p->reader->set_next(p->filter_out.get());
   set_refilter_background(*p);
   FanoutStage* fanout = fanout_.get();
@@ -276,8 +279,12 @@ bool BgpPipeline::dump_done(PeerId id) const {
 }
 
 void BgpPipeline::plumb_damping(Peer& p) {
-  // AS 0 is never a peer's (RFC 7607): it marks the speaker's own pseudo-peer.
-  if (!damping_ || p.config.peer_as == config_.local_as || p.config.peer_as == 0) return;
+  // AS 0 is never a peer's (RFC 7607): it marks the speaker's own pseudo-peer. Only true eBGP
+  // peers are damped (not iBGP, not confederation-external, as in FRR).
+  if (!damping_ || p.config.peer_as == 0 ||
+      ClassifyPeer(p.config.peer_as, config_.local_as, config_.confed) != PeerType::kExternal) {
+    return;
+  }
   p.damping = std::make_unique<DampingStage>(p.id, *damping_, p.filter_in.get(), *config_.clock,
                                              scheduler_, config_.damping_slice);
   p.damping->set_session(p.session);

@@ -39,6 +39,7 @@
 #include "bgp/pipeline/peer_out.h"
 #include "bgp/pipeline/pipeline_clock.h"
 #include "bgp/pipeline/rib_out_stage.h"
+#include "bgp/wire/confederation.h"
 #include "common/status.h"
 #include "rib/task_scheduler.h"
 
@@ -55,6 +56,8 @@ struct PipelineConfig {
   // Time for route flap damping (needed to turn it on). REQUIRES: outlives the pipeline.
   PipelineClock* clock = nullptr;
   size_t damping_slice = 1000;  // reuse events per damping slice
+  // RFC 5065: local_as is then our member AS; peers in other member ASes are confed-external.
+  Confederation confed;
 };
 
 struct PipelinePeerCounters {

@@ -32,6 +32,9 @@ struct PeerInfo {
   IpAddr address;    // the peer's address (tie-break of last resort)
   bool ibgp = false;
   bool rr_client = false;  // a route reflection client of ours (RFC 4456)
+  bool confed = false;     // in another member AS of our confederation (RFC 5065)
+  // Inside our confederation (iBGP or confederation-external): ranks and installs like iBGP.
+  bool internal() const { return ibgp || confed; }
 };
 using PeerRef = std::shared_ptr<const PeerInfo>;
 

@@ -74,7 +74,7 @@ int CompareOrigin(const BgpRoute& a, const BgpRoute& b) {
 
 uint32_t NeighborAs(const BgpRoute& r) {
   const auto& path = r.path().as_path;
-  return path ? path->FirstAs().value_or(0) : 0;
+  return path ? path->FirstAsAfterConfed().value_or(0) : 0;
 }
 
 int CompareMed(const BgpRoute& a, const BgpRoute& b) {
@@ -83,7 +83,8 @@ int CompareMed(const BgpRoute& a, const BgpRoute& b) {
 }
 
 int CompareEbgpOverIbgp(const BgpRoute& a, const BgpRoute& b) {
-  return Lower(a.peer->ibgp, b.peer->ibgp);  // false (eBGP) sorts first
+  // Confederation-external routes rank as internal (RFC 5065 5.3). false (eBGP) sorts first.
+  return Lower(a.peer->internal(), b.peer->internal());
 }
 
 int CompareIgpMetric(const BgpRoute& a, const BgpRoute& b) {

@@ -7,7 +7,8 @@
 // MED step only compares routes from the same neighbouring AS, which is why selection eliminates
 // over the set rather than sorting (MED is not a total order). Order:
 //   LOCAL_PREF (highest, default 100) > AS_PATH length (shortest) > ORIGIN (lowest) >
-//   MED (lowest, missing = 0, same neighbour AS only) > eBGP over iBGP > IGP metric (lowest) >
+//   MED (lowest, missing = 0, same neighbour AS only) > eBGP over iBGP (confederation-external
+//   counts as iBGP) > IGP metric (lowest) >
 //   router id (lowest; ORIGINATOR_ID when present) > CLUSTER_LIST length (shortest) >
 //   peer address (lowest).
 // Pure functions; thread-safe.
@@ -48,8 +49,9 @@ int CompareRouterId(const BgpRoute& a, const BgpRoute& b);
 int CompareClusterListLength(const BgpRoute& a, const BgpRoute& b);
 int ComparePeerAddress(const BgpRoute& a, const BgpRoute& b);
 
-// The neighbouring AS for the MED rule: the first AS of the path, or 0 for a path without one
-// (a route originated inside our AS).
+// The neighbouring AS for the MED rule: the first AS of the path after its leading confederation
+// segments (RFC 5065 5.3), or 0 for a path without one (a route originated inside our AS or our
+// confederation).
 uint32_t NeighborAs(const BgpRoute& r);
 
 struct DecisionStep {

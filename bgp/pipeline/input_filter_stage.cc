@@ -5,12 +5,14 @@
 namespace strata::bgp {
 
 InputFilterStage::InputFilterStage(PeerId peer, uint32_t local_as, IpAddr router_id,
-                                   uint32_t cluster_id, BgpStage* parent, RoutePolicy import_policy)
+                                   uint32_t cluster_id, BgpStage* parent, RoutePolicy import_policy,
+                                   Confederation confed)
     : PassThroughStage(parent),
       peer_(peer),
       local_as_(local_as),
       router_id_(router_id),
       cluster_id_(cluster_id),
+      confed_(std::move(confed)),
       refilter_(std::move(import_policy),
                 [this](const IpPrefix& p, const RoutePolicy& before, const RoutePolicy& after) {
                   refilter_one(p, before, after);
@@ -23,7 +25,7 @@ BgpRouteRef InputFilterStage::filter(const BgpRouteRef& route, Verdict* verdict)
 BgpRouteRef InputFilterStage::filter_with(const BgpRouteRef& route, const RoutePolicy& policy,
                                           Verdict* verdict) const {
   const PathAttributes& a = route->path();
-  if (a.as_path && a.as_path->Contains(local_as_)) {
+  if (a.as_path && IsAsLoop(*a.as_path, local_as_, confed_)) {
     *verdict = Verdict::kAsLoop;
     return nullptr;
   }

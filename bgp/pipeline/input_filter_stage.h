@@ -1,8 +1,9 @@
 // InputFilterStage: the input filter bank of one peer's branch.
 //
-// Drops routes whose AS_PATH holds the local AS (RFC 4271 9.1.2 loop detection), whose
-// ORIGINATOR_ID is our router id or whose CLUSTER_LIST holds our CLUSTER_ID (RFC 4456 8), then
-// applies the import policy hook. It holds no routes: deletes and lookups re-apply the same
+// Drops routes whose AS_PATH holds the local AS (RFC 4271 9.1.2 loop detection; with a
+// confederation, RFC 5065 6: our member AS anywhere or the identifier outside confed segments),
+// whose ORIGINATOR_ID is our router id or whose CLUSTER_LIST holds our CLUSTER_ID (RFC 4456 8),
+// then applies the import policy hook. It holds no routes: deletes and lookups re-apply the same
 // deterministic filter, so a delete is dropped iff its add was, and replace becomes add, delete
 // or replace according to which side passes.
 // Counters: drops by reason and `accepted`, the number of routes currently passed on.
@@ -19,6 +20,7 @@
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/policy_refilter.h"
 #include "bgp/pipeline/route_policy.h"
+#include "bgp/wire/confederation.h"
 
 namespace strata::bgp {
 
@@ -34,7 +36,8 @@ class InputFilterStage : public PassThroughStage {
 
   // `cluster_id`: our route reflection CLUSTER_ID (usually the router id as a number).
   InputFilterStage(PeerId peer, uint32_t local_as, IpAddr router_id, uint32_t cluster_id,
-                   BgpStage* parent, RoutePolicy import_policy = nullptr);
+                   BgpStage* parent, RoutePolicy import_policy = nullptr,
+                   Confederation confed = {});
 
   std::string name() const override { return "filter-in:" + std::to_string(peer_); }
   void add_route(const BgpRouteRef& route, BgpStage* caller) override;
@@ -66,6 +69,7 @@ class InputFilterStage : public PassThroughStage {
   uint32_t local_as_;
   IpAddr router_id_;
   uint32_t cluster_id_;
+  Confederation confed_;
   Counters counters_;
   PolicyRefilter refilter_;  // the import policy of each prefix; last: its task goes first
 };

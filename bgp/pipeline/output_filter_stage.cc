@@ -3,12 +3,15 @@
 namespace strata::bgp {
 
 OutputFilterStage::OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config,
-                                     BgpStage* parent, ReflectionContext reflection)
+                                     BgpStage* parent, ReflectionContext reflection,
+                                     Confederation confed)
     : PassThroughStage(parent),
       peer_(peer),
       local_as_(local_as),
       config_(std::move(config)),
       reflection_(reflection),
+      confed_(std::move(confed)),
+      type_(ClassifyPeer(config_.peer_as, local_as_, confed_)),
       refilter_(config_.export_policy,
                 [this](const IpPrefix& p, const RoutePolicy& before, const RoutePolicy& after) {
                   refilter_one(p, before, after);
@@ -41,14 +44,24 @@ AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAd
     a.next_hop = *self;
     a.link_local_next_hop.reset();
   }
-  if (ibgp()) {
-    a.local_pref = a.local_pref.value_or(kDefaultLocalPref);
-  } else {
-    a.as_path = a.as_path.value_or(AsPath()).WithoutConfed().Prepend(local_as_);
-    a.local_pref.reset();
-    a.med.reset();
-    a.originator_id.reset();
-    a.cluster_list.clear();
+  switch (type_) {
+    case PeerType::kInternal:
+      a.local_pref = a.local_pref.value_or(kDefaultLocalPref);
+      break;
+    case PeerType::kConfedExternal:
+      a.as_path = a.as_path.value_or(AsPath()).PrependConfed(local_as_);
+      a.local_pref = a.local_pref.value_or(kDefaultLocalPref);
+      a.originator_id.reset();
+      a.cluster_list.clear();
+      break;
+    case PeerType::kExternal:
+      a.as_path =
+          a.as_path.value_or(AsPath()).WithoutConfed().Prepend(AsSeenBy(type_, local_as_, confed_));
+      a.local_pref.reset();
+      a.med.reset();
+      a.originator_id.reset();
+      a.cluster_list.clear();
+      break;
   }
   memo_in_ = in;
   memo_self_ = self_value;
@@ -83,7 +96,7 @@ BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const Ro
     }
   }
   std::optional<IpAddr> self;
-  if (!ibgp() || config_.next_hop_self) {
+  if (type_ == PeerType::kExternal || config_.next_hop_self) {
     self = local_nexthop(route->prefix.family());
     if (!self) {
       counters_.no_nexthop += count;

@@ -9,11 +9,15 @@
 // LOCAL_PREF (5.1.5), MED (5.1.4, not propagated to other ASes) and the route reflection
 // attributes (RFC 4456); to an iBGP peer always send LOCAL_PREF (default 100) and, with
 // next_hop_self, our address as next hop. A route whose family has no local next hop for an eBGP
-// peer is not sent. Then the export policy hook. It holds nothing: deletes and lookups recompute
-// the same (deterministic) result, so a delete is dropped iff its add was. A new export policy is
-// applied by ChangePolicy, which re-filters what the parent (the fanout reader) has sent, in
-// background slices when refilter().set_background was given a scheduler (PolicyRefilter): the
-// peer sees only the differences; routes delivered meanwhile use the new policy at once.
+// peer is not sent. With a confederation (RFC 5065 5): to a peer in another member AS our member
+// AS goes in front of a leading AS_CONFED_SEQUENCE and NEXT_HOP, MED and LOCAL_PREF stay as for
+// iBGP (route reflection attributes are stripped); to a peer outside, confederation segments are
+// stripped and the identifier is prepended as the local AS. Then the export policy hook. It holds
+// nothing: deletes and lookups recompute the same (deterministic) result, so a delete is dropped
+// iff its add was. A new export policy is applied by ChangePolicy, which re-filters what the parent
+// (the fanout reader) has sent, in background slices when refilter().set_background was given a
+// scheduler (PolicyRefilter): the peer sees only the differences; routes delivered meanwhile use
+// the new policy at once.
 // Threading: single-threaded.
 #pragma once
 
@@ -24,6 +28,7 @@
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/peer_config.h"
 #include "bgp/pipeline/policy_refilter.h"
+#include "bgp/wire/confederation.h"
 
 namespace strata::bgp {
 
@@ -44,7 +49,7 @@ class OutputFilterStage : public PassThroughStage {
   };
 
   OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config, BgpStage* parent,
-                    ReflectionContext reflection = {});
+                    ReflectionContext reflection = {}, Confederation confed = {});
 
   std::string name() const override { return "filter-out:" + std::to_string(peer_); }
   void add_route(const BgpRouteRef& route, BgpStage* caller) override;
@@ -78,6 +83,8 @@ class OutputFilterStage : public PassThroughStage {
   uint32_t local_as_;
   PipelinePeerConfig config_;
   ReflectionContext reflection_;
+  Confederation confed_;
+  PeerType type_;  // the peer's relation to us
   mutable Counters counters_;
   // One-entry memo: consecutive routes usually share their attribute set.
   mutable AttributeSetPtr memo_in_;

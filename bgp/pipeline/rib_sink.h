@@ -20,7 +20,7 @@ inline std::string_view RibOriginName(RibOrigin o) {
   return o == RibOrigin::kEbgp ? "ebgp" : "ibgp";
 }
 inline RibOrigin RibOriginOf(const BgpRoute& r) {
-  return r.peer->ibgp ? RibOrigin::kIbgp : RibOrigin::kEbgp;
+  return r.peer->internal() ? RibOrigin::kIbgp : RibOrigin::kEbgp;
 }
 
 class RibSink {

@@ -223,7 +223,10 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
 
 bool BgpPeer::first_as_wrong(const PathAttributes& attrs) const {
   const PeerConfig& c = settings_.session;
-  if (!c.enforce_first_as || c.peer_type() != PeerType::kExternal) return false;
+  if (!c.enforce_first_as || c.peer_type() == PeerType::kInternal) return false;
+  if (c.peer_type() == PeerType::kConfedExternal) {
+    return !attrs.as_path || !ConfedFirstAsMatches(*attrs.as_path, c.peer_as);
+  }
   const std::optional<uint32_t> first = attrs.as_path ? attrs.as_path->FirstAs() : std::nullopt;
   return first != c.peer_as;
 }

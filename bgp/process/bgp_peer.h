@@ -139,7 +139,8 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   bool default_deny(bool has_policy, bool& logged, const char* direction);
   void announce_adj_out(AfiSafi family);
   void watch_end_of_rib();
-  // eBGP with enforce_first_as: the AS_PATH of `attrs` does not start with the peer's AS.
+  // enforce_first_as: the AS_PATH of `attrs` does not start with the peer's AS (eBGP), or with an
+  // AS_CONFED_SEQUENCE led by it (confederation eBGP, RFC 5065 6).
   bool first_as_wrong(const PathAttributes& attrs) const;
   // After routes came in: the warning at the threshold, the teardown over the limit.
   void check_prefix_limit();

@@ -32,7 +32,8 @@ RoutePolicy BgpPeer::export_hook() {
   if (default_deny(export_policy_ != nullptr, export_deny_logged_, "export")) {
     return [](const BgpRouteRef&) -> BgpRouteRef { return nullptr; };
   }
-  return MakeExportHook(export_policy_, settings_.session.local_as, export_self());
+  const PeerConfig& c = settings_.session;
+  return MakeExportHook(export_policy_, c.open_as(), export_self());
 }
 
 void BgpPeer::SetEbgpRequiresPolicy(bool on) {

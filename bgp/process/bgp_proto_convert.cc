@@ -49,6 +49,11 @@ StatusOr<LocalConfig> LocalConfigFromProto(const v1::SetLocalConfigRequest& r) {
     }
     c.graceful_restart.stale_time = r.graceful_stale_time();
   }
+  c.confed.identifier = r.confederation_identifier();
+  c.confed.members.assign(r.confederation_members().begin(), r.confederation_members().end());
+  for (uint32_t m : c.confed.members) {
+    if (m == 0) return InvalidArgument("confederation_members: AS 0");
+  }
   return c;
 }
 

@@ -42,6 +42,7 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   rib::AddrToProto(c.peer_address, out->mutable_peer());
   out->set_peer_as(c.peer_as);
   out->set_description(c.description);
+  out->set_peer_type(std::string(PeerTypeName(c.peer_type())));
   out->set_state(std::string(SessionStateName(fsm.state())));
   out->set_enabled(p.settings().enabled);
   if (auto since = p.state_since()) {

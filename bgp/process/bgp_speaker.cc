@@ -90,12 +90,21 @@ Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
   if (config.cluster_id && (!config.cluster_id->is_v4() || config.cluster_id->is_zero())) {
     return InvalidArgument("cluster_id must be a non-zero IPv4 address");
   }
+  if (config.confed.enabled() && config.confed.identifier == config.local_as) {
+    return InvalidArgument("confederation identifier must differ from local_as (the member AS)");
+  }
+  if (!config.confed.enabled() && !config.confed.members.empty()) {
+    return InvalidArgument("confederation members without an identifier");
+  }
+  if (config.confed.IsMember(config.confed.identifier)) {
+    return InvalidArgument("the confederation identifier cannot be a member AS");
+  }
   if (local_ && *local_ == config) return Status::Ok();
   const bool rebind =
       !local_ || local_->listen_address != config.listen_address || local_->port != config.port;
   const bool rebuild =
       local_ && (local_->local_as != config.local_as || local_->router_id != config.router_id ||
-                 local_->cluster_id != config.cluster_id);
+                 local_->cluster_id != config.cluster_id || local_->confed != config.confed);
   std::unique_ptr<BgpListener> listener;
   if (rebind) {
     // Closing the old one first lets the same port be bound again with another address.
@@ -130,7 +139,7 @@ Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
     readd_peers();
   }
   if (rebuild) {
-    log_->info("AS, router id or cluster id changed: resetting every session");
+    log_->info("AS, router id, cluster id or confederation changed: resetting every session");
     std::vector<PeerSettings> saved;
     for (auto& [addr, p] : peers_) saved.push_back(p->settings());
     teardown_pipeline();
@@ -149,6 +158,7 @@ Status BgpSpeaker::build_pipeline() {
   pc.local_as = local_->local_as;
   pc.router_id = local_->router_id;
   pc.cluster_id = cluster_id().v4_host_order();
+  pc.confed = local_->confed;
   pc.clock = clock_;
   pipeline_ = std::make_unique<BgpPipeline>(pc, oracle_, rib_, scheduler_);
   if (Status s = pipeline_->set_damping(damping_); !s.ok()) return s;
@@ -192,6 +202,7 @@ Status BgpSpeaker::prepare_settings(PeerSettings& settings) const {
     return InvalidArgument("peer address is missing or zero");
   }
   settings.session.local_as = local_->local_as;
+  settings.session.confed = local_->confed;
   settings.session.router_id = local_->router_id;
   apply_graceful_restart(settings);
   if (settings.session.peer_type() == PeerType::kInternal && !settings.session.multihop_ttl &&

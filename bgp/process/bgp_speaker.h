@@ -40,6 +40,8 @@ struct LocalConfig {
   uint16_t port = 179;
   std::optional<IpAddr> cluster_id;        // RFC 4456 CLUSTER_ID (IPv4); unset: the router id
   GracefulRestartConfig graceful_restart;  // RFC 4724 restart and stale times
+  // RFC 5065: local_as is then our member AS. Changing it resets every session.
+  Confederation confed;
   friend bool operator==(const LocalConfig&, const LocalConfig&) = default;
 };
 

@@ -40,7 +40,7 @@ OpenNegotiator::OpenNegotiator(const PeerConfig& config) : config_(config) {
   caps.enhanced_route_refresh = config.enhanced_route_refresh;
   caps.extended_message = config.extended_message;
   caps.graceful_restart = config.graceful_restart;
-  local_open_ = OpenMessage::Make(config.local_as, config.hold_time, config.router_id, caps);
+  local_open_ = OpenMessage::Make(config.open_as(), config.hold_time, config.router_id, caps);
 }
 
 void OpenNegotiator::AppendLocalCapability(CapabilityCode code, std::vector<uint8_t>& out) const {

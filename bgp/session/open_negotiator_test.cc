@@ -205,5 +205,38 @@ TEST_F(SessionFsmTest, GracefulRestartCapabilityChangesForLaterOpensOnly) {
   EXPECT_EQ(fsm->config().graceful_restart, gr);
 }
 
+// RFC 5065: member AS 65001 of confederation 65000 with members 65001 and 65002.
+PeerConfig ConfedConfig(uint32_t peer_as) {
+  PeerConfig c = TestConfig();
+  c.peer_as = peer_as;
+  c.confed = Confederation{.identifier = 65000, .members = {65001, 65002}};
+  return c;
+}
+
+TEST(OpenNegotiatorConfedTest, ExternalPeerGetsTheIdentifierInOpen) {
+  OpenNegotiator n(ConfedConfig(65009));
+  EXPECT_EQ(n.local_open().my_as, 65000);
+  EXPECT_EQ(n.local_open().caps.four_octet_as, 65000u);
+  auto s = n.Accept(OpenMessage::Make(65009, 90, Addr("10.0.0.2"), PeerCaps()));
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->codec.peer_type, PeerType::kExternal);
+}
+
+TEST(OpenNegotiatorConfedTest, MemberPeerGetsTheMemberAsAndConfedCodec) {
+  OpenNegotiator n(ConfedConfig(65002));
+  EXPECT_EQ(n.local_open().my_as, 65001);
+  auto s = n.Accept(OpenMessage::Make(65002, 90, Addr("10.0.0.2"), PeerCaps()));
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->codec.peer_type, PeerType::kConfedExternal);
+}
+
+TEST(PeerConfigConfedTest, ConfedPeersAreSingleHopLikeEbgp) {
+  EXPECT_EQ(ConfedConfig(65002).peer_type(), PeerType::kConfedExternal);
+  EXPECT_EQ(ConfedConfig(65002).ttl(), 1);
+  EXPECT_EQ(ConfedConfig(65001).peer_type(), PeerType::kInternal);
+  EXPECT_EQ(ConfedConfig(65001).ttl(), 64);
+  EXPECT_EQ(ConfedConfig(65001).open_as(), 65001u);
+}
+
 }  // namespace
 }  // namespace strata::bgp::testing

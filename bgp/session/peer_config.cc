@@ -61,7 +61,7 @@ Status PeerConfig::Validate() const {
 uint8_t PeerConfig::ttl() const {
   if (ttl_security_hops) return 255;
   if (multihop_ttl) return *multihop_ttl;
-  return peer_type() == PeerType::kExternal ? 1 : 64;
+  return peer_type() == PeerType::kInternal ? 64 : 1;
 }
 
 uint8_t PeerConfig::min_ttl() const {

@@ -14,6 +14,7 @@
 
 #include "bgp/wire/bgp_types.h"
 #include "bgp/wire/capabilities.h"
+#include "bgp/wire/confederation.h"
 #include "common/ip_addr.h"
 #include "common/status.h"
 
@@ -25,7 +26,10 @@ struct PeerConfig {
   IpAddr peer_address;
   uint16_t peer_port = 179;  // where we connect to; tests use other ports
   uint32_t peer_as = 0;
-  uint32_t local_as = 0;
+  uint32_t local_as = 0;  // with a confederation: our member AS
+  // RFC 5065: external peers get the identifier in our OPEN; peers in member ASes are
+  // confederation-external.
+  Confederation confed;
   IpAddr router_id;                     // our BGP identifier, IPv4
   std::optional<IpAddr> local_address;  // bound before connecting; any when unset
   bool passive = false;                 // never connect, only accept
@@ -77,11 +81,11 @@ struct PeerConfig {
 
   // Checks ranges and consistency; the message names the field.
   Status Validate() const;
-  PeerType peer_type() const {
-    return peer_as == local_as ? PeerType::kInternal : PeerType::kExternal;
-  }
-  // TTL of our packets: 255 with GTSM, 1 for single-hop eBGP, the multihop value if set, else 64
-  // (iBGP).
+  PeerType peer_type() const { return ClassifyPeer(peer_as, local_as, confed); }
+  // The AS we put in our OPEN: the confederation identifier for an external peer.
+  uint32_t open_as() const { return AsSeenBy(peer_type(), local_as, confed); }
+  // TTL of our packets: 255 with GTSM, the multihop value if set, 1 for eBGP and confederation
+  // eBGP, else 64 (iBGP).
   uint8_t ttl() const;
   // The lowest TTL accepted from the peer: 256 - hops with GTSM, else 0 (no check).
   uint8_t min_ttl() const;

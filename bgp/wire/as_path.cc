@@ -64,6 +64,22 @@ std::optional<uint32_t> AsPath::FirstAs() const {
   return segments_[0].asns[0];
 }
 
+std::optional<uint32_t> AsPath::FirstAsAfterConfed() const {
+  auto it = std::find_if(segments_.begin(), segments_.end(),
+                         [](const AsSegment& s) { return !IsConfed(s.type); });
+  if (it == segments_.end() || it->type != AsSegmentType::kSequence || it->asns.empty()) {
+    return std::nullopt;
+  }
+  return it->asns[0];
+}
+
+AsPath AsPath::PrependConfed(uint32_t asn) const {
+  std::vector<AsSegment> out;
+  AppendSegment(out, AsSegment{AsSegmentType::kConfedSequence, {asn}});
+  for (const auto& s : segments_) AppendSegment(out, s);
+  return AsPath(std::move(out));
+}
+
 AsPath AsPath::Prepend(uint32_t asn) const {
   std::vector<AsSegment> out;
   AppendSegment(out, AsSegment{AsSegmentType::kSequence, {asn}});

@@ -49,8 +49,14 @@ class AsPath {
   bool NeedsAs4() const;
   // The first AS of a leading AS_SEQUENCE (the neighbor AS), if any.
   std::optional<uint32_t> FirstAs() const;
+  // The first AS after the leading confederation segments, if that is in an AS_SEQUENCE (the
+  // neighbouring AS outside the confederation, RFC 5065 5.3).
+  std::optional<uint32_t> FirstAsAfterConfed() const;
   // This path with `asn` put in front of the leading sequence.
   AsPath Prepend(uint32_t asn) const;
+  // This path with `asn` put in front of a leading AS_CONFED_SEQUENCE (a new one if the path does
+  // not start with one), as sent to a confederation peer (RFC 5065 4.1).
+  AsPath PrependConfed(uint32_t asn) const;
   // This path without confederation segments.
   AsPath WithoutConfed() const;
   // "65001 65002 {65003 65004} (65010 65011) [65020]": sets in braces, confed sequences in

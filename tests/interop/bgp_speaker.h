@@ -43,6 +43,8 @@ struct Neighbor {
   // Families carried on this session; tests use one session per family.
   bool ipv4 = true;
   bool ipv6 = false;
+  // RFC 5065 (BIRD only): our confederation identifier; the neighbour is then a member AS.
+  uint32_t confederation = 0;
 };
 
 struct SpeakerConfig {

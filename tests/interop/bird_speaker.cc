@@ -79,6 +79,9 @@ std::string BirdSpeaker::MakeConfig(const SpeakerConfig& config, const std::stri
     c << "  neighbor " << n.address << " as " << n.remote_as << ";\n";
     c << "  hold time 9; keepalive time 3; connect retry time 1; connect delay time 1;\n";
     c << "  error wait time 1, 5;\n";
+    if (n.confederation) {
+      c << "  confederation " << n.confederation << "; confederation member yes;\n";
+    }
     if (n.ipv4) c << "  ipv4 { import all; export filter originated; };\n";
     if (n.ipv6) c << "  ipv6 { import all; export filter originated; };\n";
     c << "}\n";

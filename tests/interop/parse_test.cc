@@ -82,6 +82,24 @@ TEST(BirdParseTest, ConfigSetsAttributesInTheExportFilter) {
   EXPECT_NE(text.find("neighbor 10.200.1.2 as 65002;"), std::string::npos) << text;
 }
 
+TEST(BirdParseTest, ConfigMarksConfederationMemberNeighbour) {
+  SpeakerConfig c{.name = "bird", .local_as = 64513, .router_id = "10.0.0.1"};
+  c.neighbors.push_back({.address = "10.200.1.2",
+                         .remote_as = 64512,
+                         .local_address = "10.200.1.1",
+                         .confederation = 65000});
+  c.neighbors.push_back(
+      {.address = "10.200.2.2", .remote_as = 65009, .local_address = "10.200.2.1"});
+  const std::string text = BirdSpeaker::MakeConfig(c, "/tmp/x");
+  const size_t first = text.find("protocol bgp nb0");
+  const size_t second = text.find("protocol bgp nb1");
+  const std::string line = "confederation 65000; confederation member yes;";
+  const size_t confed = text.find(line);
+  ASSERT_NE(confed, std::string::npos) << text;
+  EXPECT_TRUE(first < confed && confed < second) << text;  // only in the member's protocol
+  EXPECT_EQ(text.find("confederation", confed + line.size()), std::string::npos) << text;
+}
+
 TEST(FrrParseTest, ReadsRouteReflectionAttributes) {
   const json path = json::parse(R"({
     "aspath":{"string":"Local","segments":[],"length":0},
