@@ -8,6 +8,7 @@
 
 #include "fea/fake_route_kernel.h"
 #include "finder/test_finder.h"
+#include "libipc/run_until.h"
 
 namespace strata::fea {
 namespace {
@@ -71,9 +72,7 @@ class FeaServiceTest : public ::testing::Test {
   }
   template <typename Pred>
   bool RunUntil(Pred done) {
-    const auto end = std::chrono::steady_clock::now() + 5s;
-    while (!done() && std::chrono::steady_clock::now() < end) io_.run_one_for(10ms);
-    return done();
+    return ipc::RunUntil(io_, done);
   }
   void Start(ipc::Router& r) {
     std::optional<Status> s;
@@ -138,9 +137,8 @@ TEST_F(FeaServiceTest, ReportsEveryRefusedEntryByIndexAndPrefixAndAppliesNothing
   ASSERT_EQ(rep.refused_size(), 2);
   EXPECT_EQ(rep.refused(0).index(), 1u);
   EXPECT_EQ(rep.refused(0).prefix().len(), 24u);
-  EXPECT_EQ(rep.refused(0).prefix().addr(), Change(v1::OP_ADD, "198.51.100.0", 24, nullptr)
-                                                .prefix()
-                                                .addr());
+  EXPECT_EQ(rep.refused(0).prefix().addr(),
+            Change(v1::OP_ADD, "198.51.100.0", 24, nullptr).prefix().addr());
   EXPECT_NE(rep.refused(0).reason().find("172.16.0.1 is on no interface"), std::string::npos)
       << rep.refused(0).reason();
   EXPECT_EQ(rep.refused(1).index(), 3u);

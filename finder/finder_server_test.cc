@@ -13,6 +13,7 @@
 #include "libipc/interfaces/finder.pb.h"
 #include "libipc/interfaces/test.strata.h"
 #include "libipc/router.h"
+#include "libipc/run_until.h"
 
 namespace strata::finder {
 namespace {
@@ -52,10 +53,8 @@ class FinderHoldTest : public ::testing::Test {
   }
 
   template <typename Pred>
-  bool RunUntil(Pred done, std::chrono::milliseconds limit = 5000ms) {
-    const auto end = std::chrono::steady_clock::now() + limit;
-    while (!done() && std::chrono::steady_clock::now() < end) io_.run_one_for(10ms);
-    return done();
+  bool RunUntil(Pred done, std::chrono::milliseconds limit = std::chrono::milliseconds(5000)) {
+    return ipc::RunUntil(io_, done, limit);
   }
   void StartAndWait(ipc::Router& r) {
     std::optional<Status> started;
@@ -71,9 +70,8 @@ class FinderHoldTest : public ::testing::Test {
   }
   Status Admin(const std::string& method, const google::protobuf::Message& req) {
     std::optional<Status> result;
-    admin_->SendRaw(
-        "finder", "finder/1.0/" + method, req.SerializeAsString(),
-        [&result](const Status& s, std::string_view) { result = s; }, {});
+    admin_->SendRaw("finder", "finder/1.0/" + method, req.SerializeAsString(),
+                    [&result](const Status& s, std::string_view) { result = s; }, {});
     EXPECT_TRUE(RunUntil([&] { return result.has_value(); }));
     return result.value_or(Internal("no answer"));
   }

@@ -11,6 +11,7 @@
 
 #include "finder/finder_server.h"
 #include "libipc/demo/test_service.h"
+#include "libipc/run_until.h"
 
 namespace strata::ipc {
 namespace {
@@ -42,12 +43,8 @@ class RouterTest : public ::testing::Test {
 
   // Runs the loop until `done` or 5 s.
   template <typename Pred>
-  bool RunUntil(Pred done, std::chrono::milliseconds limit = 5000ms) {
-    const auto end = Clock::now() + limit;
-    while (!done() && Clock::now() < end) {
-      io_.run_one_for(10ms);
-    }
-    return done();
+  bool RunUntil(Pred done, std::chrono::milliseconds limit = std::chrono::milliseconds(5000)) {
+    return ipc::RunUntil(io_, done, limit);
   }
 
   Router& NewRouter(RouterOptions opts = {}) {

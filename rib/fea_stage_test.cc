@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "finder/test_finder.h"
+#include "libipc/run_until.h"
 #include "rib/fake_fea.h"
 #include "rib/fea_client_consumer.h"
 #include "rib/origin_table.h"
@@ -205,11 +206,7 @@ class FeaStageOverIpcTest : public ::testing::Test {
   }
   template <typename Pred>
   bool RunUntil(Pred done) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (!done() && std::chrono::steady_clock::now() < end) {
-      io_.run_one_for(std::chrono::milliseconds(10));
-    }
-    return done();
+    return ipc::RunUntil(io_, done);
   }
   // Runs until nothing is in flight and the stage has nothing queued.
   bool Settle() {

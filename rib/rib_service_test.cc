@@ -7,6 +7,7 @@
 #include "finder/test_finder.h"
 #include "libipc/demo/test_service.h"
 #include "libipc/interfaces/rib_client.strata.h"
+#include "libipc/run_until.h"
 #include "rib/fake_fea.h"
 #include "rib/proto_convert.h"
 #include "rib/rib_process.h"
@@ -85,10 +86,8 @@ class RibServiceTest : public ::testing::Test {
   }
 
   template <typename Pred>
-  bool RunUntil(Pred done, std::chrono::milliseconds limit = 5000ms) {
-    const auto end = std::chrono::steady_clock::now() + limit;
-    while (!done() && std::chrono::steady_clock::now() < end) io_.run_one_for(10ms);
-    return done();
+  bool RunUntil(Pred done, std::chrono::milliseconds limit = std::chrono::milliseconds(5000)) {
+    return ipc::RunUntil(io_, done, limit);
   }
   void Run(std::chrono::milliseconds d) {
     const auto end = std::chrono::steady_clock::now() + d;

@@ -15,6 +15,7 @@
 
 #include "finder/finder_server.h"
 #include "libipc/router.h"
+#include "libipc/run_until.h"
 #include "rib/rib_process.h"
 
 namespace strata::bgp {
@@ -44,11 +45,7 @@ class BgpTestEnv {
 
   template <typename Pred>
   bool RunUntil(Pred done, std::chrono::milliseconds limit = std::chrono::milliseconds(5000)) {
-    const auto end = std::chrono::steady_clock::now() + limit;
-    while (!done() && std::chrono::steady_clock::now() < end) {
-      io_.run_one_for(std::chrono::milliseconds(10));
-    }
-    return done();
+    return ipc::RunUntil(io_, done, limit);
   }
   void Run(std::chrono::milliseconds d) {
     const auto end = std::chrono::steady_clock::now() + d;

@@ -7,6 +7,7 @@
 #include "libipc/interfaces/profile.strata.h"
 #include "libipc/profile/profile_report.h"
 #include "libipc/profile/profile_service.h"
+#include "libipc/run_until.h"
 
 namespace strata::ipc {
 namespace {
@@ -90,11 +91,7 @@ class ProfileServiceTest : public ::testing::Test {
   }
   template <typename Pred>
   bool RunUntil(Pred done) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (!done() && std::chrono::steady_clock::now() < end) {
-      io_.run_one_for(std::chrono::milliseconds(10));
-    }
-    return done();
+    return ipc::RunUntil(io_, done);
   }
   template <typename Rep, typename Call>
   std::pair<Status, Rep> Wait(Call call) {
