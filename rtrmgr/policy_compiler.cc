@@ -193,6 +193,9 @@ void CompileTerm(const ConfigNode& term, const std::string& p, AtomWriter& w) {
       } else if (k == "community-replace") {
         w.Bool(p + "replace_communities");
         w.TxtList(p + "set_communities", c.arg_texts());
+      } else if (k == "ext-community-replace") {
+        w.Bool(p + "replace_ext_communities");
+        w.TxtList(p + "set_ext_communities", c.arg_texts());
       } else if (k == "large-community-replace") {
         w.Bool(p + "replace_large_communities");
         w.TxtList(p + "set_large_communities", c.arg_texts());

@@ -186,6 +186,7 @@ policy {
                 large-community-delete 65001:*:*;
                 large-community-delete-set tagged;
                 large-community-add 65001:2:3;
+                ext-community-replace rt:65001:7 soo:65001:8;
                 ext-community-delete rt:65001:1;
                 ext-community-delete-set targets;
                 ext-community-add rt:65001:5;
@@ -254,6 +255,9 @@ TEST(PolicyCompilerTest, CompilesNamedSetsAndNewNodes) {
   EXPECT_EQ(t.delete_large_communities(0), "65001:*:*");
   EXPECT_EQ(t.delete_large_community_sets(0), "tagged");
   EXPECT_EQ(t.add_large_communities(0), "65001:2:3");
+  EXPECT_TRUE(t.replace_ext_communities());
+  ASSERT_EQ(t.set_ext_communities_size(), 2);
+  EXPECT_EQ(t.set_ext_communities(1), "soo:65001:8");
   EXPECT_EQ(t.delete_ext_communities(0), "rt:65001:1");
   EXPECT_EQ(t.delete_ext_community_sets(0), "targets");
   EXPECT_EQ(t.add_ext_communities(0), "rt:65001:5");

@@ -129,7 +129,7 @@ void ApplyActions(const PolicyTerm& t, const PolicySubject& s, PathAttributes& a
   EditList(a.communities, t.replace_communities, t.delete_communities, t.add_communities);
   EditList(a.large_communities, t.replace_large_communities, t.delete_large_communities,
            t.add_large_communities);
-  EditList(a.ext_communities, std::optional<std::vector<uint64_t>>(), t.delete_ext_communities,
+  EditList(a.ext_communities, t.replace_ext_communities, t.delete_ext_communities,
            t.add_ext_communities);
   if (t.prepend_count > 0) {
     AsPath path = a.as_path.value_or(AsPath());

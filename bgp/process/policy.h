@@ -10,8 +10,7 @@
 // expressions searched in the AS path's text ("65001 65002 {65003}"), the neighbor the route came
 // from, the next hop (within a prefix), ORIGIN, extended and large communities.
 // Actions: set LOCAL_PREF, set MED, set the next hop (routes of its family only), set ORIGIN;
-// for standard, large and extended communities: replace (standard and large), then delete, then
-// add; prepend the local AS.
+// for standard, large and extended communities: replace, then delete, then add; prepend the local AS.
 // Named sets (prefix lists, community sets, AS path sets) exist only in the configuration and the
 // define_policy message: they are resolved into the terms' lists when a policy is built.
 // Policies are immutable once built (shared by every peer using them). Threading: any.
@@ -76,6 +75,7 @@ struct PolicyTerm {
   std::optional<std::vector<LargeCommunity>> replace_large_communities;
   std::vector<LargeCommunityPattern> delete_large_communities;
   std::vector<LargeCommunity> add_large_communities;
+  std::optional<std::vector<uint64_t>> replace_ext_communities;  // the exact set (empty: none)
   std::vector<uint64_t> delete_ext_communities;
   std::vector<uint64_t> add_ext_communities;
 };

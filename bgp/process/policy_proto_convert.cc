@@ -188,6 +188,13 @@ Status TermExtrasFromProto(const v1::PolicyTerm& t, const PolicySets& sets,
     s = ParseAll(t.add_large_communities(), f("add_large_communities"), ParseLargeCommunity,
                  term.add_large_communities);
   }
+  if (s.ok() && t.replace_ext_communities()) {
+    std::vector<uint64_t> exact;
+    s = ParseAll(t.set_ext_communities(), f("set_ext_communities"), ParseExtCommunity, exact);
+    term.replace_ext_communities = std::move(exact);
+  } else if (s.ok() && !t.set_ext_communities().empty()) {
+    return InvalidArgument(f("set_ext_communities") + ": given without replace_ext_communities");
+  }
   if (s.ok()) {
     s = ParseAll(t.add_ext_communities(), f("add_ext_communities"), ParseExtCommunity,
                  term.add_ext_communities);

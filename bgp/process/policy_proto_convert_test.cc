@@ -52,6 +52,8 @@ TEST(PolicyProtoConvertTest, ResolvesSetsIntoTheTerm) {
   t->add_delete_community_sets("cust");
   t->add_add_large_communities("1:2:3");
   t->add_add_ext_communities("soo:65000:9");
+  t->set_replace_ext_communities(true);
+  t->add_set_ext_communities("rt:65000:3");
   auto p = PolicyFromProto(r);
   ASSERT_TRUE(p.ok()) << p.status().message();
   const PolicyTerm& term = p->terms.at(0);
@@ -70,6 +72,9 @@ TEST(PolicyProtoConvertTest, ResolvesSetsIntoTheTerm) {
   EXPECT_EQ(term.delete_communities.size(), 1u);
   EXPECT_EQ(term.add_large_communities, (std::vector<LargeCommunity>{{1, 2, 3}}));
   EXPECT_EQ(term.add_ext_communities.size(), 1u);
+  ASSERT_TRUE(term.replace_ext_communities.has_value());
+  EXPECT_EQ(*term.replace_ext_communities,
+            std::vector<uint64_t>{*ParseExtCommunity("rt:65000:3")});
 }
 
 void ExpectError(const v1::DefinePolicyRequest& r, const std::string& message) {
@@ -118,6 +123,13 @@ TEST(PolicyProtoConvertTest, BadTermValuesNameTheField) {
   t->add_set_communities("65000:1");
   ExpectError(r, "terms.0.set_communities: given without replace_communities");
   t->clear_set_communities();
+  t->add_set_ext_communities("rt:65000:3");
+  ExpectError(r, "terms.0.set_ext_communities: given without replace_ext_communities");
+  t->set_replace_ext_communities(true);
+  t->set_set_ext_communities(0, "rt:bad");
+  EXPECT_FALSE(PolicyFromProto(r).ok());
+  t->clear_set_ext_communities();
+  t->clear_replace_ext_communities();
   t->add_nexthops("192.0.2.1/8");
   ExpectError(r, "terms.0.nexthops: 192.0.2.1/8 has host bits set (did you mean 192.0.0.0/8?)");
   t->clear_nexthops();

@@ -418,6 +418,20 @@ TEST(PolicyActionTest, ExtendedCommunitiesDeleteAndAdd) {
             (std::vector<uint64_t>{EC("rt:65000:2"), EC("soo:65000:1")}));
 }
 
+TEST(PolicyActionTest, ExtendedCommunitiesReplaceThenDeleteThenAdd) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.replace_ext_communities = std::vector<uint64_t>{EC("rt:65000:7"), EC("rt:65000:8")};
+  t.delete_ext_communities = {EC("rt:65000:8")};
+  t.add_ext_communities = {EC("soo:65000:2")};
+  PathAttributes a = Attrs();
+  a.ext_communities = {EC("rt:65000:1"), EC("soo:65000:1")};
+  EXPECT_EQ(Applied(t, a).ext_communities,
+            (std::vector<uint64_t>{EC("rt:65000:7"), EC("soo:65000:2")}));
+  t = Term(PolicyAction::kAccept);
+  t.replace_ext_communities = std::vector<uint64_t>{};  // none at all
+  EXPECT_TRUE(Applied(t, a).ext_communities.empty());
+}
+
 TEST(PolicyActionTest, NoCommunityActionLeavesOrderAlone) {
   PolicyTerm t = Term(PolicyAction::kAccept);
   PathAttributes a = Attrs();
