@@ -14,10 +14,11 @@ ProtocolOwners::ProtocolOwners(boost::asio::io_context& io, Rib& rib,
       changed_(std::move(changed)) {}
 
 void ProtocolOwners::set(const std::string& protocol, const std::string& owner,
-                         bool graceful_restart) {
+                         bool graceful_restart, std::chrono::milliseconds restart_time) {
   Entry& e = entries_[protocol];
   e.owner = owner;
   e.graceful_restart = graceful_restart;
+  e.restart_time = restart_time;
   e.enabled = true;
   if (!owner.empty() && watched_.insert(owner).second && watch_) watch_(owner);
 }
@@ -55,7 +56,7 @@ void ProtocolOwners::owner_event(const std::string& owner, bool alive) {
     // only until the next sweep.
     (void)rib_.mark_stale(protocol);
     e.restarting = true;
-    e.restart_timer = std::make_unique<boost::asio::steady_timer>(io_, restart_timeout_);
+    e.restart_timer = std::make_unique<boost::asio::steady_timer>(io_, restart_time(e));
     e.restart_timer->async_wait(
         [this, alive = std::weak_ptr<bool>(alive_), protocol](const boost::system::error_code& ec) {
           if (ec || alive.expired()) return;

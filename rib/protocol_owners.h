@@ -3,7 +3,8 @@
 // A protocol registers its table with an owner target (e.g. "bgp.red"). When the owner dies its
 // routes are withdrawn (Rib::delete_all_routes), unless it registered with graceful restart:
 // then they are marked stale and kept, and swept when the restarted protocol says it is done or
-// when the restart timer ends, whichever comes first. A deleted built-in table (connected, static,
+// when the restart timer ends, whichever comes first. The timer is the owner's own restart time
+// when it gave one at set(), else the RIB's default (--restart-timeout). A deleted built-in table (connected, static,
 // ebgp, ibgp) is disabled: it keeps its (empty) stage, refuses routes, and comes back when
 // registered again; other deleted tables are removed from the RIB and forgotten here. Lifetime
 // events come from the Router's instance watches; `watch` is called once per owner name. Counters
@@ -28,6 +29,7 @@ class ProtocolOwners {
   struct Entry {
     std::string owner;  // "" when none (e.g. connected, or a table added by hand)
     bool graceful_restart = false;
+    std::chrono::milliseconds restart_time{0};  // 0: the RIB's default
     bool enabled = true;
     bool restarting = false;  // owner died with graceful restart; sweep pending
     std::unique_ptr<boost::asio::steady_timer> restart_timer;
@@ -40,8 +42,14 @@ class ProtocolOwners {
   ProtocolOwners(const ProtocolOwners&) = delete;
   ProtocolOwners& operator=(const ProtocolOwners&) = delete;
 
-  // Records (or updates) the owner of an existing table and enables it.
-  void set(const std::string& protocol, const std::string& owner, bool graceful_restart);
+  // Records (or updates) the owner of an existing table and enables it. `restart_time` (0: the
+  // default given at construction) is how long its routes stay stale after the owner dies.
+  void set(const std::string& protocol, const std::string& owner, bool graceful_restart,
+           std::chrono::milliseconds restart_time = std::chrono::milliseconds(0));
+  // The time the protocol's routes stay stale after its owner dies.
+  std::chrono::milliseconds restart_time(const Entry& e) const {
+    return e.restart_time.count() > 0 ? e.restart_time : restart_timeout_;
+  }
   // Withdraws the table's routes and refuses new ones until set() again.
   Status disable(const std::string& protocol);
   // The table was removed from the RIB: forgets its owner (and any restart in progress).

@@ -75,7 +75,8 @@ void RibService::AddOriginTable(const v1::AddOriginTableRequest& request,
   } else if (Status s = rib_.add_protocol(protocol, *kind, distance); !s.ok()) {
     return reply.Fail(s);
   }
-  parts_.owners->set(protocol, request.owner(), request.graceful_restart());
+  parts_.owners->set(protocol, request.owner(), request.graceful_restart(),
+                     std::chrono::seconds(request.restart_time_s()));
   notify_changed();
   v1::AddOriginTableReply out;
   out.set_admin_distance(rib_.table(protocol)->admin_distance());

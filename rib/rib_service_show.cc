@@ -84,6 +84,9 @@ void RibService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
     if (const ProtocolOwners::Entry* e = parts_.owners->find(protocol)) {
       ts->set_owner(e->owner);
       ts->set_graceful_restart(e->graceful_restart);
+      ts->set_restart_time_s(static_cast<uint32_t>(
+          std::chrono::duration_cast<std::chrono::seconds>(parts_.owners->restart_time(*e))
+              .count()));
     }
   }
   const FeaStage& fea = rib_.fea();

@@ -110,12 +110,13 @@ class RibServiceTest : public ::testing::Test {
   }
 
   Status AddTable(const std::string& protocol, const std::string& owner = "", bool graceful = false,
-                  std::optional<uint32_t> distance = std::nullopt) {
+                  std::optional<uint32_t> distance = std::nullopt, uint32_t restart_time_s = 0) {
     rpb::AddOriginTableRequest req;
     req.set_protocol(protocol);
     req.set_kind(rpb::PROTOCOL_KIND_IGP);
     req.set_owner(owner);
     req.set_graceful_restart(graceful);
+    req.set_restart_time_s(restart_time_s);
     if (distance) req.set_admin_distance(*distance);
     return Call<rpb::AddOriginTableRequest, rpb::AddOriginTableReply>("add_origin_table", req)
         .first;
@@ -563,6 +564,50 @@ TEST_F(RibServiceTest, GracefulRestartTimerSweeps) {
   Run(100ms);
   EXPECT_EQ(Routes("ospf"), 1u);  // the timer is 300 ms here
   ASSERT_TRUE(RunUntil([&] { return Routes("ospf") == 0; }, 3000ms));
+}
+
+uint32_t TableRestartTime(const rpb::GetStatsReply& stats, const std::string& protocol) {
+  for (const auto& t : stats.tables()) {
+    if (t.protocol() == protocol) return t.restart_time_s();
+  }
+  return 0;
+}
+
+// The owner's own restart time (1 s here) outlasts the RIB's default (300 ms here).
+TEST_F(RibServiceTest, GracefulRestartUsesTheOwnersRestartTime) {
+  extra_.push_back(std::make_unique<ipc::Router>(io_));
+  ipc::TestService svc(io_);
+  extra_.back()->AddTarget("test", "proto1", false).Serve(svc);
+  StartAndWait(*extra_.back());
+  ASSERT_TRUE(AddTable("ospf", "proto1", true, std::nullopt, /*restart_time_s=*/1).ok());
+  auto [s, stats] = Call<rpb::GetStatsRequest, rpb::GetStatsReply>("get_stats", {});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(TableRestartTime(stats, "ospf"), 1u);
+  ASSERT_TRUE(AddRoutes("ospf", {Entry("10.0.0.0/8", "192.0.2.1")}).ok());
+  const auto died = std::chrono::steady_clock::now();
+  extra_.back()->Stop();
+  Run(600ms);
+  EXPECT_EQ(Routes("ospf"), 1u);  // past the default: still kept, stale
+  EXPECT_TRUE(Lookup("10.0.0.1").has_value());
+  ASSERT_TRUE(RunUntil([&] { return Routes("ospf") == 0; }, 3000ms));
+  EXPECT_GE(std::chrono::steady_clock::now() - died, 900ms);
+}
+
+// 0 (or an owner that says nothing) means the RIB's --restart-timeout.
+TEST_F(RibServiceTest, GracefulRestartTimeZeroFallsBackToTheDefault) {
+  extra_.push_back(std::make_unique<ipc::Router>(io_));
+  ipc::TestService svc(io_);
+  extra_.back()->AddTarget("test", "proto1", false).Serve(svc);
+  StartAndWait(*extra_.back());
+  ASSERT_TRUE(AddTable("ospf", "proto1", true, std::nullopt, /*restart_time_s=*/0).ok());
+  auto [s, stats] = Call<rpb::GetStatsRequest, rpb::GetStatsReply>("get_stats", {});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(TableRestartTime(stats, "ospf"), 0u);  // 300 ms, shown in whole seconds
+  ASSERT_TRUE(AddRoutes("ospf", {Entry("10.0.0.0/8", "192.0.2.1")}).ok());
+  const auto died = std::chrono::steady_clock::now();
+  extra_.back()->Stop();
+  ASSERT_TRUE(RunUntil([&] { return Routes("ospf") == 0; }, 3000ms));
+  EXPECT_LT(std::chrono::steady_clock::now() - died, 900ms);
 }
 
 TEST_F(RibServiceTest, InterestAndRedistributionReachTheClient) {

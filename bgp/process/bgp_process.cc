@@ -18,6 +18,8 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
   // Graceful restart (RFC 4724): our routes outlive us in the RIB; finding them stale there at
   // start means we are restarting (bgp_speaker_restart.cc).
   so.graceful_restart = true;
+  // The RIB keeps them as long as peers are told to wait for us (set again by set_local_config).
+  so.restart_time_s = GracefulRestartConfig{}.restart_time;
   so.on_restart_state = [this](bool restarting) {
     if (speaker_ && speaker_->holding_sessions()) speaker_->SetRestarting(restarting);
   };

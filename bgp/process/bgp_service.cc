@@ -26,7 +26,10 @@ void BgpService::SetLocalConfig(const v1::SetLocalConfigRequest& request,
                                 ipc::Responder<v1::SetLocalConfigReply> reply) {
   auto c = LocalConfigFromProto(request);
   if (!c.ok()) return reply.Fail(c.status());
-  Answer(reply, speaker_.SetLocalConfig(*c));
+  const Status s = speaker_.SetLocalConfig(*c);
+  // The RIB keeps our routes, after we die, as long as peers wait for us.
+  if (s.ok() && sink_) sink_->set_restart_time(c->graceful_restart.restart_time);
+  Answer(reply, s);
 }
 
 void BgpService::AddPeer(const v1::AddPeerRequest& request,

@@ -16,8 +16,8 @@ namespace strata::bgp {
 
 class BgpService : public v1::BgpHandler {
  public:
-  // `sink` and `oracle` are optional (statistics only).
-  BgpService(BgpSpeaker& speaker, const RibIpcSink* sink, const RibNexthopOracle* oracle)
+  // `sink` and `oracle` are optional (statistics; the sink also gets the restart time).
+  BgpService(BgpSpeaker& speaker, RibIpcSink* sink, const RibNexthopOracle* oracle)
       : speaker_(speaker), sink_(sink), oracle_(oracle) {}
 
   void SetLocalConfig(const v1::SetLocalConfigRequest& request,
@@ -66,7 +66,7 @@ class BgpService : public v1::BgpHandler {
                   v1::BgpRoute* out) const;
 
   BgpSpeaker& speaker_;
-  const RibIpcSink* sink_;
+  RibIpcSink* sink_;
   const RibNexthopOracle* oracle_;
 };
 

@@ -3,7 +3,7 @@
 //
 // How the process knows it restarted: the RIB still holds routes of our origin tables marked
 // stale (we register them with graceful restart, so when strata-bgp dies they stay, in the RIB
-// and the kernel, until we say we are done or the RIB's restart timeout ends). BgpProcess holds
+// and the kernel, until we say we are done or our restart time ends). BgpProcess holds
 // the sessions until it has asked the RIB (RibIpcSink::Options::on_restart_state) and then calls
 // SetRestarting. No state file is needed, and a fresh RIB means a fresh start.
 #include "bgp/process/bgp_speaker.h"

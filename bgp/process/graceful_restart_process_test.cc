@@ -124,6 +124,15 @@ class GracefulRestartProcessTest : public ::testing::Test {
     }
     return out;
   }
+  // The restart time the RIB keeps the ebgp table's routes for after bgp.<vr> dies.
+  uint32_t RibRestartTime(const std::string& vr) {
+    auto [s, rep] = env_.Call<rpb::GetStatsRequest, rpb::GetStatsReply>(
+        *client_, "rib." + vr, "rib/1.0/get_stats", rpb::GetStatsRequest());
+    for (const auto& t : rep.tables()) {
+      if (t.protocol() == "ebgp") return t.restart_time_s();
+    }
+    return 0;
+  }
   void AddLoopbackIgp(const std::string& vr) {
     rpb::AddOriginTableRequest t;
     t.set_protocol("static");
@@ -201,6 +210,8 @@ TEST_F(GracefulRestartProcessTest, HelperWithdrawsWhenThePeerMissesItsRestartTim
   restart_time_["a"] = 1;
   Pair(kPort + 3);
   EXPECT_EQ(Peer("b").peer_restart_time(), 1u);
+  // Its RIB keeps its routes as long as it tells peers to: set_local_config reached the RIB.
+  ASSERT_TRUE(env_.RunUntil([&] { return RibRestartTime("a") == 1; }));
   ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b").size() == 1; }));
   ASSERT_GT(DropTcp(kPort + 3), 0);

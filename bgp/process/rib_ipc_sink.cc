@@ -14,6 +14,18 @@ ProfilePoint& profile_sent = Profiler::Get().Point(kProfileBgpRibSent);
 
 namespace rpb = strata::rib::v1;
 
+namespace {
+rpb::AddOriginTableRequest TableRequest(const RibIpcSink::Options& options, RibOrigin origin) {
+  rpb::AddOriginTableRequest req;
+  req.set_protocol(std::string(RibOriginName(origin)));
+  req.set_kind(rpb::PROTOCOL_KIND_EGP);
+  req.set_owner(options.owner);
+  req.set_graceful_restart(options.graceful_restart);
+  req.set_restart_time_s(options.restart_time_s);
+  return req;
+}
+}  // namespace
+
 RibIpcSink::RibIpcSink(ipc::Router& router, Options options, SkipFn skip)
     : router_(router),
       options_(std::move(options)),
@@ -254,6 +266,22 @@ void RibIpcSink::ask_restart_state() {
   });
 }
 
+void RibIpcSink::set_restart_time(uint32_t seconds) {
+  if (seconds == options_.restart_time_s) return;
+  options_.restart_time_s = seconds;
+  // Not registered yet: the registration to come carries it.
+  if (!rib_up_ || !registered_once_) return;
+  rpb::RibClient client(router_, options_.rib_target);
+  for (RibOrigin o : {RibOrigin::kEbgp, RibOrigin::kIbgp}) {
+    client.AddOriginTable(TableRequest(options_, o), [this, alive = std::weak_ptr<bool>(alive_)](
+                                   const Status& s, const rpb::AddOriginTableReply&) {
+      if (alive.expired() || s.ok()) return;
+      ++counters_.calls_failed;
+      log_->warn("add_origin_table (restart time) failed: {}", s.ToString());
+    });
+  }
+}
+
 void RibIpcSink::add_tables(bool delete_first) {
   registered_once_ = true;
   const uint64_t gen = generation_;
@@ -268,13 +296,8 @@ void RibIpcSink::add_tables(bool delete_first) {
       // Wipes what an earlier incarnation of ours left (NOT_FOUND on a fresh RIB is fine).
       client.DeleteOriginTable(del, [](const Status&, const rpb::DeleteOriginTableReply&) {});
     }
-    rpb::AddOriginTableRequest req;
-    req.set_protocol(name);
-    req.set_kind(rpb::PROTOCOL_KIND_EGP);
-    req.set_owner(options_.owner);
-    req.set_graceful_restart(options_.graceful_restart);
     client.AddOriginTable(
-        req, [this, gen, alive, remaining, name](const Status& s, const rpb::AddOriginTableReply&) {
+        TableRequest(options_, o), [this, gen, alive, remaining, name](const Status& s, const rpb::AddOriginTableReply&) {
           if (alive.expired() || gen != generation_) return;
           if (!s.ok()) {
             ++counters_.calls_failed;

@@ -45,6 +45,9 @@ class RibIpcSink : public RibSink {
     // graceful_restart_done says every peer's End-of-RIB is in (or the deferral timer ended),
     // so the RIB and the kernel keep the stale routes and see only the final choices.
     bool graceful_restart = false;
+    // With graceful_restart: how long the RIB keeps our routes stale after we die (our
+    // advertised restart time, so peers and kernel agree). 0: the RIB's --restart-timeout.
+    uint32_t restart_time_s = 0;
     std::function<void(bool restarting)> on_restart_state;
   };
   struct Counters {
@@ -71,6 +74,8 @@ class RibIpcSink : public RibSink {
   // The restart is over: the deferred changes are sent, and once everything queued has reached
   // the RIB, rib/1.0 graceful_restart_done for both tables, so routes not re-announced go.
   void graceful_restart_done();
+  // The restart time changed (configuration): the tables are registered again with it.
+  void set_restart_time(uint32_t seconds);
   // Restarting: changes wait for graceful_restart_done (see Options::graceful_restart).
   bool deferring() const { return deferring_; }
 

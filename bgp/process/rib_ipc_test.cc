@@ -273,6 +273,38 @@ TEST_F(RibIpcTest, RestartingSinkDefersChangesUntilTheRestartIsDone) {
   sink.reset();
 }
 
+// The RIB keeps our routes, after we die, for our configured restart time: the sink registers
+// the tables with it, and again when it changes.
+TEST_F(RibIpcTest, GracefulRestartSinkSendsItsRestartTime) {
+  sink_.reset();
+  RibIpcSink::Options o;
+  o.rib_target = "rib.red";
+  o.owner = "bgp.red";
+  o.graceful_restart = true;
+  o.restart_time_s = 300;
+  auto sink = std::make_unique<RibIpcSink>(*bgp_router_, o);
+  auto restart_times = [&] {
+    auto [s, rep] = env_.Call<rpb::GetStatsRequest, rpb::GetStatsReply>(
+        *client_, "rib.red", "rib/1.0/get_stats", rpb::GetStatsRequest());
+    std::map<std::string, uint32_t> out;
+    if (!s.ok()) return out;
+    for (const auto& t : rep.tables()) {
+      if (t.protocol() == "ebgp" || t.protocol() == "ibgp") out[t.protocol()] = t.restart_time_s();
+    }
+    return out;
+  };
+  using Times = std::map<std::string, uint32_t>;
+  sink->set_restart_time(240);  // before the RIB is there: the registration carries it
+  sink->rib_event(true);
+  ASSERT_TRUE(env_.RunUntil([&] { return sink->ready(); }));
+  EXPECT_EQ(restart_times(), (Times{{"ebgp", 240}, {"ibgp", 240}}));
+  sink->set_restart_time(600);  // configuration changed: registered again
+  ASSERT_TRUE(env_.RunUntil([&] { return restart_times() == Times{{"ebgp", 600}, {"ibgp", 600}}; }))
+      << ::testing::PrintToString(restart_times());
+  EXPECT_EQ(sink->counters().calls_failed, 0u);
+  sink.reset();
+}
+
 TEST_F(RibIpcTest, OracleAnswersFromTheRibAndHearsInvalidations) {
   ASSERT_TRUE(AddIgp("10.0.0.0/8", "192.0.2.254", 7).ok());
   oracle_->register_interest(A("10.1.1.1"));
