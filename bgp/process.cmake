@@ -12,6 +12,8 @@ add_library(strata_bgp_process STATIC
   process/damping_convert.cc
   process/bgp_speaker.cc
   process/bgp_speaker_restart.cc
+  process/bgp_speaker_redist.cc
+  process/rib_redist_client.cc
   process/peer_graceful_restart.cc
   process/policy.cc
   process/policy_community.cc
@@ -42,6 +44,7 @@ strata_test(bgp_process_test
     process/confederation_speaker_test.cc
     process/asio_clock_test.cc
     process/graceful_restart_process_test.cc
+    process/redistribute_process_test.cc
   LIBS strata_bgp_process strata_finder)
 
 # Starts strata-finder, strata-rib and strata-bgp processes; drives them with strata-call.

@@ -34,13 +34,18 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
   hooks.restart_done = [this] { sink_->graceful_restart_done(); };
   speaker_ = std::make_unique<BgpSpeaker>(router_.io(), *oracle_, *sink_, std::move(hooks),
                                           options_.clock);
+  redist_ = std::make_unique<RibRedistClient>(router_, rib_target_, instance_, *speaker_);
+  oracle_->set_redist(redist_.get());
   service_ = std::make_unique<BgpService>(*speaker_, sink_.get(), oracle_.get());
+  service_->set_redist(redist_.get());
   // Sessions wait until the RIB said whether we restart (or, without a RIB, a few seconds).
   speaker_->HoldSessions();
 }
 
 BgpProcess::~BgpProcess() {
   service_.reset();
+  oracle_->set_redist(nullptr);
+  redist_.reset();
   speaker_.reset();
 }
 
@@ -57,6 +62,7 @@ void BgpProcess::Started() {
     if (alive.expired()) return;
     oracle_->rib_event(up);
     sink_->rib_event(up);
+    redist_->rib_event(up);
   });
   hold_timer_ = std::make_unique<boost::asio::steady_timer>(router_.io(), options_.rib_wait);
   hold_timer_->async_wait(

@@ -16,6 +16,7 @@
 #include "bgp/process/bgp_speaker.h"
 #include "bgp/process/rib_ipc_sink.h"
 #include "bgp/process/rib_nexthop_oracle.h"
+#include "bgp/process/rib_redist_client.h"
 #include "libipc/router.h"
 
 namespace strata::bgp {
@@ -47,6 +48,7 @@ class BgpProcess {
   BgpSpeaker& speaker() { return *speaker_; }
   const RibIpcSink& sink() const { return *sink_; }
   const RibNexthopOracle& oracle() const { return *oracle_; }
+  const RibRedistClient& redist() const { return *redist_; }
 
  private:
   ipc::Router& router_;
@@ -56,6 +58,7 @@ class BgpProcess {
   std::unique_ptr<RibNexthopOracle> oracle_;
   std::unique_ptr<RibIpcSink> sink_;
   std::unique_ptr<BgpSpeaker> speaker_;
+  std::unique_ptr<RibRedistClient> redist_;
   std::unique_ptr<BgpService> service_;
   std::unique_ptr<boost::asio::steady_timer> hold_timer_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

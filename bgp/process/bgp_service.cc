@@ -85,6 +85,18 @@ void BgpService::DeleteNetwork(const v1::NetworkRequest& request,
   Answer(reply, speaker_.DeleteNetwork(*prefix));
 }
 
+void BgpService::SetRedistribute(const v1::SetRedistributeRequest& request,
+                                 ipc::Responder<v1::SetRedistributeReply> reply) {
+  if (!redist_) return reply.Fail(FailedPrecondition("no RIB to redistribute from"));
+  std::vector<std::string> protocols;
+  for (const std::string& p : request.protocols()) {
+    if (p.empty()) return reply.Fail(InvalidArgument("protocols: empty name"));
+    protocols.push_back(p);
+  }
+  redist_->set_protocols(std::move(protocols));
+  reply(v1::SetRedistributeReply());
+}
+
 void BgpService::DefinePolicy(const v1::DefinePolicyRequest& request,
                               ipc::Responder<v1::DefinePolicyReply> reply) {
   auto p = PolicyFromProto(request);

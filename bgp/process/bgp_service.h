@@ -10,6 +10,7 @@
 #include "bgp/process/bgp_speaker.h"
 #include "bgp/process/rib_ipc_sink.h"
 #include "bgp/process/rib_nexthop_oracle.h"
+#include "bgp/process/rib_redist_client.h"
 #include "libipc/interfaces/bgp.strata.h"
 
 namespace strata::bgp {
@@ -56,6 +57,10 @@ class BgpService : public v1::BgpHandler {
                         ipc::Responder<v1::ListDampedRoutesReply> reply) override;
   void ClearDamping(const v1::ClearDampingRequest& request,
                     ipc::Responder<v1::ClearDampingReply> reply) override;
+  // Redistribution from the RIB; FAILED_PRECONDITION without a RibRedistClient (set_redist).
+  void SetRedistribute(const v1::SetRedistributeRequest& request,
+                       ipc::Responder<v1::SetRedistributeReply> reply) override;
+  void set_redist(RibRedistClient* redist) { redist_ = redist; }
 
  private:
   // Runs `op` on the peer named by `peer`; answers its status.
@@ -68,6 +73,7 @@ class BgpService : public v1::BgpHandler {
   BgpSpeaker& speaker_;
   RibIpcSink* sink_;
   const RibNexthopOracle* oracle_;
+  RibRedistClient* redist_ = nullptr;
 };
 
 }  // namespace strata::bgp

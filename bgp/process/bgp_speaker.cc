@@ -172,6 +172,9 @@ Status BgpSpeaker::build_pipeline() {
     return s;
   }
   for (const auto& [prefix, nh] : networks_) inject_network(prefix, nh);
+  for (const auto& [prefix, r] : redist_) {
+    if (!networks_.contains(prefix)) inject_redist(prefix, r);
+  }
   return Status::Ok();
 }
 
@@ -384,9 +387,10 @@ Status BgpSpeaker::AddNetwork(const IpPrefix& prefix, std::optional<IpAddr> next
 
 Status BgpSpeaker::DeleteNetwork(const IpPrefix& prefix) {
   if (!networks_.erase(prefix)) return NotFound("network " + prefix.ToString() + " is not ours");
-  if (pipeline_) {
-    const IpPrefix one[] = {prefix};
-    (void)pipeline_->receive_update(local_peer_id_, nullptr, {}, one);
+  if (auto it = redist_.find(prefix); it != redist_.end() && pipeline_) {
+    inject_redist(prefix, it->second);  // the redistributed route replaces it
+  } else {
+    withdraw_local(prefix);
   }
   return Status::Ok();
 }

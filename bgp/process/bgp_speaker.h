@@ -81,6 +81,17 @@ class BgpSpeaker {
 
   Status AddNetwork(const IpPrefix& prefix, std::optional<IpAddr> nexthop);
   Status DeleteNetwork(const IpPrefix& prefix);
+  // Routes redistributed from the RIB (bgp_speaker_redist.cc): originated like networks but with
+  // ORIGIN INCOMPLETE and the route's next hop (zero: self); the export policy's `protocol` match
+  // sees `protocol`. A prefix also originated by AddNetwork is the network's (add_network wins);
+  // the redistributed route is kept and comes back when the network is deleted.
+  struct RedistRoute {
+    std::string protocol;
+    std::optional<IpAddr> nexthop;
+  };
+  Status RedistAdd(const IpPrefix& prefix, RedistRoute route);
+  Status RedistDelete(const IpPrefix& prefix);
+  const std::map<IpPrefix, RedistRoute>& redistributed() const { return redist_; }
 
   Status DefinePolicy(Policy policy);
   Status DeletePolicy(const std::string& name);
@@ -138,6 +149,8 @@ class BgpSpeaker {
   Status prepare_settings(PeerSettings& settings) const;
   // The old peer's session stays as it is; its in-place settings are set.
   void change_in_place(BgpPeer& p, const PeerSettings& settings);
+  void inject_redist(const IpPrefix& prefix, const RedistRoute& route);
+  void withdraw_local(const IpPrefix& prefix);
   void inject_network(const IpPrefix& prefix, const std::optional<IpAddr>& nexthop);
   void run_slice();
   // Sets the capability (and the helper's settings) from the peer's flag and our state.
@@ -161,6 +174,7 @@ class BgpSpeaker {
   PeerId local_peer_id_ = 0;
   std::unique_ptr<BgpListener> listener_;
   std::map<IpPrefix, std::optional<IpAddr>> networks_;
+  std::map<IpPrefix, RedistRoute> redist_;  // every redistributed route, shadowed or not
   std::map<std::string, PolicyRef> policies_;
   AsioClock asio_clock_;
   PipelineClock* clock_;

@@ -11,10 +11,15 @@ std::optional<IpAddr> NeighborOf(const BgpRoute& r) {
 
 }  // namespace
 
+std::string_view RouteProtocol(const BgpRoute& route) {
+  const std::string& p = route.path().local_protocol;
+  return p.empty() ? std::string_view("bgp") : std::string_view(p);
+}
+
 BgpRouteRef ApplyPolicy(const Policy& policy, uint32_t local_as, const BgpRouteRef& route) {
   PolicySubject subject;
   subject.prefix = route->prefix;
-  subject.protocol = "bgp";
+  subject.protocol = RouteProtocol(*route);
   subject.neighbor = NeighborOf(*route);
   subject.local_as = local_as;
   PathAttributes attrs = route->path();

@@ -282,6 +282,54 @@ TEST(PolicyHookTest, ExportHookGivesOwnRoutesTheSessionAddress) {
   EXPECT_EQ(MakeExportHook(nullptr, 65001, self)(Route("10.0.0.0/8", Attrs())), nullptr);
 }
 
+// The protocol match: own routes redistributed from the RIB carry their protocol
+// (PathAttributes::local_protocol: "static", "connected"); networks and peers' routes are "bgp".
+TEST(PolicyHookTest, ExportHookProtocolMatchSeesRedistributedProtocol) {
+  Policy p;
+  p.name = "redist";
+  PolicyTerm st = Term(PolicyAction::kAccept);
+  st.protocols = {"static"};
+  st.set_med = 1;
+  PolicyTerm conn = Term(PolicyAction::kAccept);
+  conn.protocols = {"connected"};
+  conn.set_med = 2;
+  PolicyTerm bgp = Term(PolicyAction::kAccept);
+  bgp.protocols = {"bgp"};
+  bgp.set_med = 3;
+  p.terms = {st, conn, bgp};
+  p.default_action = PolicyAction::kReject;
+  ExportSelf self;
+  self.v4 = A("127.0.0.2");
+  RoutePolicy hook = MakeExportHook(std::make_shared<const Policy>(p), 65001, self);
+  auto from = [](std::string_view protocol, std::string_view peer) {
+    PathAttributes a = Attrs();
+    a.local_protocol = std::string(protocol);
+    return Route("10.1.0.0/16", a, peer);
+  };
+  auto med = [&](const BgpRouteRef& r) -> std::optional<uint32_t> {
+    BgpRouteRef out = hook(r);
+    if (!out) return std::nullopt;
+    return out->path().med;
+  };
+  EXPECT_EQ(RouteProtocol(*from("static", "0.0.0.0")), "static");
+  EXPECT_EQ(RouteProtocol(*from("", "0.0.0.0")), "bgp");
+  EXPECT_EQ(med(from("static", "0.0.0.0")), 1u);
+  EXPECT_EQ(med(from("connected", "0.0.0.0")), 2u);
+  EXPECT_EQ(med(from("", "0.0.0.0")), 3u);    // an own network
+  EXPECT_EQ(med(from("", "192.0.2.1")), 3u);  // from a peer
+  // Only "static" accepted: the connected route and the bgp ones are rejected.
+  p.terms = {st};
+  RoutePolicy only_static = MakeExportHook(std::make_shared<const Policy>(p), 65001, self);
+  EXPECT_NE(only_static(from("static", "0.0.0.0")), nullptr);
+  EXPECT_EQ(only_static(from("connected", "0.0.0.0")), nullptr);
+  EXPECT_EQ(only_static(from("", "0.0.0.0")), nullptr);
+  // Attribute sets differing only in the protocol are different sets.
+  PathAttributes s1 = Attrs(), s2 = Attrs();
+  s1.local_protocol = "static";
+  EXPECT_NE(s1, s2);
+  EXPECT_NE(s1.Hash(), s2.Hash());
+}
+
 // Matches and actions on next hop, ORIGIN, community patterns and sets, extended and large
 // communities.
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "libipc/interfaces/rib.strata.h"
+#include "bgp/process/rib_redist_client.h"
 #include "rib/proto_convert.h"
 
 namespace strata::bgp {
@@ -112,17 +113,23 @@ void RibNexthopOracle::InterestInvalidated(const rcpb::InterestInvalidatedReques
   if (listener_) listener_->nexthop_invalidated(*valid);
 }
 
-void RibNexthopOracle::RedistAdd(const rcpb::RedistAddRequest&,
+void RibNexthopOracle::RedistAdd(const rcpb::RedistAddRequest& request,
                                  ipc::Responder<rcpb::RedistAddReply> reply) {
-  reply.Fail(Unimplemented("strata-bgp does not subscribe to redistribution yet"));
+  if (!redist_) return reply.Fail(FailedPrecondition("strata-bgp does not redistribute"));
+  Status s = redist_->redist_add(request);
+  if (!s.ok()) return reply.Fail(s);
+  reply(rcpb::RedistAddReply());
 }
-void RibNexthopOracle::RedistDelete(const rcpb::RedistDeleteRequest&,
+void RibNexthopOracle::RedistDelete(const rcpb::RedistDeleteRequest& request,
                                     ipc::Responder<rcpb::RedistDeleteReply> reply) {
-  reply.Fail(Unimplemented("strata-bgp does not subscribe to redistribution yet"));
+  if (!redist_) return reply.Fail(FailedPrecondition("strata-bgp does not redistribute"));
+  Status s = redist_->redist_delete(request);
+  if (!s.ok()) return reply.Fail(s);
+  reply(rcpb::RedistDeleteReply());
 }
 void RibNexthopOracle::RedistDumpDone(const rcpb::RedistDumpDoneRequest&,
                                       ipc::Responder<rcpb::RedistDumpDoneReply> reply) {
-  reply.Fail(Unimplemented("strata-bgp does not subscribe to redistribution yet"));
+  reply(rcpb::RedistDumpDoneReply());
 }
 
 }  // namespace strata::bgp

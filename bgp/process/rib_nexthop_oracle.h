@@ -9,7 +9,8 @@
 // RIB lifetime: while rib.<vr> is not up, questions wait (their routes stay held). When it dies,
 // every answer it gave is invalidated (the cache keeps them as stale and asks again); when it
 // comes back, every waiting question is sent. A failed call is retried after a second.
-// Redistribution methods of rib_client/1.0 are not used by BGP yet and answer UNIMPLEMENTED.
+// Redistribution methods of rib_client/1.0 go to the RibRedistClient (set_redist); without one
+// they answer FAILED_PRECONDITION.
 // Threading: the io_context thread.
 #pragma once
 
@@ -24,6 +25,8 @@
 #include "libipc/router.h"
 
 namespace strata::bgp {
+
+class RibRedistClient;
 
 class RibNexthopOracle : public NexthopOracle, public rib_client::v1::RibClientHandler {
  public:
@@ -46,6 +49,8 @@ class RibNexthopOracle : public NexthopOracle, public rib_client::v1::RibClientH
   void rib_event(bool alive);
   // Forgets every question and answer (the pipeline is being rebuilt).
   void reset();
+  // Where redist_add / redist_delete go (null: nowhere).
+  void set_redist(RibRedistClient* redist) { redist_ = redist; }
 
   void InterestInvalidated(const rib_client::v1::InterestInvalidatedRequest& request,
                            ipc::Responder<rib_client::v1::InterestInvalidatedReply> reply) override;
@@ -77,6 +82,7 @@ class RibNexthopOracle : public NexthopOracle, public rib_client::v1::RibClientH
   bool retry_pending_ = false;
   Counters counters_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  RibRedistClient* redist_ = nullptr;
 };
 
 }  // namespace strata::bgp

@@ -66,6 +66,7 @@ size_t PathAttributes::Hash() const {
     h.Add(uint64_t{u.flags} << 8 | u.code);
     for (uint8_t b : u.value) h.Add(b);
   }
+  h.Add(std::hash<std::string>()(local_protocol));
   return static_cast<size_t>(h.value());
 }
 

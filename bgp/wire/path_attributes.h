@@ -59,6 +59,9 @@ struct PathAttributes {
   std::vector<uint64_t> ext_communities;
   std::vector<LargeCommunity> large_communities;
   std::vector<RawAttribute> unknown;
+  // Not an attribute (never encoded): the RIB protocol an own route was redistributed from
+  // ("static", "connected"); empty for every other route. The policy `protocol` match sees it.
+  std::string local_protocol;
 
   size_t Hash() const;
   // "origin igp as-path 65001 65002 next-hop 192.0.2.1 med 10 ..." in type code order.
