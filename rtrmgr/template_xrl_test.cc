@@ -71,6 +71,7 @@ virtual-router red {
         cluster-id 10.0.0.9;
         confederation-identifier 65100;
         confederation-members 65002 65003;
+        redistribute static connected;
         network 203.0.113.0/24;
         network 2001:db8:1::/48 { next-hop 2001:db8::2; }
         peer 127.0.0.3 {
@@ -205,6 +206,38 @@ TEST(TemplateXrlTest, DampingBlockSetsAndClearsDamping) {
   EXPECT_EQ((*plan)[0].undo->FindArg("reuse")->ValueToString(), "750");  // the default
   EXPECT_EQ((*plan)[0].undo->FindArg("suppress")->ValueToString(), "3000");
   EXPECT_EQ((*plan)[0].undo->FindArg("attribute_change_penalty")->ValueToString(), "0");
+}
+
+TEST(TemplateXrlTest, RedistributeSetsAndClearsTheProtocols) {
+  ConfigNode a = MustParse(kFull);
+  std::string one = kFull;
+  one.replace(one.find("redistribute static connected;"), 30, "redistribute static;");
+  std::string none = kFull;
+  none.erase(none.find("        redistribute static connected;\n"), 39);
+  NoExec exec;
+  CommitHistory history("");
+  CommitEngine engine(RealTemplates(), exec, history);
+  auto change = engine.Plan(a, MustParse(one));
+  ASSERT_TRUE(change.ok()) << change.status().ToString();
+  ASSERT_EQ(change->size(), 1u);
+  EXPECT_EQ((*change)[0].xrl.method(), "set_redistribute");
+  EXPECT_TRUE(CheckAgainstProto((*change)[0].xrl).ok());
+  bgp::v1::SetRedistributeRequest req;
+  ASSERT_TRUE(ipc::AtomsToMessage((*change)[0].xrl.args(), req).ok());
+  EXPECT_EQ(std::vector<std::string>(req.protocols().begin(), req.protocols().end()),
+            std::vector<std::string>{"static"});
+  ASSERT_TRUE((*change)[0].undo);
+  bgp::v1::SetRedistributeRequest undo;
+  ASSERT_TRUE(ipc::AtomsToMessage((*change)[0].undo->args(), undo).ok());
+  EXPECT_EQ(undo.protocols_size(), 2);
+
+  auto off = engine.Plan(a, MustParse(none));
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  ASSERT_EQ(off->size(), 1u);
+  EXPECT_EQ((*off)[0].xrl.method(), "set_redistribute");
+  bgp::v1::SetRedistributeRequest cleared;
+  ASSERT_TRUE(ipc::AtomsToMessage((*off)[0].xrl.args(), cleared).ok());
+  EXPECT_EQ(cleared.protocols_size(), 0);  // off
 }
 
 TEST(TemplateXrlTest, ExampleConfigPlansInOrder) {

@@ -1,6 +1,6 @@
 // BgpProcess: everything one strata-bgp process runs, wired together on one io_context.
 //
-// Serves bgp/1.0 (BgpService) and rib_client/1.0 (the nexthop oracle's invalidations) on target
+// Serves bgp/1.0 (BgpService) and rib_client/1.0 (invalidations, redistributed routes) on target
 // "bgp.<vr>" (class "bgp"); the speaker's routes go to "rib.<vr>" through RibIpcSink and its next
 // hops are resolved by RibNexthopOracle. The RIB instance is watched through the Finder: both
 // hold their work while it is down and resend everything when it is (back) up. main.cc and the
