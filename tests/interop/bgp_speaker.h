@@ -45,6 +45,8 @@ struct Neighbor {
   bool ipv6 = false;
   // RFC 5065 (BIRD only): our confederation identifier; the neighbour is then a member AS.
   uint32_t confederation = 0;
+  // RFC 4724 (BIRD only): `graceful restart on` for this session.
+  bool graceful_restart = false;
 };
 
 struct SpeakerConfig {

@@ -82,6 +82,7 @@ std::string BirdSpeaker::MakeConfig(const SpeakerConfig& config, const std::stri
     if (n.confederation) {
       c << "  confederation " << n.confederation << "; confederation member yes;\n";
     }
+    if (n.graceful_restart) c << "  graceful restart on;\n";
     if (n.ipv4) c << "  ipv4 { import all; export filter originated; };\n";
     if (n.ipv6) c << "  ipv6 { import all; export filter originated; };\n";
     c << "}\n";

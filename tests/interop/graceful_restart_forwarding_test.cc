@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -119,37 +118,6 @@ class GracefulRestartForwardingTest : public InteropTest {
 
   static CommandResult Sh(const NetNs& ns, const std::string& cmd) {
     return ns.Exec({"sh", "-c", cmd});
-  }
-  // BIRD's config rewritten line by line (`edit` returns a line's replacement, "" to drop it),
-  // then reloaded with `birdc configure`.
-  static Status EditBirdConfig(BirdSpeaker& bird,
-                               const std::function<std::string(const std::string&)>& edit) {
-    const std::string path = bird.dir() + "/bird.conf";
-    std::ifstream in(path);
-    if (!in) return Internal("cannot read " + path);
-    std::ostringstream out;
-    std::string line;
-    while (std::getline(in, line)) out << edit(line);
-    in.close();
-    std::ofstream(path) << out.str();
-    const auto r = bird.Birdc({"configure"});
-    if (!r.ok() || r.output.find("error") != std::string::npos) {
-      return Internal("birdc configure: " + r.output);
-    }
-    return Status::Ok();
-  }
-  // `graceful restart on` in BIRD's BGP protocol.
-  static Status EnableBirdGracefulRestart(BirdSpeaker& bird) {
-    return EditBirdConfig(bird, [](const std::string& line) {
-      const bool neighbor = line.rfind("  neighbor ", 0) == 0;
-      return line + "\n" + (neighbor ? "  graceful restart on;\n" : "");
-    });
-  }
-  // BIRD stops originating `prefix` (its static route goes; the BGP session is left alone).
-  static Status BirdStopsOriginating(BirdSpeaker& bird, const std::string& prefix) {
-    return EditBirdConfig(bird, [&](const std::string& line) {
-      return line.find("route " + prefix + " ") != std::string::npos ? "" : line + "\n";
-    });
   }
   std::string BirdProtocol(BirdSpeaker& bird) {
     return bird.Birdc({"show", "protocols", "all", "nb0"}).output;
@@ -290,10 +258,10 @@ TEST_F(GracefulRestartForwardingTest, PingsFlowWhileStrataBgpRestarts) {
                                .router_id = "10.255.0.1",
                                .neighbors = {Neighbor{.address = bird_link_->b_v4(),
                                                       .remote_as = 65000,
-                                                      .local_address = bird_link_->a_v4()}},
+                                                      .local_address = bird_link_->a_v4(),
+                                                      .graceful_restart = true}},
                                .routes = {{.prefix = kH1Subnet}, {.prefix = kGoneSubnet}}});
   ASSERT_OK(bird.Start());
-  ASSERT_OK(EnableBirdGracefulRestart(bird));
   ASSERT_OK(StartRouter());
 
   // Converged: the session up, H1's subnet in kernel table 100, H2's subnet at BIRD.
@@ -326,7 +294,7 @@ TEST_F(GracefulRestartForwardingTest, PingsFlowWhileStrataBgpRestarts) {
       5s));
   EXPECT_TRUE(KernelRouteViaBird()) << KernelRoute();
   // BIRD drops one of its routes meanwhile: Strata keeps it (stale) until the restart is over.
-  ASSERT_OK(BirdStopsOriginating(bird, kGoneSubnet));
+  ASSERT_OK(bird.Withdraw(kGoneSubnet));  // BIRD stops originating it; the session stays
   EXPECT_TRUE(WaitMoreReplies(before_kill, 20, 4s)) << "traffic stopped while strata-bgp was down";
   EXPECT_TRUE(RibRoute(kGoneSubnet).value("stale", false));
   EXPECT_NE(KernelRoute(kGoneSubnet), "");

@@ -17,8 +17,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "tests/interop/bird_speaker.h"
 #include "tests/interop/frr_speaker.h"
@@ -41,29 +39,8 @@ class GracefulRestartInteropTest : public InteropTest {
     strata_ns_ = &AddNs("s");
     link_ = &AddLink(*bird_ns_, *strata_ns_, 1);
   }
-  // BIRD's generated config with `graceful restart on` in its protocol, reloaded.
-  Status EnableBirdGracefulRestart(BirdSpeaker& bird) {
-    const std::string path = bird.dir() + "/bird.conf";
-    std::ifstream in(path);
-    if (!in) return Internal("cannot read " + path);
-    std::ostringstream out;
-    std::string line;
-    while (std::getline(in, line)) {
-      out << line << "\n";
-      if (line.rfind("  neighbor ", 0) == 0) out << "  graceful restart on;\n";
-    }
-    in.close();
-    std::ofstream(path) << out.str();
-    const auto r = RunCommand({"birdc", "-s", bird.dir() + "/bird.ctl", "configure"}, 10s);
-    if (!r.ok() || r.output.find("error") != std::string::npos) {
-      return Internal("birdc configure: " + r.output);
-    }
-    return Status::Ok();
-  }
   std::string BirdProtocol(BirdSpeaker& bird) {
-    return RunCommand({"birdc", "-s", bird.dir() + "/bird.ctl", "show", "protocols", "all", "nb0"},
-                      5s)
-        .output;
+    return bird.Birdc({"show", "protocols", "all", "nb0"}).output;
   }
   // Strata's RIB entry for `prefix`, if any.
   std::optional<RibRoute> RibRouteFor(StrataSpeaker& s, const std::string& prefix) {
@@ -87,10 +64,10 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileBirdHelps) {
                                .router_id = "10.255.0.1",
                                .neighbors = {Neighbor{.address = link_->b_v4(),
                                                       .remote_as = 65000,
-                                                      .local_address = link_->a_v4()}},
+                                                      .local_address = link_->a_v4(),
+                                                      .graceful_restart = true}},
                                .routes = {{.prefix = "10.1.0.0/24"}}});
   ASSERT_OK(bird.Start());
-  ASSERT_OK(EnableBirdGracefulRestart(bird));
   auto& strata = AddSpeaker<StrataSpeaker>(
       *strata_ns_,
       SpeakerConfig{
