@@ -38,8 +38,8 @@ void Router::ConnectFirst(std::function<void(const Status&)> done, uint64_t atte
           RegisterAll(false, done);
           return;
         }
-        const Status why = Unavailable("cannot reach the Finder at " + options_.finder_path +
-                                       ": " + ch.status().message());
+        const Status why = Unavailable("cannot reach the Finder at " + options_.finder_path + ": " +
+                                       ch.status().message());
         if (!options_.wait_for_finder) {
           done(why);
           return;

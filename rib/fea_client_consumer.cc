@@ -234,8 +234,8 @@ void FeaClientConsumer::maybe_send_end_resync() {
   --in_flight_;  // track() counts it again
   fpb::EndResyncRequest req;
   req.set_vr(options_.vr);
-  client_.EndResync(req, [done = track("end_resync")](const Status& s,
-                                                      const fpb::EndResyncReply&) { done(s); });
+  client_.EndResync(
+      req, [done = track("end_resync")](const Status& s, const fpb::EndResyncReply&) { done(s); });
 }
 
 }  // namespace strata::rib

@@ -21,9 +21,10 @@ int main(int argc, char** argv) {
   app.add_option("--fea", opts.fea_target, "FEA target")->capture_default_str();
   app.add_option("--admin-distance", distances,
                  "default admin distance of a protocol, PROTOCOL=DISTANCE (0-255)");
-  app.add_option("--restart-timeout", restart_seconds,
-                 "seconds a graceful-restart protocol has to re-announce its routes, unless it gave "
-                 "its own restart time")
+  app.add_option(
+         "--restart-timeout", restart_seconds,
+         "seconds a graceful-restart protocol has to re-announce its routes, unless it gave "
+         "its own restart time")
       ->capture_default_str();
   app.add_option("--fea-in-flight", opts.fea_max_in_flight, "FEA calls outstanding at most")
       ->capture_default_str()

@@ -4,11 +4,11 @@
 // routes are withdrawn (Rib::delete_all_routes), unless it registered with graceful restart:
 // then they are marked stale and kept, and swept when the restarted protocol says it is done or
 // when the restart timer ends, whichever comes first. The timer is the owner's own restart time
-// when it gave one at set(), else the RIB's default (--restart-timeout). A deleted built-in table (connected, static,
-// ebgp, ibgp) is disabled: it keeps its (empty) stage, refuses routes, and comes back when
-// registered again; other deleted tables are removed from the RIB and forgotten here. Lifetime
-// events come from the Router's instance watches; `watch` is called once per owner name. Counters
-// for `show`. Threading: the io_context thread.
+// when it gave one at set(), else the RIB's default (--restart-timeout). A deleted built-in table
+// (connected, static, ebgp, ibgp) is disabled: it keeps its (empty) stage, refuses routes, and
+// comes back when registered again; other deleted tables are removed from the RIB and forgotten
+// here. Lifetime events come from the Router's instance watches; `watch` is called once per owner
+// name. Counters for `show`. Threading: the io_context thread.
 #pragma once
 
 #include <chrono>

@@ -37,8 +37,8 @@ ProcessSpec ProcessCatalog::Finder() const {
   s.rank = 0;
   s.argv = {Binary("finder")};
   if (options_.finder_await_permissions_ms > 0) {
-    s.argv.insert(s.argv.end(), {"--await-permissions",
-                                 std::to_string(options_.finder_await_permissions_ms)});
+    s.argv.insert(s.argv.end(),
+                  {"--await-permissions", std::to_string(options_.finder_await_permissions_ms)});
   }
   s.env = {"STRATA_FINDER_ADMIN_SECRET=" + options_.admin_secret};
   s.log_file = LogFile("finder");

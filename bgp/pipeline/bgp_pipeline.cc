@@ -41,9 +41,9 @@ StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
   p->id = next_id_++;
   const std::string label = std::to_string(p->id);
   p->in = std::make_unique<PeerIn>(p->id);
-  p->filter_in = std::make_unique<InputFilterStage>(
-      p->id, config_.local_as, config_.router_id, cluster_id(), p->in.get(), config.import_policy,
-      config_.confed);
+  p->filter_in =
+      std::make_unique<InputFilterStage>(p->id, config_.local_as, config_.router_id, cluster_id(),
+                                         p->in.get(), config.import_policy, config_.confed);
   p->in->set_next(p->filter_in.get());
   set_refilter_background(*p);
   p->resolver = std::make_unique<NexthopResolverStage>(label, p->filter_in.get(), *cache_);
@@ -137,8 +137,8 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
   info->address = p->config.address;
   info->ibgp = p->config.peer_as == config_.local_as;
   info->rr_client = info->ibgp && p->config.route_reflector_client;
-  info->confed = ClassifyPeer(info->peer_as, config_.local_as, config_.confed) ==
-                 PeerType::kConfedExternal;
+  info->confed =
+      ClassifyPeer(info->peer_as, config_.local_as, config_.confed) == PeerType::kConfedExternal;
   p->session = std::move(info);
   if (p->damping) p->damping->set_session(p->session);
   p->in->set_session(p->session);

@@ -10,9 +10,9 @@
 // expressions searched in the AS path's text ("65001 65002 {65003}"), the neighbor the route came
 // from, the next hop (within a prefix), ORIGIN, extended and large communities.
 // Actions: set LOCAL_PREF, set MED, set the next hop (routes of its family only), set ORIGIN;
-// for standard, large and extended communities: replace, then delete, then add; prepend the local AS.
-// Named sets (prefix lists, community sets, AS path sets) exist only in the configuration and the
-// define_policy message: they are resolved into the terms' lists when a policy is built.
+// for standard, large and extended communities: replace, then delete, then add; prepend the local
+// AS. Named sets (prefix lists, community sets, AS path sets) exist only in the configuration and
+// the define_policy message: they are resolved into the terms' lists when a policy is built.
 // Policies are immutable once built (shared by every peer using them). Threading: any.
 #pragma once
 

@@ -73,8 +73,7 @@ TEST(PolicyProtoConvertTest, ResolvesSetsIntoTheTerm) {
   EXPECT_EQ(term.add_large_communities, (std::vector<LargeCommunity>{{1, 2, 3}}));
   EXPECT_EQ(term.add_ext_communities.size(), 1u);
   ASSERT_TRUE(term.replace_ext_communities.has_value());
-  EXPECT_EQ(*term.replace_ext_communities,
-            std::vector<uint64_t>{*ParseExtCommunity("rt:65000:3")});
+  EXPECT_EQ(*term.replace_ext_communities, std::vector<uint64_t>{*ParseExtCommunity("rt:65000:3")});
 }
 
 void ExpectError(const v1::DefinePolicyRequest& r, const std::string& message) {

@@ -77,8 +77,8 @@ class RedistributeProcessTest : public ::testing::Test {
       rpb::DeleteRoutesRequest req;
       req.set_protocol("static");
       rib::PrefixToProto(P(prefix), req.add_prefixes());
-      return Call<rpb::DeleteRoutesRequest, rpb::DeleteRoutesReply>("rib.a", "rib/1.0/delete_routes",
-                                                                    req);
+      return Call<rpb::DeleteRoutesRequest, rpb::DeleteRoutesReply>("rib.a",
+                                                                    "rib/1.0/delete_routes", req);
     }
     rpb::AddRoutesRequest req;
     req.set_protocol("static");
@@ -147,8 +147,8 @@ class RedistributeProcessTest : public ::testing::Test {
     rib::PrefixToProto(P("127.0.0.0/8"), e->mutable_prefix());
     rib::AddrToProto(A("127.0.0.1"), e->mutable_nexthop());
     for (const char* vr : {"a", "b"}) {
-      ASSERT_TRUE((Call<rpb::AddRoutesRequest, rpb::AddRoutesReply>(
-                       std::string("rib.") + vr, "rib/1.0/add_routes", lo))
+      ASSERT_TRUE((Call<rpb::AddRoutesRequest, rpb::AddRoutesReply>(std::string("rib.") + vr,
+                                                                    "rib/1.0/add_routes", lo))
                       .ok());
     }
     Configure("a", port);
@@ -158,9 +158,9 @@ class RedistributeProcessTest : public ::testing::Test {
     rib::AddrToProto(A("127.0.0.3"), sp.mutable_peer());
     sp.set_direction("export");
     sp.set_policy("out");
-    ASSERT_TRUE((Call<bpb::SetPeerPolicyRequest, bpb::PeerReply>(
-                     "bgp.a", "bgp/1.0/set_peer_policy", sp))
-                    .ok());
+    ASSERT_TRUE(
+        (Call<bpb::SetPeerPolicyRequest, bpb::PeerReply>("bgp.a", "bgp/1.0/set_peer_policy", sp))
+            .ok());
     ASSERT_TRUE(env_.RunUntil([&] { return Established("a") && Established("b"); }, 15s));
   }
 
@@ -173,11 +173,11 @@ using V = std::vector<std::string>;
 
 TEST_F(RedistributeProcessTest, StaticRouteAdvertisedOnlyWhileExportPolicyAcceptsStatic) {
   Pair(kPort);
-  ASSERT_TRUE(Static("10.5.0.0/16").ok());         // in the RIB before redistribution is on
-  ASSERT_TRUE(Network("10.9.0.0/16").ok());        // protocol "bgp": the policy rejects it
+  ASSERT_TRUE(Static("10.5.0.0/16").ok());   // in the RIB before redistribution is on
+  ASSERT_TRUE(Network("10.9.0.0/16").ok());  // protocol "bgp": the policy rejects it
   ASSERT_TRUE(Redistribute({"static"}).ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.5.0.0/16"}; }));
-  ASSERT_TRUE(Static("10.6.0.0/16").ok());         // added while redistributing
+  ASSERT_TRUE(Static("10.6.0.0/16").ok());  // added while redistributing
   ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.5.0.0/16", "10.6.0.0/16"}; }));
   EXPECT_EQ(procs_["a"]->speaker().redistributed().at(P("10.5.0.0/16")).protocol, "static");
 
@@ -208,9 +208,8 @@ TEST_F(RedistributeProcessTest, NetworkWinsOverRedistributedRoute) {
   ASSERT_TRUE(env_.RunUntil([&] { return RibB().empty(); }));
   bpb::NetworkRequest del;
   rib::PrefixToProto(P("10.5.0.0/16"), del.mutable_prefix());
-  ASSERT_TRUE((Call<bpb::NetworkRequest, bpb::NetworkReply>("bgp.a", "bgp/1.0/delete_network",
-                                                            del))
-                  .ok());
+  ASSERT_TRUE(
+      (Call<bpb::NetworkRequest, bpb::NetworkReply>("bgp.a", "bgp/1.0/delete_network", del)).ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.5.0.0/16"}; }));
 }
 

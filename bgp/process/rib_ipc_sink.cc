@@ -273,12 +273,13 @@ void RibIpcSink::set_restart_time(uint32_t seconds) {
   if (!rib_up_ || !registered_once_) return;
   rpb::RibClient client(router_, options_.rib_target);
   for (RibOrigin o : {RibOrigin::kEbgp, RibOrigin::kIbgp}) {
-    client.AddOriginTable(TableRequest(options_, o), [this, alive = std::weak_ptr<bool>(alive_)](
-                                   const Status& s, const rpb::AddOriginTableReply&) {
-      if (alive.expired() || s.ok()) return;
-      ++counters_.calls_failed;
-      log_->warn("add_origin_table (restart time) failed: {}", s.ToString());
-    });
+    client.AddOriginTable(TableRequest(options_, o),
+                          [this, alive = std::weak_ptr<bool>(alive_)](
+                              const Status& s, const rpb::AddOriginTableReply&) {
+                            if (alive.expired() || s.ok()) return;
+                            ++counters_.calls_failed;
+                            log_->warn("add_origin_table (restart time) failed: {}", s.ToString());
+                          });
   }
 }
 
@@ -297,7 +298,8 @@ void RibIpcSink::add_tables(bool delete_first) {
       client.DeleteOriginTable(del, [](const Status&, const rpb::DeleteOriginTableReply&) {});
     }
     client.AddOriginTable(
-        TableRequest(options_, o), [this, gen, alive, remaining, name](const Status& s, const rpb::AddOriginTableReply&) {
+        TableRequest(options_, o),
+        [this, gen, alive, remaining, name](const Status& s, const rpb::AddOriginTableReply&) {
           if (alive.expired() || gen != generation_) return;
           if (!s.ok()) {
             ++counters_.calls_failed;

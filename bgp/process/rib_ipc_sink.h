@@ -17,10 +17,10 @@
 
 #include <boost/asio/steady_timer.hpp>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <deque>
 #include <string>
 #include <unordered_map>
 

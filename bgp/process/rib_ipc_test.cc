@@ -140,7 +140,8 @@ TEST_F(RibIpcTest, SinkCoalescesPerPrefixAndBatches) {
   EXPECT_EQ(sink_->installed(), 35u);
   // Withdrawn again: nothing left installed or queued, re-announced: sent once more.
   for (int i = 0; i < 35; ++i) {
-    sink_->delete_route(RibOrigin::kEbgp, Route("20.0." + std::to_string(i) + ".0/24", "192.0.2.1"));
+    sink_->delete_route(RibOrigin::kEbgp,
+                        Route("20.0." + std::to_string(i) + ".0/24", "192.0.2.1"));
   }
   sink_->add_route(RibOrigin::kEbgp, Route("20.0.0.0/24", "192.0.2.3"));
   sink_->end_batch();
@@ -299,8 +300,9 @@ TEST_F(RibIpcTest, GracefulRestartSinkSendsItsRestartTime) {
   ASSERT_TRUE(env_.RunUntil([&] { return sink->ready(); }));
   EXPECT_EQ(restart_times(), (Times{{"ebgp", 240}, {"ibgp", 240}}));
   sink->set_restart_time(600);  // configuration changed: registered again
-  ASSERT_TRUE(env_.RunUntil([&] { return restart_times() == Times{{"ebgp", 600}, {"ibgp", 600}}; }))
-      << ::testing::PrintToString(restart_times());
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return restart_times() == Times{{"ebgp", 600}, {"ibgp", 600}};
+  })) << ::testing::PrintToString(restart_times());
   EXPECT_EQ(sink->counters().calls_failed, 0u);
   sink.reset();
 }

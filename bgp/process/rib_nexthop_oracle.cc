@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "libipc/interfaces/rib.strata.h"
 #include "bgp/process/rib_redist_client.h"
+#include "libipc/interfaces/rib.strata.h"
 #include "rib/proto_convert.h"
 
 namespace strata::bgp {
