@@ -8,21 +8,13 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "bgp/process/bgp_process.h"
-#include "bgp/process/test_env.h"
-#include "libipc/interfaces/bgp.strata.h"
-#include "libipc/interfaces/rib.strata.h"
+#include "bgp/process/speaker_pair_fixture.h"
 #include "rib/proto_convert.h"
 
 namespace strata::bgp {
 namespace {
 
-using namespace std::chrono_literals;
-namespace bpb = strata::bgp::v1;
-namespace rpb = strata::rib::v1;
-
-IpPrefix P(std::string_view s) { return *IpPrefix::Parse(s); }
-IpAddr A(std::string_view s) { return *IpAddr::Parse(s); }
+using namespace speaker_test;
 
 // Shuts down every TCP connection of this process to or from `port`: a connection lost with no
 // NOTIFICATION, as when a speaker crashes or a link dies.
@@ -44,79 +36,26 @@ int DropTcp(uint16_t port) {
   return dropped;
 }
 
-class GracefulRestartProcessTest : public ::testing::Test {
+class GracefulRestartProcessTest : public SpeakerPairTest {
  protected:
-  void SetUp() override { client_ = &env_.NewRouter("client"); }
-  void TearDown() override { procs_.clear(); }
-
-  void StartBgp(const std::string& vr) {
-    std::unique_ptr<BgpProcess> proc;
-    env_.NewRouter("bgp." + vr, [&](ipc::Router& r) {
-      BgpProcess::Options o;
-      o.vr = vr;
-      proc = std::make_unique<BgpProcess>(r, o);
-      proc->AddTarget();
-    });
-    proc->Started();
-    procs_[vr] = std::move(proc);
-  }
-  // The process dies: no NOTIFICATION (its connections were dropped first), its target goes.
-  void KillBgp(const std::string& vr) {
-    procs_.erase(vr);
-    env_.DropRouter("bgp." + vr);
-  }
-  template <typename Req, typename Rep = bpb::PeerReply>
-  Status Bgp(const std::string& vr, const std::string& method, const Req& req, Rep* out = nullptr) {
-    auto [s, rep] = env_.Call<Req, Rep>(*client_, "bgp." + vr, "bgp/1.0/" + method, req);
-    if (out) *out = rep;
-    return s;
-  }
   // `networks`: originated before the peer is added (so they precede our End-of-RIB).
   void Configure(const std::string& vr, uint16_t port, bool gr = true,
                  const std::vector<std::string>& networks = {}) {
-    const bool a = vr == "a";
-    bpb::SetLocalConfigRequest lc;
-    lc.set_local_as(a ? 65001 : 65002);
-    rib::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), lc.mutable_router_id());
-    rib::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), lc.mutable_listen_address());
-    lc.set_port(port);
-    lc.set_graceful_restart_time(restart_time_[vr]);
-    ASSERT_TRUE(
-        (Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>(vr, "set_local_config", lc))
-            .ok());
+    ASSERT_TRUE(SetLocal(vr, As(vr), Addr(vr), port, [&](bpb::SetLocalConfigRequest& lc) {
+                  lc.set_graceful_restart_time(restart_time_[vr]);
+                }).ok());
     for (const auto& n : networks) ASSERT_TRUE(Network(vr, n).ok());
-    bpb::AddPeerRequest req;
-    rib::AddrToProto(A(a ? "127.0.0.3" : "127.0.0.2"), req.mutable_peer());
-    req.set_peer_as(a ? 65002 : 65001);
-    rib::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), req.mutable_local_address());
-    req.set_peer_port(port);
-    req.set_connect_retry(1);
-    req.set_graceful_restart(gr);
-    req.set_ebgp_requires_policy(false);  // RFC 8212 has its own tests
-    ASSERT_TRUE((Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>(vr, "add_peer", req)).ok());
+    ASSERT_TRUE(
+        AddPeer(vr, Addr(Other(vr)), As(Other(vr)), Addr(vr), port, [gr](bpb::AddPeerRequest& r) {
+          r.set_graceful_restart(gr);
+        }).ok());
   }
-  bpb::PeerStatus Peer(const std::string& vr) {
-    bpb::ListPeersReply rep;
-    if (!Bgp(vr, "list_peers", bpb::ListPeersRequest(), &rep).ok() || rep.peers_size() != 1) {
-      return bpb::PeerStatus();
-    }
-    return rep.peers(0);
-  }
-  bool Established() {
-    return Peer("a").state() == "Established" && Peer("b").state() == "Established";
-  }
-  Status Network(const std::string& vr, std::string_view prefix, bool add = true) {
-    bpb::NetworkRequest req;
-    rib::PrefixToProto(P(prefix), req.mutable_prefix());
-    return Bgp<bpb::NetworkRequest, bpb::NetworkReply>(vr, add ? "add_network" : "delete_network",
-                                                       req);
-  }
+  using SpeakerPairTest::Peer;
+  bpb::PeerStatus Peer(const std::string& vr) { return Peer(vr, Addr(Other(vr))); }
+  bool Established() { return PairEstablished(); }
   // The RIB's ebgp table: "prefix" or "prefix stale".
   std::vector<std::string> RibTable(const std::string& vr) {
-    rpb::ListRoutesRequest req;
-    req.set_protocol("ebgp");
-    auto [s, rep] = env_.Call<rpb::ListRoutesRequest, rpb::ListRoutesReply>(
-        *client_, "rib." + vr, "rib/1.0/list_routes", req);
+    const rpb::ListRoutesReply rep = RibRoutes(vr, "ebgp");
     std::vector<std::string> out;
     for (const auto& r : rep.routes()) {
       out.push_back((*rib::PrefixFromProto(r.prefix(), "p")).ToString() +
@@ -126,44 +65,21 @@ class GracefulRestartProcessTest : public ::testing::Test {
   }
   // The restart time the RIB keeps the ebgp table's routes for after bgp.<vr> dies.
   uint32_t RibRestartTime(const std::string& vr) {
-    auto [s, rep] = env_.Call<rpb::GetStatsRequest, rpb::GetStatsReply>(
-        *client_, "rib." + vr, "rib/1.0/get_stats", rpb::GetStatsRequest());
+    rpb::GetStatsReply rep;
+    (void)Call("rib." + vr, "rib/1.0/get_stats", rpb::GetStatsRequest(), &rep);
     for (const auto& t : rep.tables()) {
       if (t.protocol() == "ebgp") return t.restart_time_s();
     }
     return 0;
   }
-  void AddLoopbackIgp(const std::string& vr) {
-    rpb::AddOriginTableRequest t;
-    t.set_protocol("static");
-    t.set_kind(rpb::PROTOCOL_KIND_IGP);
-    ASSERT_TRUE((env_.Call<rpb::AddOriginTableRequest, rpb::AddOriginTableReply>(
-                     *client_, "rib." + vr, "rib/1.0/add_origin_table", t))
-                    .first.ok());
-    rpb::AddRoutesRequest req;
-    req.set_protocol("static");
-    auto* e = req.add_routes();
-    rib::PrefixToProto(P("127.0.0.0/8"), e->mutable_prefix());
-    rib::AddrToProto(A("127.0.0.1"), e->mutable_nexthop());
-    ASSERT_TRUE((env_.Call<rpb::AddRoutesRequest, rpb::AddRoutesReply>(*client_, "rib." + vr,
-                                                                       "rib/1.0/add_routes", req))
-                    .first.ok());
-  }
   void Pair(uint16_t port, bool b_gr = true) {
-    for (const char* vr : {"a", "b"}) {
-      env_.StartRib(vr);
-      AddLoopbackIgp(vr);
-      StartBgp(vr);
-    }
+    StartPair();
     Configure("a", port);
     Configure("b", port, b_gr);
     ASSERT_TRUE(env_.RunUntil([&] { return Established(); }, 15s));
   }
 
   std::map<std::string, uint32_t> restart_time_{{"a", 30}, {"b", 30}};
-  BgpTestEnv env_;
-  ipc::Router* client_ = nullptr;
-  std::map<std::string, std::unique_ptr<BgpProcess>> procs_;
 };
 
 // Apart from bgp_speaker_test's 11811..11871: ctest runs tests of both at once.
