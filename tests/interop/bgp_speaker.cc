@@ -10,6 +10,11 @@ std::string Route::ToString() const {
   s << prefix << " via " << (nexthop.empty() ? "-" : nexthop) << " as_path [";
   for (size_t i = 0; i < as_path.size(); ++i) s << (i ? " " : "") << as_path[i];
   s << "]";
+  if (!confed_path.empty()) {
+    s << " confed [";
+    for (size_t i = 0; i < confed_path.size(); ++i) s << (i ? " " : "") << confed_path[i];
+    s << "]";
+  }
   if (med) s << " med " << *med;
   if (local_pref) s << " local_pref " << *local_pref;
   for (const auto& c : communities) s << " community " << c;

@@ -21,9 +21,12 @@ namespace strata::interop {
 
 // A route as announced (nexthop empty: the session's own address) or as received.
 struct Route {
-  std::string prefix{};                          // "10.1.0.0/24", "fd00:1::/48"
-  std::string nexthop{};                         // first nexthop only (IPv6: the global one)
-  std::vector<uint32_t> as_path{};               // flattened; sets are not used by the tests
+  std::string prefix{};             // "10.1.0.0/24", "fd00:1::/48"
+  std::string nexthop{};            // first nexthop only (IPv6: the global one)
+  std::vector<uint32_t> as_path{};  // flattened; sets are not used by the tests
+  // The ASes of its AS_CONFED_SEQUENCE segments (RFC 5065), as received (FRR and Strata show
+  // segment types; BIRD does not, so they are left empty). Also in as_path.
+  std::vector<uint32_t> confed_path{};
   std::vector<std::string> communities{};        // "65001:100"
   std::vector<std::string> large_communities{};  // "65001:1:2"
   std::optional<uint32_t> med{};
@@ -43,10 +46,13 @@ struct Neighbor {
   // Families carried on this session; tests use one session per family.
   bool ipv4 = true;
   bool ipv6 = false;
-  // RFC 5065 (BIRD only): our confederation identifier; the neighbour is then a member AS.
+  // RFC 5065 (BIRD, FRR): our confederation identifier; the neighbour is then a member AS.
   uint32_t confederation = 0;
-  // RFC 4724 (BIRD only): `graceful restart on` for this session.
+  // RFC 4724 (BIRD, FRR): graceful restart for this session (BIRD `graceful restart on`, FRR
+  // `neighbor .. graceful-restart` with the forwarding state preserved).
   bool graceful_restart = false;
+  // The restart time it advertises, in seconds; 0: the daemon's default (BIRD, FRR: 120).
+  uint32_t graceful_restart_time = 0;
 };
 
 struct SpeakerConfig {

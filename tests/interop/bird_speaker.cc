@@ -83,6 +83,9 @@ std::string BirdSpeaker::MakeConfig(const SpeakerConfig& config, const std::stri
       c << "  confederation " << n.confederation << "; confederation member yes;\n";
     }
     if (n.graceful_restart) c << "  graceful restart on;\n";
+    if (n.graceful_restart && n.graceful_restart_time) {
+      c << "  graceful restart time " << n.graceful_restart_time << ";\n";
+    }
     if (n.ipv4) c << "  ipv4 { import all; export filter originated; };\n";
     if (n.ipv6) c << "  ipv6 { import all; export filter originated; };\n";
     c << "}\n";
@@ -102,12 +105,18 @@ CommandResult BirdSpeaker::Birdc(const std::vector<std::string>& args) {
   return RunCommand(argv, 5s);
 }
 
-Status BirdSpeaker::Start() {
+Status BirdSpeaker::Start() { return StartBird({}); }
+
+void BirdSpeaker::Kill() { daemon_.Kill(); }
+
+Status BirdSpeaker::RestartGracefully() { return StartBird({"-R"}); }
+
+Status BirdSpeaker::StartBird(const std::vector<std::string>& extra) {
   if (auto s = WriteConfig(); !s.ok()) return s;
-  if (auto s = daemon_.Start(ns_.Wrap({"bird", "-f", "-c", dir_ + "/bird.conf", "-s",
-                                       dir_ + "/bird.ctl", "-P", dir_ + "/bird.pid"}),
-                             dir_ + "/bird.out");
-      !s.ok()) {
+  std::vector<std::string> argv = {
+      "bird", "-f", "-c", dir_ + "/bird.conf", "-s", dir_ + "/bird.ctl", "-P", dir_ + "/bird.pid"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  if (auto s = daemon_.Start(ns_.Wrap(argv), dir_ + "/bird.out"); !s.ok()) {
     return s;
   }
   if (!PollUntil([&] { return daemon_.Running() && Birdc({"show", "status"}).ok(); }, 5s)) {

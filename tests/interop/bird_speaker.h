@@ -33,8 +33,14 @@ class BirdSpeaker : public BgpSpeaker {
   static std::vector<Route> ParseRoutes(const std::string& text);
   // Runs a birdc command against this instance.
   CommandResult Birdc(const std::vector<std::string>& args);
+  // BIRD dies by SIGKILL (no NOTIFICATION), as in a crash.
+  void Kill();
+  // BIRD started again in graceful restart recovery (bird -R: R and F bits in its OPENs; it
+  // sends its routes and End-of-RIB once its peers' End-of-RIBs are in).
+  Status RestartGracefully();
 
  private:
+  Status StartBird(const std::vector<std::string>& extra);
   std::string ProtocolFor(const std::string& neighbor) const;
   Status WriteConfig() const;
 

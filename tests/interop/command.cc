@@ -145,4 +145,12 @@ void Daemon::Stop(std::chrono::milliseconds grace) {
   pid_ = -1;
 }
 
+void Daemon::Kill() {
+  if (pid_ <= 0) return;
+  ::kill(-pid_, SIGKILL);
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
 }  // namespace strata::interop

@@ -50,6 +50,8 @@ class Daemon {
   bool Running();
   // SIGTERM to the group, then SIGKILL after `grace`; reaps the child. No-op when not started.
   void Stop(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
+  // SIGKILL to the group (no cleanup, as in a crash); reaps the child. No-op when not started.
+  void Kill();
   pid_t pid() const { return pid_; }
 
  private:

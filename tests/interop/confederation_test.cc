@@ -1,27 +1,33 @@
 // Strata in a BGP confederation (RFC 5065) with real daemons:
 //
-//   BIRD member   (AS 64513, link 1) --+                      +-- link 2 -- BIRD external (AS
-//   65009)
-//                                      Strata (member AS 64512)
-//                                      confederation 65000, members 64512 64513
+//   member   (AS 64513, link 1) --+                      +-- link 2 -- external (AS 65009)
+//                                 Strata (member AS 64512)
+//                                 confederation 65000, members 64512 64513
 //
-// BIRD-member peers with Strata as a confederation member (`confederation 65000; confederation
-// member yes`); BIRD-external knows only AS 65000. The member's route reaches the external peer
-// with the confederation identifier alone (the AS_CONFED_SEQUENCE stripped) and our next hop;
-// the external route reaches the member with Strata's member AS in front (a confed segment) and
-// LOCAL_PREF (next-hop-self, as BIRD wants a member's next hop on the link); the member's
-// LOCAL_PREF reaches Strata.
+// Once with BIRD as both daemons, once with FRR. The member peers with Strata as a confederation
+// member (BIRD `confederation 65000; confederation member yes`, FRR `bgp confederation
+// identifier 65000` and `bgp confederation peers 64512`); the external peer knows only AS 65000.
+// The member's route reaches the external peer with the confederation identifier alone (the
+// AS_CONFED_SEQUENCE stripped) and our next hop; the external route reaches the member with
+// Strata's member AS in front (a confed segment) and LOCAL_PREF; the member's LOCAL_PREF (and
+// with FRR its MED and NEXT_HOP) reaches Strata. BIRD wants a member's next hop on the link, so
+// Strata sets next-hop-self toward it; with FRR the external's NEXT_HOP and MED cross the member
+// boundary unchanged (the member reaches link 2 through a kernel route via Strata).
 // Binaries: $STRATA_BIN_DIR (strata-bgp from $STRATA_BGP_BIN when set).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tests/interop/bird_speaker.h"
+#include "tests/interop/frr_speaker.h"
 #include "tests/interop/interop_fixture.h"
 #include "tests/interop/strata_speaker.h"
 
 namespace strata::interop {
 namespace {
 
+using namespace std::chrono_literals;
 using ::testing::ElementsAre;
 
 constexpr uint32_t kConfedId = 65000;
@@ -34,8 +40,6 @@ class ConfederationInteropTest : public InteropTest {
   void SetUp() override {
     InteropTest::SetUp();
     if (IsSkipped()) return;
-    RequireBinary("/usr/sbin/bird");
-    if (IsSkipped()) return;
     mid_ = &AddNs("s");
     for (int n = 1; n <= 2; ++n) {
       ns_[n] = &AddNs("c" + std::to_string(n));
@@ -44,6 +48,41 @@ class ConfederationInteropTest : public InteropTest {
   }
   std::string Addr(int n) const { return links_[n]->a_v4(); }
   std::string StrataAddr(int n) const { return links_[n]->b_v4(); }
+  // Strata, member AS 64512 of confederation 65000, peering with the member on link 1 and the
+  // external peer on link 2; `next_hop_self` toward the member.
+  StrataSpeaker& StartStrata(bool next_hop_self) {
+    auto& strata = AddSpeaker<StrataSpeaker>(
+        *mid_,
+        SpeakerConfig{.name = "strata",
+                      .local_as = kStrataAs,
+                      .router_id = "10.255.0.10",
+                      .neighbors = {Neighbor{.address = Addr(1),
+                                             .remote_as = kMemberAs,
+                                             .local_address = StrataAddr(1)},
+                                    Neighbor{.address = Addr(2),
+                                             .remote_as = kExternalAs,
+                                             .local_address = StrataAddr(2)}}},
+        StrataBinariesFromEnv());
+    EXPECT_OK(strata.Start());
+    // The confederation, as an operator sets it (the sessions restart with it).
+    EXPECT_OK(strata
+                  .Call(strata.bgp_target() +
+                        "set_local_config?local_as:u32=" + std::to_string(kStrataAs) +
+                        "&router_id:ipv4=10.255.0.10&confederation_identifier:u32=" +
+                        std::to_string(kConfedId) +
+                        "&confederation_members:list<u32>=" + std::to_string(kMemberAs))
+                  .status());
+    if (next_hop_self) {
+      EXPECT_OK(strata
+                    .Call(strata.bgp_target() + "change_peer?peer:ipv4=" + Addr(1) +
+                          "&peer_as:u32=" + std::to_string(kMemberAs) + "&local_address:ipv4=" +
+                          StrataAddr(1) + "&hold_time:u32=9&connect_retry:u32=1" +
+                          "&ipv4_unicast:bool=true&ipv6_unicast:bool=false" +
+                          "&ebgp_requires_policy:bool=false&next_hop_self:bool=true")
+                    .status());
+    }
+    return strata;
+  }
 
   NetNs* mid_ = nullptr;
   NetNs* ns_[3] = {};
@@ -51,6 +90,8 @@ class ConfederationInteropTest : public InteropTest {
 };
 
 TEST_F(ConfederationInteropTest, MemberSegmentsInsideIdentifierOutside) {
+  RequireBinary("/usr/sbin/bird");
+  if (IsSkipped()) return;
   auto& member = AddSpeaker<BirdSpeaker>(
       *ns_[1], SpeakerConfig{.name = "bird-member",
                              .local_as = kMemberAs,
@@ -70,34 +111,9 @@ TEST_F(ConfederationInteropTest, MemberSegmentsInsideIdentifierOutside) {
                    .routes = {{.prefix = "10.9.0.0/24"}}});
   ASSERT_OK(member.Start());
   ASSERT_OK(external.Start());
-  auto& strata = AddSpeaker<StrataSpeaker>(
-      *mid_,
-      SpeakerConfig{
-          .name = "strata",
-          .local_as = kStrataAs,
-          .router_id = "10.255.0.10",
-          .neighbors =
-              {Neighbor{.address = Addr(1), .remote_as = kMemberAs, .local_address = StrataAddr(1)},
-               Neighbor{
-                   .address = Addr(2), .remote_as = kExternalAs, .local_address = StrataAddr(2)}}},
-      StrataBinariesFromEnv());
-  ASSERT_OK(strata.Start());
-  // The confederation, as an operator sets it (the sessions restart with it).
-  ASSERT_OK(strata
-                .Call(strata.bgp_target() +
-                      "set_local_config?local_as:u32=" + std::to_string(kStrataAs) +
-                      "&router_id:ipv4=10.255.0.10&confederation_identifier:u32=" +
-                      std::to_string(kConfedId) +
-                      "&confederation_members:list<u32>=" + std::to_string(kMemberAs))
-                .status());
   // next-hop-self toward the member: BIRD takes a member session's next hop as direct (on link).
-  ASSERT_OK(strata
-                .Call(strata.bgp_target() + "change_peer?peer:ipv4=" + Addr(1) + "&peer_as:u32=" +
-                      std::to_string(kMemberAs) + "&local_address:ipv4=" + StrataAddr(1) +
-                      "&hold_time:u32=9&connect_retry:u32=1" +
-                      "&ipv4_unicast:bool=true&ipv6_unicast:bool=false" +
-                      "&ebgp_requires_policy:bool=false&next_hop_self:bool=true")
-                .status());
+  auto& strata = StartStrata(/*next_hop_self=*/true);
+  ASSERT_FALSE(HasFailure()) << strata.Logs();
   ASSERT_TRUE(strata.WaitEstablished(Addr(1))) << strata.Logs() << member.Logs();
   ASSERT_TRUE(strata.WaitEstablished(Addr(2))) << strata.Logs() << external.Logs();
   EXPECT_EQ(strata.PeerStatus(Addr(1)).value("peer_type", ""), "confed-external");
@@ -118,6 +134,73 @@ TEST_F(ConfederationInteropTest, MemberSegmentsInsideIdentifierOutside) {
   ASSERT_TRUE(r.has_value()) << member.Logs();
   EXPECT_THAT(r->as_path, ElementsAre(kStrataAs, kExternalAs)) << r->ToString();
   EXPECT_EQ(r->nexthop, StrataAddr(1)) << r->ToString();
+  EXPECT_EQ(r->local_pref, 100u) << r->ToString();
+}
+
+TEST_F(ConfederationInteropTest, FrrMemberAndFrrExternal) {
+  RequireBinary("/usr/lib/frr/bgpd");
+  if (IsSkipped()) return;
+  auto& member = AddSpeaker<FrrSpeaker>(
+      *ns_[1], SpeakerConfig{.name = "frr-member",
+                             .local_as = kMemberAs,
+                             .router_id = "10.255.0.1",
+                             .neighbors = {Neighbor{.address = StrataAddr(1),
+                                                    .remote_as = kStrataAs,
+                                                    .local_address = Addr(1),
+                                                    .confederation = kConfedId}},
+                             .routes = {{.prefix = "10.1.0.0/24", .med = 50, .local_pref = 200}}});
+  auto& external = AddSpeaker<FrrSpeaker>(
+      *ns_[2], SpeakerConfig{
+                   .name = "frr-external",
+                   .local_as = kExternalAs,
+                   .router_id = "10.255.0.2",
+                   .neighbors = {Neighbor{
+                       .address = StrataAddr(2), .remote_as = kConfedId, .local_address = Addr(2)}},
+                   .routes = {{.prefix = "10.9.0.0/24", .med = 30}}});
+  // The member reaches link 2 (the external's next hop) through Strata, as the confederation's
+  // IGP would tell it.
+  const auto route = ns_[1]->Exec({"ip", "route", "add", "10.200.2.0/24", "via", StrataAddr(1)});
+  ASSERT_TRUE(route.ok()) << route.output;
+  ASSERT_OK(member.Start());
+  ASSERT_OK(external.Start());
+  auto& strata = StartStrata(/*next_hop_self=*/false);
+  ASSERT_FALSE(HasFailure()) << strata.Logs();
+  ASSERT_TRUE(strata.WaitEstablished(Addr(1))) << strata.Logs() << member.Logs();
+  ASSERT_TRUE(strata.WaitEstablished(Addr(2))) << strata.Logs() << external.Logs();
+  EXPECT_EQ(strata.PeerStatus(Addr(1)).value("peer_type", ""), "confed-external");
+  EXPECT_EQ(strata.PeerStatus(Addr(2)).value("peer_type", ""), "external");
+
+  // Member -> Strata: the member AS in an AS_CONFED_SEQUENCE; LOCAL_PREF, MED, NEXT_HOP kept.
+  auto r = strata.WaitForRoute("10.1.0.0/24");
+  ASSERT_TRUE(r.has_value()) << strata.Logs();
+  EXPECT_THAT(r->as_path, ElementsAre(kMemberAs)) << r->ToString();
+  EXPECT_THAT(r->confed_path, ElementsAre(kMemberAs)) << r->ToString();
+  EXPECT_EQ(r->local_pref, 200u) << r->ToString();
+  EXPECT_EQ(r->med, 50u) << r->ToString();
+  EXPECT_EQ(r->nexthop, Addr(1)) << r->ToString();
+  // Both routes reach Strata's RIB with their next hops.
+  auto rib_has = [&](const std::string& prefix, const std::string& nexthop) {
+    auto routes = strata.RibRoutes();
+    return routes.ok() && std::any_of(routes->begin(), routes->end(), [&](const RibRoute& x) {
+             return x.prefix == prefix && x.nexthop == nexthop;
+           });
+  };
+  EXPECT_TRUE(PollUntil([&] { return rib_has("10.1.0.0/24", Addr(1)); }, 15s)) << strata.Logs();
+  EXPECT_TRUE(PollUntil([&] { return rib_has("10.9.0.0/24", Addr(2)); }, 15s)) << strata.Logs();
+  // -> external: only the confederation identifier, no confed segment, our next hop.
+  r = external.WaitForRoute("10.1.0.0/24");
+  ASSERT_TRUE(r.has_value()) << external.Logs();
+  EXPECT_THAT(r->as_path, ElementsAre(kConfedId)) << r->ToString();
+  EXPECT_TRUE(r->confed_path.empty()) << r->ToString();
+  EXPECT_EQ(r->nexthop, StrataAddr(2)) << r->ToString();
+  // External -> member: Strata's member AS in a confed segment in front; the external's
+  // NEXT_HOP and MED unchanged across the member boundary; LOCAL_PREF sent.
+  r = member.WaitForRoute("10.9.0.0/24");
+  ASSERT_TRUE(r.has_value()) << member.Logs();
+  EXPECT_THAT(r->as_path, ElementsAre(kStrataAs, kExternalAs)) << r->ToString();
+  EXPECT_THAT(r->confed_path, ElementsAre(kStrataAs)) << r->ToString();
+  EXPECT_EQ(r->nexthop, Addr(2)) << r->ToString();
+  EXPECT_EQ(r->med, 30u) << r->ToString();
   EXPECT_EQ(r->local_pref, 100u) << r->ToString();
 }
 

@@ -43,35 +43,65 @@ std::string FrrSpeaker::NetworkLine(const Route& r) {
   return "network " + r.prefix + " route-map " + MapName(r);
 }
 
-std::string FrrSpeaker::ConfigText() const {
+std::string FrrSpeaker::ConfigText() const { return MakeConfig(config_, dir_); }
+
+std::string FrrSpeaker::MakeConfig(const SpeakerConfig& config, const std::string& dir) {
   std::ostringstream c;
-  c << "hostname " << config_.name << "\n";
-  c << "log file " << dir_ << "/bgpd.log debugging\n";
-  for (const auto& r : config_.routes) {
+  c << "hostname " << config.name << "\n";
+  c << "log file " << dir << "/bgpd.log debugging\n";
+  for (const auto& r : config.routes) {
     for (const auto& l : RouteMapLines(r)) c << l << "\n";
     c << "exit\n";
   }
-  c << "router bgp " << config_.local_as << "\n";
-  c << " bgp router-id " << config_.router_id << "\n";
+  c << "router bgp " << config.local_as << "\n";
+  c << " bgp router-id " << config.router_id << "\n";
   c << " no bgp ebgp-requires-policy\n no bgp network import-check\n";
   c << " no bgp default ipv4-unicast\n";
-  for (const auto& n : config_.neighbors) {
+  for (const auto& l : RouterLines(config)) c << " " << l << "\n";
+  for (const auto& n : config.neighbors) {
     c << " neighbor " << n.address << " remote-as " << n.remote_as << "\n";
     c << " neighbor " << n.address << " update-source " << n.local_address << "\n";
     c << " neighbor " << n.address << " timers 3 9\n";
     c << " neighbor " << n.address << " timers connect 1\n";
+    if (n.graceful_restart) c << " neighbor " << n.address << " graceful-restart\n";
   }
   for (const bool v6 : {false, true}) {
     c << " address-family " << (v6 ? "ipv6" : "ipv4") << " unicast\n";
-    for (const auto& n : config_.neighbors) {
+    for (const auto& n : config.neighbors) {
       if (v6 ? n.ipv6 : n.ipv4) c << "  neighbor " << n.address << " activate\n";
     }
-    for (const auto& r : config_.routes) {
+    for (const auto& r : config.routes) {
       if (r.ipv6() == v6) c << "  " << NetworkLine(r) << "\n";
     }
     c << " exit-address-family\n";
   }
   return c.str();
+}
+
+std::vector<std::string> FrrSpeaker::RouterLines(const SpeakerConfig& config) {
+  std::vector<std::string> l;
+  uint32_t confed = 0;
+  std::string members;
+  uint32_t gr_time = 0;
+  bool gr = false;
+  for (const auto& n : config.neighbors) {
+    if (n.confederation) {
+      confed = n.confederation;
+      members += " " + std::to_string(n.remote_as);
+    }
+    gr = gr || n.graceful_restart;
+    if (n.graceful_restart && n.graceful_restart_time) gr_time = n.graceful_restart_time;
+  }
+  if (confed) {
+    l.push_back("bgp confederation identifier " + std::to_string(confed));
+    l.push_back("bgp confederation peers" + members);
+  }
+  if (gr) {
+    // F bit set in our OPENs: the helper keeps our routes until our End-of-RIB.
+    l.push_back("bgp graceful-restart preserve-fw-state");
+    if (gr_time) l.push_back("bgp graceful-restart restart-time " + std::to_string(gr_time));
+  }
+  return l;
 }
 
 CommandResult FrrSpeaker::Vtysh(const std::vector<std::string>& commands) {
@@ -105,7 +135,11 @@ Status FrrSpeaker::Start() {
                  10s)) {
     return Unavailable("zebra did not start: " + Logs());
   }
-  s = daemon_.Start(
+  return StartBgpd();
+}
+
+Status FrrSpeaker::StartBgpd() {
+  auto s = daemon_.Start(
       ns_.Wrap({"/usr/lib/frr/bgpd", "-S", "-f", dir_ + "/bgpd.conf", "-i", dir_ + "/bgpd.pid",
                 "--vty_socket", dir_, "-z", dir_ + "/zserv.api", "-P", "0"}),
       dir_ + "/bgpd.out");
@@ -114,6 +148,17 @@ Status FrrSpeaker::Start() {
     return Unavailable("bgpd did not start: " + Logs());
   }
   return Status::Ok();
+}
+
+void FrrSpeaker::KillBgpd() { daemon_.Kill(); }
+
+Status FrrSpeaker::RestartBgpd() {
+  {
+    std::ofstream f(dir_ + "/bgpd.conf");
+    f << ConfigText();
+    if (!f) return Internal("cannot write bgpd.conf");
+  }
+  return StartBgpd();
 }
 
 void FrrSpeaker::Stop() {
@@ -142,7 +187,11 @@ Route FrrSpeaker::ParsePath(const std::string& prefix, const json& p) {
   }
   if (p.contains("aspath") && p["aspath"].contains("segments")) {
     for (const auto& seg : p["aspath"]["segments"]) {
-      for (const auto& as : seg["list"]) r.as_path.push_back(as.get<uint32_t>());
+      const bool confed = seg.value("type", "") == "as-confed-sequence";
+      for (const auto& as : seg["list"]) {
+        r.as_path.push_back(as.get<uint32_t>());
+        if (confed) r.confed_path.push_back(as.get<uint32_t>());
+      }
     }
   }
   if (p.contains("metric")) r.med = p["metric"].get<uint32_t>();

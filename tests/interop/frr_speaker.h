@@ -34,12 +34,22 @@ class FrrSpeaker : public BgpSpeaker {
   std::string Logs() const override;
 
   std::string ConfigText() const;
+  // bgpd's configuration for `config`; `dir` holds its log file.
+  static std::string MakeConfig(const SpeakerConfig& config, const std::string& dir);
   // One path of `show bgp ... <prefix> json` in the common form.
   static Route ParsePath(const std::string& prefix, const nlohmann::json& path);
   // Runs vtysh with one -c per command.
   CommandResult Vtysh(const std::vector<std::string>& commands);
+  // `router bgp` lines for the neighbours' confederation and graceful restart settings.
+  static std::vector<std::string> RouterLines(const SpeakerConfig& config);
+
+  // bgpd alone dies by SIGKILL (no NOTIFICATION), as in a crash; zebra stays.
+  void KillBgpd();
+  // bgpd started again with the current configuration (routes announced since included).
+  Status RestartBgpd();
 
  private:
+  Status StartBgpd();
   // Route-map statements that set `route`'s attributes, and the network statement using it.
   static std::vector<std::string> RouteMapLines(const Route& route);
   static std::string NetworkLine(const Route& route);

@@ -21,6 +21,12 @@
     const ::strata::Status _st = (expr);                      \
     ASSERT_TRUE(_st.ok()) << #expr << ": " << _st.ToString(); \
   } while (0)
+// The same, failing the test without returning.
+#define EXPECT_OK(expr)                                       \
+  do {                                                        \
+    const ::strata::Status _st = (expr);                      \
+    EXPECT_TRUE(_st.ok()) << #expr << ": " << _st.ToString(); \
+  } while (0)
 
 namespace strata::interop {
 

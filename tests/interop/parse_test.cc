@@ -133,6 +133,42 @@ TEST(FrrParseTest, ReadsAPathOfShowBgpPrefixJson) {
   EXPECT_EQ(r.large_communities, (std::vector<std::string>{"65001:1:2"}));
 }
 
+TEST(FrrParseTest, ReadsConfedSegmentsApart) {
+  const json path = json::parse(R"({
+    "aspath":{"string":"(64512) 65009","segments":[{"type":"as-confed-sequence","list":[64512]},
+      {"type":"as-sequence","list":[65009]}],"length":1},
+    "nexthops":[{"ip":"10.200.2.1","afi":"ipv4","metric":0,"accessible":true,"used":true}]})");
+  const Route r = FrrSpeaker::ParsePath("10.9.0.0/24", path);
+  EXPECT_EQ(r.as_path, (std::vector<uint32_t>{64512, 65009}));
+  EXPECT_EQ(r.confed_path, (std::vector<uint32_t>{64512}));
+}
+
+TEST(FrrParseTest, ConfigHasConfederationAndGracefulRestartLines) {
+  const SpeakerConfig config{.name = "frr",
+                             .local_as = 64513,
+                             .router_id = "10.255.0.1",
+                             .neighbors = {Neighbor{.address = "10.200.1.2",
+                                                    .remote_as = 64512,
+                                                    .local_address = "10.200.1.1",
+                                                    .confederation = 65000,
+                                                    .graceful_restart = true,
+                                                    .graceful_restart_time = 5},
+                                           Neighbor{.address = "10.200.2.2",
+                                                    .remote_as = 64514,
+                                                    .local_address = "10.200.2.1",
+                                                    .confederation = 65000}}};
+  EXPECT_EQ(FrrSpeaker::RouterLines(config),
+            (std::vector<std::string>{
+                "bgp confederation identifier 65000", "bgp confederation peers 64512 64514",
+                "bgp graceful-restart preserve-fw-state", "bgp graceful-restart restart-time 5"}));
+  const std::string text = FrrSpeaker::MakeConfig(config, "/tmp");
+  EXPECT_NE(text.find(" neighbor 10.200.1.2 graceful-restart\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find(" neighbor 10.200.2.2 graceful-restart"), std::string::npos) << text;
+  SpeakerConfig plain = config;
+  for (auto& n : plain.neighbors) n = Neighbor{.address = n.address, .remote_as = n.remote_as};
+  EXPECT_TRUE(FrrSpeaker::RouterLines(plain).empty());
+}
+
 TEST(GobgpParseTest, ReadsAPathOfGlobalRibJson) {
   const json path = json::parse(R"({"nlri":{"prefix":"10.1.0.0/24"},"best":true,"attrs":[
     {"type":1,"value":0},{"type":2,"as_paths":[{"segment_type":2,"num":1,"asns":[65001]}]},
@@ -207,6 +243,14 @@ TEST(StrataParseTest, ReadsABgpRouteOfListRoutes) {
     "cluster_list":["10.255.255.1","10.255.255.2"]})"));
   EXPECT_EQ(reflected.originator_id, "10.255.0.9");
   EXPECT_EQ(reflected.cluster_list, (std::vector<std::string>{"10.255.255.1", "10.255.255.2"}));
+}
+
+TEST(StrataParseTest, ReadsConfedSegmentsOfTheAsPathText) {
+  const Route r = StrataSpeaker::ParseRoute(
+      json::parse(R"j({"prefix":"10.1.0.0/24","as_path":"(64512 64513) 65009 (64514)"})j"));
+  EXPECT_EQ(r.as_path, (std::vector<uint32_t>{64512, 64513, 65009, 64514}));
+  EXPECT_EQ(r.confed_path, (std::vector<uint32_t>{64512, 64513, 64514}));
+  EXPECT_TRUE(StrataSpeaker::ParseRoute(json::parse(R"({"as_path":"65001"})")).confed_path.empty());
 }
 
 }  // namespace

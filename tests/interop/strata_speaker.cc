@@ -157,9 +157,17 @@ Route StrataSpeaker::ParseRoute(const json& j) {
   Route r{.prefix = j.value("prefix", ""), .nexthop = j.value("nexthop", "")};
   std::istringstream path(j.value("as_path", ""));
   std::string tok;
+  bool confed = false;  // inside "(...)": an AS_CONFED_SEQUENCE
   while (path >> tok) {
+    const bool opens = tok.front() == '(';
+    const bool closes = tok.back() == ')';
     std::erase_if(tok, [](char c) { return !isdigit(static_cast<unsigned char>(c)); });
-    if (!tok.empty()) r.as_path.push_back(static_cast<uint32_t>(std::stoul(tok)));
+    confed = confed || opens;
+    if (!tok.empty()) {
+      r.as_path.push_back(static_cast<uint32_t>(std::stoul(tok)));
+      if (confed) r.confed_path.push_back(r.as_path.back());
+    }
+    if (closes) confed = false;
   }
   if (j.contains("med")) r.med = j["med"].get<uint32_t>();
   if (j.contains("local_pref")) r.local_pref = j["local_pref"].get<uint32_t>();
