@@ -109,7 +109,10 @@ Status BirdSpeaker::Start() { return StartBird({}); }
 
 void BirdSpeaker::Kill() { daemon_.Kill(); }
 
-Status BirdSpeaker::RestartGracefully() { return StartBird({"-R"}); }
+Status BirdSpeaker::RestartGracefully(const std::vector<Route>& routes) {
+  config_.routes = routes;
+  return StartBird({"-R"});
+}
 
 Status BirdSpeaker::StartBird(const std::vector<std::string>& extra) {
   if (auto s = WriteConfig(); !s.ok()) return s;

@@ -36,8 +36,8 @@ class BirdSpeaker : public BgpSpeaker {
   // BIRD dies by SIGKILL (no NOTIFICATION), as in a crash.
   void Kill();
   // BIRD started again in graceful restart recovery (bird -R: R and F bits in its OPENs; it
-  // sends its routes and End-of-RIB once its peers' End-of-RIBs are in).
-  Status RestartGracefully();
+  // sends its routes and End-of-RIB once its peers' End-of-RIBs are in), originating `routes`.
+  Status RestartGracefully(const std::vector<Route>& routes);
 
  private:
   Status StartBird(const std::vector<std::string>& extra);

@@ -152,7 +152,8 @@ Status FrrSpeaker::StartBgpd() {
 
 void FrrSpeaker::KillBgpd() { daemon_.Kill(); }
 
-Status FrrSpeaker::RestartBgpd() {
+Status FrrSpeaker::RestartBgpd(const std::vector<Route>& routes) {
+  config_.routes = routes;
   {
     std::ofstream f(dir_ + "/bgpd.conf");
     f << ConfigText();

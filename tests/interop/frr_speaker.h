@@ -45,8 +45,8 @@ class FrrSpeaker : public BgpSpeaker {
 
   // bgpd alone dies by SIGKILL (no NOTIFICATION), as in a crash; zebra stays.
   void KillBgpd();
-  // bgpd started again with the current configuration (routes announced since included).
-  Status RestartBgpd();
+  // bgpd started again with its configuration, originating `routes`.
+  Status RestartBgpd(const std::vector<Route>& routes);
 
  private:
   Status StartBgpd();

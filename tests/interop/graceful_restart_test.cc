@@ -11,6 +11,13 @@
 // own and tells the RIB it is done: the stale marks go and both routes are still there.
 // The same with FRR in its default graceful restart mode (helper only): FRR keeps Strata's route
 // with its path marked stale in `show bgp ... json` until Strata's End-of-RIB.
+// The other way round, Strata as the helper (RestartingPeer*): BIRD (killed, then started again
+// with bird -R) or FRR (bgpd killed and started again, `bgp graceful-restart preserve-fw-state`)
+// restarts while a third speaker (BIRD, link 2) learns the peer's routes through Strata. While
+// the peer is away its routes stay in Strata's RIB and at the third speaker, counted stale in
+// list_peers; when it is back with one route fewer, its End-of-RIB ends the restart and the
+// route it did not send again is withdrawn from the RIB and the third speaker. A peer that does
+// not come back within the restart time it advertised (3 s) loses its routes.
 // Strata runs without strata-fea, so the check is on the RIB, not the kernel (the kernel and
 // traffic through Strata: graceful_restart_forwarding_test.cc).
 // Binaries: $STRATA_BIN_DIR (strata-bgp from $STRATA_BGP_BIN when set).
@@ -52,9 +59,102 @@ class GracefulRestartInteropTest : public InteropTest {
     return std::nullopt;
   }
 
+  // The restarting peer (`peer`, on link 1: 10.1.0.0/24 and 10.3.0.0/24 originated), Strata
+  // (AS 65000) and a third speaker, BIRD AS 65003 on link 2, all Established and converged.
+  StrataSpeaker& StartHelperTopology(BgpSpeaker& peer) {
+    third_ns_ = &AddNs("t");
+    link2_ = &AddLink(*third_ns_, *strata_ns_, 2);
+    third_ = &AddSpeaker<BirdSpeaker>(
+        *third_ns_, SpeakerConfig{.name = "bird-third",
+                                  .local_as = 65003,
+                                  .router_id = "10.255.0.3",
+                                  .neighbors = {Neighbor{.address = link2_->b_v4(),
+                                                         .remote_as = 65000,
+                                                         .local_address = link2_->a_v4()}}});
+    EXPECT_OK(peer.Start());
+    EXPECT_OK(third_->Start());
+    auto& strata = AddSpeaker<StrataSpeaker>(
+        *strata_ns_,
+        SpeakerConfig{.name = "strata",
+                      .local_as = 65000,
+                      .router_id = "10.255.0.10",
+                      .neighbors = {Neighbor{.address = link_->a_v4(),
+                                             .remote_as = peer.config().local_as,
+                                             .local_address = link_->b_v4()},
+                                    Neighbor{.address = link2_->a_v4(),
+                                             .remote_as = 65003,
+                                             .local_address = link2_->b_v4()}}},
+        StrataBinariesFromEnv());
+    EXPECT_OK(strata.Start());
+    EXPECT_TRUE(strata.WaitEstablished(link_->a_v4())) << strata.Logs() << peer.Logs();
+    EXPECT_TRUE(strata.WaitEstablished(link2_->a_v4())) << strata.Logs();
+    for (const char* prefix : {"10.1.0.0/24", "10.3.0.0/24"}) {
+      EXPECT_TRUE(PollUntil([&] { return RibRouteFor(strata, prefix).has_value(); }, 20s));
+      EXPECT_TRUE(third_->WaitForRoute(prefix).has_value()) << prefix;
+    }
+    const auto status = strata.PeerStatus(link_->a_v4());
+    EXPECT_EQ(status.value("graceful_restart", false), true) << status.dump();
+    return strata;
+  }
+  // list_peers' stale_routes of the restarting peer (a uint64: a string in proto3 JSON).
+  uint64_t StaleRoutes(StrataSpeaker& strata) {
+    const auto v = strata.PeerStatus(link_->a_v4()).value("stale_routes", nlohmann::json(0));
+    return v.is_string() ? std::stoull(v.get<std::string>()) : v.get<uint64_t>();
+  }
+  bool PeerRestarting(StrataSpeaker& strata) {
+    return strata.PeerStatus(link_->a_v4()).value("peer_restarting", false);
+  }
+  // The peer is gone without a NOTIFICATION: Strata helps, its routes stay (stale) in the RIB
+  // and at the third speaker.
+  void ExpectHelping(StrataSpeaker& strata) {
+    ASSERT_TRUE(PollUntil([&] { return PeerRestarting(strata); }, 20s))
+        << strata.PeerStatus(link_->a_v4()).dump();
+    EXPECT_EQ(StaleRoutes(strata), 2u);
+    for (const char* prefix : {"10.1.0.0/24", "10.3.0.0/24"}) {
+      EXPECT_TRUE(RibRouteFor(strata, prefix).has_value()) << prefix;
+      EXPECT_TRUE(third_->FindRoute(prefix).has_value()) << prefix;
+    }
+  }
+  // The peer is back with 10.1.0.0/24 only: its End-of-RIB ends the restart, 10.3.0.0/24 goes.
+  void ExpectSweptAfterEndOfRib(StrataSpeaker& strata) {
+    ASSERT_TRUE(strata.WaitEstablished(link_->a_v4())) << strata.Logs();
+    ASSERT_TRUE(PollUntil([&] { return !PeerRestarting(strata) && StaleRoutes(strata) == 0; }, 30s))
+        << strata.PeerStatus(link_->a_v4()).dump() << strata.Logs();
+    EXPECT_TRUE(PollUntil([&] { return !RibRouteFor(strata, "10.3.0.0/24").has_value(); }, 10s));
+    EXPECT_TRUE(RibRouteFor(strata, "10.1.0.0/24").has_value());
+    EXPECT_TRUE(third_->WaitForRouteGone("10.3.0.0/24")) << third_->Logs();
+    EXPECT_TRUE(third_->FindRoute("10.1.0.0/24").has_value());
+    EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("established_transitions", 0u), 2u);
+  }
+  // The peer stays away longer than its 3 s restart time: its routes are withdrawn.
+  void ExpectWithdrawnAfterRestartTime(StrataSpeaker& strata) {
+    const auto gone = [&] {
+      return !RibRouteFor(strata, "10.1.0.0/24") && !RibRouteFor(strata, "10.3.0.0/24");
+    };
+    ASSERT_TRUE(PollUntil(gone, 15s)) << strata.PeerStatus(link_->a_v4()).dump();
+    EXPECT_FALSE(PeerRestarting(strata));
+    EXPECT_EQ(StaleRoutes(strata), 0u);
+    EXPECT_TRUE(third_->WaitForRouteGone("10.1.0.0/24"));
+    EXPECT_TRUE(third_->WaitForRouteGone("10.3.0.0/24"));
+  }
+  SpeakerConfig PeerConfig(const std::string& name, uint32_t as, uint32_t restart_time) const {
+    return SpeakerConfig{.name = name,
+                         .local_as = as,
+                         .router_id = "10.255.0.1",
+                         .neighbors = {Neighbor{.address = link_->b_v4(),
+                                                .remote_as = 65000,
+                                                .local_address = link_->a_v4(),
+                                                .graceful_restart = true,
+                                                .graceful_restart_time = restart_time}},
+                         .routes = {{.prefix = "10.1.0.0/24"}, {.prefix = "10.3.0.0/24"}}};
+  }
+
   NetNs* bird_ns_ = nullptr;
   NetNs* strata_ns_ = nullptr;
   VethLink* link_ = nullptr;
+  NetNs* third_ns_ = nullptr;
+  VethLink* link2_ = nullptr;
+  BirdSpeaker* third_ = nullptr;
 };
 
 TEST_F(GracefulRestartInteropTest, StrataRestartsWhileBirdHelps) {
@@ -185,6 +285,55 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileFrrHelps) {
       },
       20s))
       << frr_path();
+}
+
+TEST_F(GracefulRestartInteropTest, RestartingPeerBirdKeepsRoutesUntilEndOfRib) {
+  auto& bird = AddSpeaker<BirdSpeaker>(*bird_ns_, PeerConfig("bird", 65001, 30));
+  auto& strata = StartHelperTopology(bird);
+  ASSERT_FALSE(HasFailure()) << AllLogs();
+  EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("peer_restart_time", 0u), 30u);
+
+  bird.Kill();
+  ExpectHelping(strata);
+  ASSERT_FALSE(HasFailure());
+  ASSERT_OK(bird.RestartGracefully({{.prefix = "10.1.0.0/24"}}));
+  ExpectSweptAfterEndOfRib(strata);
+}
+
+TEST_F(GracefulRestartInteropTest, RestartingPeerBirdThatStaysAwayLosesItsRoutes) {
+  auto& bird = AddSpeaker<BirdSpeaker>(*bird_ns_, PeerConfig("bird", 65001, 3));
+  auto& strata = StartHelperTopology(bird);
+  ASSERT_FALSE(HasFailure()) << AllLogs();
+  EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("peer_restart_time", 0u), 3u);
+  bird.Kill();
+  ExpectHelping(strata);
+  ExpectWithdrawnAfterRestartTime(strata);
+}
+
+TEST_F(GracefulRestartInteropTest, RestartingPeerFrrKeepsRoutesUntilEndOfRib) {
+  RequireBinary("/usr/lib/frr/bgpd");
+  if (IsSkipped()) return;
+  auto& frr = AddSpeaker<FrrSpeaker>(*bird_ns_, PeerConfig("frr", 65002, 30));
+  auto& strata = StartHelperTopology(frr);
+  ASSERT_FALSE(HasFailure()) << AllLogs();
+  EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("peer_restart_time", 0u), 30u);
+
+  frr.KillBgpd();
+  ExpectHelping(strata);
+  ASSERT_FALSE(HasFailure());
+  ASSERT_OK(frr.RestartBgpd({{.prefix = "10.1.0.0/24"}}));
+  ExpectSweptAfterEndOfRib(strata);
+}
+
+TEST_F(GracefulRestartInteropTest, RestartingPeerFrrThatStaysAwayLosesItsRoutes) {
+  RequireBinary("/usr/lib/frr/bgpd");
+  if (IsSkipped()) return;
+  auto& frr = AddSpeaker<FrrSpeaker>(*bird_ns_, PeerConfig("frr", 65002, 3));
+  auto& strata = StartHelperTopology(frr);
+  ASSERT_FALSE(HasFailure()) << AllLogs();
+  frr.KillBgpd();
+  ExpectHelping(strata);
+  ExpectWithdrawnAfterRestartTime(strata);
 }
 
 }  // namespace
