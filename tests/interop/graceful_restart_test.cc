@@ -24,6 +24,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 #include "tests/interop/bird_speaker.h"
 #include "tests/interop/frr_speaker.h"
@@ -125,6 +127,12 @@ class GracefulRestartInteropTest : public InteropTest {
     EXPECT_TRUE(third_->WaitForRouteGone("10.3.0.0/24")) << third_->Logs();
     EXPECT_TRUE(third_->FindRoute("10.1.0.0/24").has_value());
     EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("established_transitions", 0u), 2u);
+    // Swept by the End-of-RIB, not flushed at the OPEN (as for a peer whose F bit is clear):
+    // the routes stayed for the whole restart. Only strata-bgp's log tells the two apart.
+    std::ifstream log(strata.dir() + "/bgp.log");
+    const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("End-of-RIB: withdrawing 1 stale IPv4 routes"), std::string::npos);
+    EXPECT_EQ(text.find("forwarding not kept: withdrawing 2 stale IPv4"), std::string::npos);
   }
   // The peer stays away longer than its 3 s restart time: its routes are withdrawn.
   void ExpectWithdrawnAfterRestartTime(StrataSpeaker& strata) {
