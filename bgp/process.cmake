@@ -46,6 +46,7 @@ strata_test(bgp_process_test
     process/graceful_restart_process_test.cc
     process/redistribute_process_test.cc
     process/speaker_pair_fixture.cc
+    ${CMAKE_SOURCE_DIR}/rib/fake_fea.cc
   LIBS strata_bgp_process strata_finder)
 
 # Starts strata-finder, strata-rib and strata-bgp processes; drives them with strata-call.

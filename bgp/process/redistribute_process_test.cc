@@ -1,10 +1,14 @@
 // Redistribution from the RIB into BGP between two in-process speakers (bgp.a AS 65001 on
 // 127.0.0.2, bgp.b AS 65002 on 127.0.0.3) with real RIBs via the Finder: a static route added to
 // rib.a reaches b only while a's export policy accepts `protocol static`, and is withdrawn when
-// the static route is deleted or redistribution is turned off.
+// the static route is deleted or redistribution is turned off. Connected routes come from the
+// interfaces a FakeFea reports to rib.a (as in rib_service_test). When rib.a dies and a new one
+// starts (empty, as strata-rib after a crash), bgp.a subscribes again and b ends up with what the
+// new RIB has.
 #include <gtest/gtest.h>
 
 #include "bgp/process/speaker_pair_fixture.h"
+#include "rib/fake_fea.h"
 #include "rib/proto_convert.h"
 
 namespace strata::bgp {
@@ -12,8 +16,9 @@ namespace {
 
 using namespace speaker_test;
 
-// Port range of this test: 12450..12499.
+// Port range of this test: 12450..12499, and 12800..12849.
 constexpr uint16_t kPort = 12450;
+constexpr uint16_t kPort2 = 12800;
 
 class RedistributeProcessTest : public SpeakerPairTest {
  protected:
@@ -64,6 +69,39 @@ class RedistributeProcessTest : public SpeakerPairTest {
     ASSERT_TRUE(Bgp("a", "set_peer_policy", sp).ok());
     ASSERT_TRUE(env_.RunUntil([&] { return PairEstablished(); }, 15s));
   }
+  // A FEA (FakeFea, target "fea") reporting `ifc`: rib.a watches it and makes connected routes.
+  void StartFea(const fea::v1::Interface& ifc) {
+    fea_router_ = &env_.NewRouter("fea", [&](ipc::Router& r) {
+      fea_ = std::make_unique<rib::FakeFea>(r);
+      fea_->set_interface(ifc);
+      r.AddTarget("fea", "fea", true).Serve(*fea_);
+    });
+  }
+  // Interface `name` of VR a with address `addr`/24, up or down.
+  static fea::v1::Interface Ifc(const std::string& name, const std::string& addr, bool up) {
+    fea::v1::Interface ifc;
+    ifc.set_name(name);
+    ifc.set_up(up);
+    ifc.set_vr("a");
+    auto* a = ifc.add_addresses();
+    rib::AddrToProto(A(addr), a->mutable_address());
+    common::v1::IpAddress bytes;
+    rib::AddrToProto(A(addr), &bytes);
+    a->mutable_prefix()->set_addr(bytes.addr());  // with host bits, as the FEA sends it
+    a->mutable_prefix()->set_len(24);
+    return ifc;
+  }
+  // The prefixes bgp.a redistributes.
+  std::vector<std::string> Redistributed() {
+    std::vector<std::string> out;
+    for (const auto& [prefix, route] : procs_["a"]->speaker().redistributed()) {
+      out.push_back(prefix.ToString() + " " + route.protocol);
+    }
+    return out;
+  }
+
+  ipc::Router* fea_router_ = nullptr;
+  std::unique_ptr<rib::FakeFea> fea_;
 };
 
 using V = std::vector<std::string>;
@@ -107,6 +145,63 @@ TEST_F(RedistributeProcessTest, NetworkWinsOverRedistributedRoute) {
   rib::PrefixToProto(P("10.5.0.0/16"), del.mutable_prefix());
   ASSERT_TRUE((Bgp<bpb::NetworkRequest, bpb::NetworkReply>("a", "delete_network", del)).ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.5.0.0/16"}; }));
+}
+
+// The connected route of an interface in VR a is redistributed while the interface is up and
+// "connected" is asked for.
+TEST_F(RedistributeProcessTest, ConnectedRoutesOfInterfacesAreRedistributed) {
+  Pair(kPort2);
+  ASSERT_TRUE(ExportOnly("connected").ok());
+  ASSERT_TRUE(Redistribute({"connected", "static"}).ok());
+  ASSERT_TRUE(Static("10.5.0.0/16").ok());  // static, rejected by the policy
+  StartFea(Ifc("eth1", "10.44.0.1", true));
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.44.0.0/24"}; }))
+      << ::testing::PrintToString(RibB());
+  // The loopback IGP route is static too (the policy rejects it).
+  EXPECT_EQ(Redistributed(),
+            (V{"10.5.0.0/16 static", "10.44.0.0/24 connected", "127.0.0.0/8 static"}));
+
+  // The interface goes down: its route is withdrawn; up again: back.
+  fea_->send_interface(Ifc("eth1", "10.44.0.1", false));
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB().empty(); }));
+  fea_->send_interface(Ifc("eth1", "10.44.0.1", true));
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.44.0.0/24"}; }));
+
+  // Only static redistributed now: the connected route goes.
+  ASSERT_TRUE(Redistribute({"static"}).ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB().empty(); }));
+  EXPECT_EQ(Redistributed(), (V{"10.5.0.0/16 static", "127.0.0.0/8 static"}));
+}
+
+// rib.a dies and a new, empty one starts; its static table and routes are configured again after
+// bgp.a has subscribed to it (as rtrmgr does after strata-rib restarts). b ends up with the new
+// RIB's routes: the one not configured again is withdrawn.
+TEST_F(RedistributeProcessTest, SubscribesAgainWhenTheRibRestarts) {
+  Pair(kPort2 + 1);
+  ASSERT_TRUE(Redistribute({"static"}).ok());
+  ASSERT_TRUE(Static("10.5.0.0/16").ok());
+  ASSERT_TRUE(Static("10.6.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.5.0.0/16", "10.6.0.0/16"}; }));
+
+  env_.StopRib("a");
+  // Without the RIB bgp.a has nothing to redistribute.
+  ASSERT_TRUE(env_.RunUntil([&] { return Redistributed().empty(); }));
+  env_.StartRib("a");
+  env_.Run(500ms);  // bgp.a learns of the new RIB and subscribes before anything is configured
+  AddLoopbackIgp("a");
+  ASSERT_TRUE(Static("10.6.0.0/16").ok());
+  ASSERT_TRUE(Static("10.7.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil(
+      [&] {
+        return RibB() == V{"10.6.0.0/16", "10.7.0.0/16"};
+      },
+      10s))
+      << ::testing::PrintToString(RibB());
+  EXPECT_EQ(Redistributed(), (V{"10.6.0.0/16 static", "10.7.0.0/16 static", "127.0.0.0/8 static"}));
+  // The subscription is live: later changes still arrive.
+  ASSERT_TRUE(Static("10.6.0.0/16", false).ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.7.0.0/16"}; }));
+  EXPECT_TRUE(PairEstablished());
 }
 
 }  // namespace
