@@ -31,7 +31,7 @@ class BgpProcessTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_GT(h_.StartFinder(), 0);
-    StartRib("a");
+    rib_a_ = StartRib("a");
     StartRib("b");
   }
 
@@ -46,9 +46,9 @@ class BgpProcessTest : public ::testing::Test {
     EXPECT_EQ(rc, 0) << xrl << ": " << out;
     return rc == 0;
   }
-  void StartRib(const std::string& vr) {
-    h_.Start({"strata-rib", "--vr", vr}, "rib-" + vr);
-    ASSERT_TRUE(ProcessHarness::WaitFor([&] {
+  pid_t StartRib(const std::string& vr) {
+    const pid_t pid = h_.Start({"strata-rib", "--vr", vr}, "rib-" + vr);
+    EXPECT_TRUE(ProcessHarness::WaitFor([&] {
       int rc = -1;
       Call("rib." + vr + "/rib/1.0/get_stats", &rc);
       return rc == 0;
@@ -58,6 +58,7 @@ class BgpProcessTest : public ::testing::Test {
     Ok("rib." + vr +
        "/rib/1.0/add_routes?protocol:txt=static&routes.0.prefix:ipv4net=127.0.0.0/8&"
        "routes.0.nexthop:ipv4=127.0.0.1");
+    return pid;
   }
   pid_t StartBgp(const std::string& vr) {
     const pid_t pid = h_.Start({"strata-bgp", "--vr", vr}, "bgp-" + vr);
@@ -91,6 +92,7 @@ class BgpProcessTest : public ::testing::Test {
   }
 
   ProcessHarness h_;
+  pid_t rib_a_ = -1;
 };
 
 TEST_F(BgpProcessTest, TwoSpeakersExchangeNetworksAndSurviveAKill) {
@@ -140,6 +142,49 @@ TEST_F(BgpProcessTest, TwoSpeakersExchangeNetworksAndSurviveAKill) {
   ASSERT_TRUE(ProcessHarness::WaitFor([&] {
     return Has(Call("bgp.b/bgp/1.0/list_peers"), "stale_routes:u64=0&");
   })) << Call("bgp.b/bgp/1.0/list_peers");
+}
+
+// strata-rib of a is SIGKILLed and started again (empty, its static routes configured again but
+// one): strata-bgp subscribes to the new RIB's redistribution and b ends up with the static
+// routes the new RIB has, the other one withdrawn. Ports 12800.. (this test's range).
+TEST_F(BgpProcessTest, RedistributedRoutesFollowARestartedRib) {
+  constexpr int kRedistPort = 12802;
+  StartBgp("a");
+  StartBgp("b");
+  Configure("a", 65001, "127.0.0.2", 65002, "127.0.0.3", kRedistPort);
+  Configure("b", 65002, "127.0.0.3", 65001, "127.0.0.2", kRedistPort);
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] { return Established("a", "127.0.0.3") && Established("b", "127.0.0.2"); }, 15s))
+      << h_.ReadLog("bgp-a");
+  Ok("bgp.a/bgp/1.0/set_redistribute?protocols:list<txt>=static");
+  const auto add_static = [&](const std::string& prefix) {
+    return Ok("rib.a/rib/1.0/add_routes?protocol:txt=static&routes.0.prefix:ipv4net=" + prefix +
+              "&routes.0.nexthop:ipv4=127.0.0.1");
+  };
+  ASSERT_TRUE(add_static("10.5.0.0/16"));
+  ASSERT_TRUE(add_static("10.6.0.0/16"));
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] {
+    return Has(RibEbgp("b"), "10.5.0.0/16") && Has(RibEbgp("b"), "10.6.0.0/16");
+  })) << RibEbgp("b")
+      << h_.ReadLog("bgp-a");
+
+  h_.Kill(rib_a_, SIGKILL);
+  rib_a_ = StartRib("a");  // the origin table and 127/8 again
+  ASSERT_TRUE(add_static("10.6.0.0/16"));
+  ASSERT_TRUE(add_static("10.7.0.0/16"));
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] {
+        const std::string rib = RibEbgp("b");
+        return !Has(rib, "10.5.0.0/16") && Has(rib, "10.6.0.0/16") && Has(rib, "10.7.0.0/16");
+      },
+      15s))
+      << RibEbgp("b") << h_.ReadLog("bgp-a");
+  EXPECT_TRUE(Established("b", "127.0.0.2"));
+  // Still subscribed: a later delete reaches b.
+  Ok("rib.a/rib/1.0/delete_routes?protocol:txt=static&prefixes:list<ipv4net>=10.6.0.0/16");
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return !Has(RibEbgp("b"), "10.6.0.0/16"); }))
+      << RibEbgp("b");
+  EXPECT_TRUE(Has(RibEbgp("b"), "10.7.0.0/16"));
 }
 
 // A raw speaker (AS 65004 on 127.0.0.4) that completes the OPEN exchange by hand.
