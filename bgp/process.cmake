@@ -53,4 +53,4 @@ strata_test(bgp_process_test
 strata_test(bgp_process_it_test
   SOURCES process/bgp_process_it_test.cc ${CMAKE_SOURCE_DIR}/tests/process_harness.cc
   LIBS strata_bgp_wire)
-add_dependencies(bgp_process_it_test strata-bgp strata-rib strata-finder strata-call)
+add_dependencies(bgp_process_it_test strata-bgp strata-rib strata-finder strata-call strata-fea)

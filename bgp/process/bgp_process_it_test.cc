@@ -187,6 +187,39 @@ TEST_F(BgpProcessTest, RedistributedRoutesFollowARestartedRib) {
   EXPECT_TRUE(Has(RibEbgp("b"), "10.7.0.0/16"));
 }
 
+// strata-fea --no-kernel reads the host's interfaces; lo bound to VR a gives rib.a the connected
+// route 127.0.0.0/8, which bgp.a redistributes to b until lo is unbound.
+TEST_F(BgpProcessTest, ConnectedRouteOfARealFeaIsRedistributed) {
+  constexpr int kConnectedPort = 12803;
+  h_.Start({"strata-fea", "--no-kernel"}, "fea");
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] {
+    int rc = -1;
+    Call("fea/fea/1.0/get_stats", &rc);
+    return rc == 0;
+  })) << h_.ReadLog("fea");
+  StartBgp("a");
+  StartBgp("b");
+  Configure("a", 65001, "127.0.0.2", 65002, "127.0.0.3", kConnectedPort);
+  Configure("b", 65002, "127.0.0.3", 65001, "127.0.0.2", kConnectedPort);
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] { return Established("a", "127.0.0.3") && Established("b", "127.0.0.2"); }, 15s));
+  Ok("bgp.a/bgp/1.0/set_redistribute?protocols:list<txt>=connected");
+  Ok("fea/fea/1.0/add_vr?vr:txt=a");
+  Ok("fea/fea/1.0/bind_interface?interface:txt=lo&vr:txt=a");
+  const auto connected = [&] { return Call("rib.a/rib/1.0/list_routes?protocol:txt=connected"); };
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return Has(connected(), "127.0.0.0/8"); }))
+      << connected() << h_.ReadLog("rib-a");
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return Has(RibEbgp("b"), "127.0.0.0/8"); }))
+      << RibEbgp("b") << h_.ReadLog("bgp-a");
+  EXPECT_TRUE(Has(Routes("b"), "as_path:txt=65001&")) << Routes("b");
+
+  Ok("fea/fea/1.0/unbind_interface?interface:txt=lo");
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return !Has(connected(), "127.0.0.0/8"); }))
+      << connected();
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return !Has(RibEbgp("b"), "127.0.0.0/8"); }))
+      << RibEbgp("b");
+}
+
 // A raw speaker (AS 65004 on 127.0.0.4) that completes the OPEN exchange by hand.
 class RawSpeaker {
  public:
