@@ -79,6 +79,16 @@ class BgpProcessTest : public ::testing::Test {
        std::to_string(peer_as) + "&local_address:ipv4=" + me + "&peer_port:u32=" + port +
        "&connect_retry:u32=1&description:txt=to-" + peer + "&ebgp_requires_policy:bool=false");
   }
+  // bgp.a (AS 65001, 127.0.0.2) and bgp.b (AS 65002, 127.0.0.3) peering on `port`, Established.
+  void StartPair(int port) {
+    StartBgp("a");
+    StartBgp("b");
+    Configure("a", 65001, "127.0.0.2", 65002, "127.0.0.3", port);
+    Configure("b", 65002, "127.0.0.3", 65001, "127.0.0.2", port);
+    ASSERT_TRUE(ProcessHarness::WaitFor(
+        [&] { return Established("a", "127.0.0.3") && Established("b", "127.0.0.2"); }, 15s))
+        << Call("bgp.b/bgp/1.0/list_peers") << h_.ReadLog("bgp-a") << h_.ReadLog("bgp-b");
+  }
   bool Established(const std::string& vr, const std::string& peer) {
     return Call("bgp." + vr + "/bgp/1.0/list_peers?peer:ipv4=" + peer).find("Established") !=
            std::string::npos;
@@ -149,13 +159,8 @@ TEST_F(BgpProcessTest, TwoSpeakersExchangeNetworksAndSurviveAKill) {
 // routes the new RIB has, the other one withdrawn. Ports 12800.. (this test's range).
 TEST_F(BgpProcessTest, RedistributedRoutesFollowARestartedRib) {
   constexpr int kRedistPort = 12802;
-  StartBgp("a");
-  StartBgp("b");
-  Configure("a", 65001, "127.0.0.2", 65002, "127.0.0.3", kRedistPort);
-  Configure("b", 65002, "127.0.0.3", 65001, "127.0.0.2", kRedistPort);
-  ASSERT_TRUE(ProcessHarness::WaitFor(
-      [&] { return Established("a", "127.0.0.3") && Established("b", "127.0.0.2"); }, 15s))
-      << h_.ReadLog("bgp-a");
+  StartPair(kRedistPort);
+  if (HasFatalFailure()) return;
   Ok("bgp.a/bgp/1.0/set_redistribute?protocols:list<txt>=static");
   const auto add_static = [&](const std::string& prefix) {
     return Ok("rib.a/rib/1.0/add_routes?protocol:txt=static&routes.0.prefix:ipv4net=" + prefix +
@@ -197,12 +202,8 @@ TEST_F(BgpProcessTest, ConnectedRouteOfARealFeaIsRedistributed) {
     Call("fea/fea/1.0/get_stats", &rc);
     return rc == 0;
   })) << h_.ReadLog("fea");
-  StartBgp("a");
-  StartBgp("b");
-  Configure("a", 65001, "127.0.0.2", 65002, "127.0.0.3", kConnectedPort);
-  Configure("b", 65002, "127.0.0.3", 65001, "127.0.0.2", kConnectedPort);
-  ASSERT_TRUE(ProcessHarness::WaitFor(
-      [&] { return Established("a", "127.0.0.3") && Established("b", "127.0.0.2"); }, 15s));
+  StartPair(kConnectedPort);
+  if (HasFatalFailure()) return;
   Ok("bgp.a/bgp/1.0/set_redistribute?protocols:list<txt>=connected");
   Ok("fea/fea/1.0/add_vr?vr:txt=a");
   Ok("fea/fea/1.0/bind_interface?interface:txt=lo&vr:txt=a");
@@ -317,13 +318,8 @@ TEST_F(BgpProcessTest, MalformedUpdateIsTreatedAsWithdrawAndTheSessionSurvives) 
 // gets an error exit, and the session, its settings and its routes stay as they were.
 TEST_F(BgpProcessTest, ChangePeerWithABadValueFailsAndChangesNothing) {
   constexpr int kChangePort = 12360;
-  StartBgp("a");
-  StartBgp("b");
-  Configure("a", 65001, "127.0.0.2", 65002, "127.0.0.3", kChangePort);
-  Configure("b", 65002, "127.0.0.3", 65001, "127.0.0.2", kChangePort);
-  ASSERT_TRUE(ProcessHarness::WaitFor(
-      [&] { return Established("a", "127.0.0.3") && Established("b", "127.0.0.2"); }, 15s))
-      << Call("bgp.b/bgp/1.0/list_peers") << h_.ReadLog("bgp-b");
+  StartPair(kChangePort);
+  if (HasFatalFailure()) return;
   Ok("bgp.a/bgp/1.0/add_network?prefix:ipv4net=10.1.0.0/16");
   ASSERT_TRUE(ProcessHarness::WaitFor([&] { return Has(RibEbgp("b"), "10.1.0.0/16"); }));
 

@@ -48,9 +48,12 @@ class ConfederationInteropTest : public InteropTest {
   }
   std::string Addr(int n) const { return links_[n]->a_v4(); }
   std::string StrataAddr(int n) const { return links_[n]->b_v4(); }
-  // Strata, member AS 64512 of confederation 65000, peering with the member on link 1 and the
-  // external peer on link 2; `next_hop_self` toward the member.
-  StrataSpeaker& StartStrata(bool next_hop_self) {
+  // `member` and `external` started, then Strata, member AS 64512 of confederation 65000,
+  // peering with the member on link 1 and the external peer on link 2 (`next_hop_self` toward
+  // the member); both sessions Established with their peer types.
+  StrataSpeaker& StartAll(BgpSpeaker& member, BgpSpeaker& external, bool next_hop_self) {
+    EXPECT_OK(member.Start());
+    EXPECT_OK(external.Start());
     auto& strata = AddSpeaker<StrataSpeaker>(
         *mid_,
         SpeakerConfig{.name = "strata",
@@ -81,7 +84,33 @@ class ConfederationInteropTest : public InteropTest {
                           "&ebgp_requires_policy:bool=false&next_hop_self:bool=true")
                     .status());
     }
+    EXPECT_TRUE(strata.WaitEstablished(Addr(1))) << strata.Logs() << member.Logs();
+    EXPECT_TRUE(strata.WaitEstablished(Addr(2))) << strata.Logs() << external.Logs();
+    EXPECT_EQ(strata.PeerStatus(Addr(1)).value("peer_type", ""), "confed-external");
+    EXPECT_EQ(strata.PeerStatus(Addr(2)).value("peer_type", ""), "external");
     return strata;
+  }
+
+  // The member (AS 64513, link 1) and the external speaker (AS 65009, link 2), each originating
+  // `route`.
+  SpeakerConfig MemberConfig(const std::string& name, const Route& route) const {
+    return SpeakerConfig{.name = name,
+                         .local_as = kMemberAs,
+                         .router_id = "10.255.0.1",
+                         .neighbors = {Neighbor{.address = StrataAddr(1),
+                                                .remote_as = kStrataAs,
+                                                .local_address = Addr(1),
+                                                .confederation = kConfedId}},
+                         .routes = {route}};
+  }
+  SpeakerConfig ExternalConfig(const std::string& name, const Route& route) const {
+    return SpeakerConfig{
+        .name = name,
+        .local_as = kExternalAs,
+        .router_id = "10.255.0.2",
+        .neighbors = {Neighbor{
+            .address = StrataAddr(2), .remote_as = kConfedId, .local_address = Addr(2)}},
+        .routes = {route}};
   }
 
   NetNs* mid_ = nullptr;
@@ -93,31 +122,12 @@ TEST_F(ConfederationInteropTest, MemberSegmentsInsideIdentifierOutside) {
   RequireBinary("/usr/sbin/bird");
   if (IsSkipped()) return;
   auto& member = AddSpeaker<BirdSpeaker>(
-      *ns_[1], SpeakerConfig{.name = "bird-member",
-                             .local_as = kMemberAs,
-                             .router_id = "10.255.0.1",
-                             .neighbors = {Neighbor{.address = StrataAddr(1),
-                                                    .remote_as = kStrataAs,
-                                                    .local_address = Addr(1),
-                                                    .confederation = kConfedId}},
-                             .routes = {{.prefix = "10.1.0.0/24", .local_pref = 200}}});
-  auto& external = AddSpeaker<BirdSpeaker>(
-      *ns_[2], SpeakerConfig{
-                   .name = "bird-external",
-                   .local_as = kExternalAs,
-                   .router_id = "10.255.0.2",
-                   .neighbors = {Neighbor{
-                       .address = StrataAddr(2), .remote_as = kConfedId, .local_address = Addr(2)}},
-                   .routes = {{.prefix = "10.9.0.0/24"}}});
-  ASSERT_OK(member.Start());
-  ASSERT_OK(external.Start());
+      *ns_[1], MemberConfig("bird-member", {.prefix = "10.1.0.0/24", .local_pref = 200}));
+  auto& external =
+      AddSpeaker<BirdSpeaker>(*ns_[2], ExternalConfig("bird-external", {.prefix = "10.9.0.0/24"}));
   // next-hop-self toward the member: BIRD takes a member session's next hop as direct (on link).
-  auto& strata = StartStrata(/*next_hop_self=*/true);
-  ASSERT_FALSE(HasFailure()) << strata.Logs();
-  ASSERT_TRUE(strata.WaitEstablished(Addr(1))) << strata.Logs() << member.Logs();
-  ASSERT_TRUE(strata.WaitEstablished(Addr(2))) << strata.Logs() << external.Logs();
-  EXPECT_EQ(strata.PeerStatus(Addr(1)).value("peer_type", ""), "confed-external");
-  EXPECT_EQ(strata.PeerStatus(Addr(2)).value("peer_type", ""), "external");
+  auto& strata = StartAll(member, external, /*next_hop_self=*/true);
+  ASSERT_FALSE(HasFailure());
 
   // Member -> Strata: the member AS (in a confed segment) and its LOCAL_PREF.
   auto r = strata.WaitForRoute("10.1.0.0/24");
@@ -141,34 +151,15 @@ TEST_F(ConfederationInteropTest, FrrMemberAndFrrExternal) {
   RequireBinary("/usr/lib/frr/bgpd");
   if (IsSkipped()) return;
   auto& member = AddSpeaker<FrrSpeaker>(
-      *ns_[1], SpeakerConfig{.name = "frr-member",
-                             .local_as = kMemberAs,
-                             .router_id = "10.255.0.1",
-                             .neighbors = {Neighbor{.address = StrataAddr(1),
-                                                    .remote_as = kStrataAs,
-                                                    .local_address = Addr(1),
-                                                    .confederation = kConfedId}},
-                             .routes = {{.prefix = "10.1.0.0/24", .med = 50, .local_pref = 200}}});
+      *ns_[1], MemberConfig("frr-member", {.prefix = "10.1.0.0/24", .med = 50, .local_pref = 200}));
   auto& external = AddSpeaker<FrrSpeaker>(
-      *ns_[2], SpeakerConfig{
-                   .name = "frr-external",
-                   .local_as = kExternalAs,
-                   .router_id = "10.255.0.2",
-                   .neighbors = {Neighbor{
-                       .address = StrataAddr(2), .remote_as = kConfedId, .local_address = Addr(2)}},
-                   .routes = {{.prefix = "10.9.0.0/24", .med = 30}}});
+      *ns_[2], ExternalConfig("frr-external", {.prefix = "10.9.0.0/24", .med = 30}));
   // The member reaches link 2 (the external's next hop) through Strata, as the confederation's
   // IGP would tell it.
   const auto route = ns_[1]->Exec({"ip", "route", "add", "10.200.2.0/24", "via", StrataAddr(1)});
   ASSERT_TRUE(route.ok()) << route.output;
-  ASSERT_OK(member.Start());
-  ASSERT_OK(external.Start());
-  auto& strata = StartStrata(/*next_hop_self=*/false);
-  ASSERT_FALSE(HasFailure()) << strata.Logs();
-  ASSERT_TRUE(strata.WaitEstablished(Addr(1))) << strata.Logs() << member.Logs();
-  ASSERT_TRUE(strata.WaitEstablished(Addr(2))) << strata.Logs() << external.Logs();
-  EXPECT_EQ(strata.PeerStatus(Addr(1)).value("peer_type", ""), "confed-external");
-  EXPECT_EQ(strata.PeerStatus(Addr(2)).value("peer_type", ""), "external");
+  auto& strata = StartAll(member, external, /*next_hop_self=*/false);
+  ASSERT_FALSE(HasFailure());
 
   // Member -> Strata: the member AS in an AS_CONFED_SEQUENCE; LOCAL_PREF, MED, NEXT_HOP kept.
   auto r = strata.WaitForRoute("10.1.0.0/24");
