@@ -96,6 +96,9 @@ class GracefulRestartInteropTest : public InteropTest {
     }
     const auto status = strata.PeerStatus(link_->a_v4());
     EXPECT_EQ(status.value("graceful_restart", false), true) << status.dump();
+    EXPECT_EQ(status.value("peer_restart_time", 0u),
+              peer.config().neighbors[0].graceful_restart_time)
+        << status.dump();
     return strata;
   }
   // list_peers' stale_routes of the restarting peer (a uint64: a string in proto3 JSON).
@@ -299,7 +302,6 @@ TEST_F(GracefulRestartInteropTest, RestartingPeerBirdKeepsRoutesUntilEndOfRib) {
   auto& bird = AddSpeaker<BirdSpeaker>(*bird_ns_, PeerConfig("bird", 65001, 30));
   auto& strata = StartHelperTopology(bird);
   ASSERT_FALSE(HasFailure()) << AllLogs();
-  EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("peer_restart_time", 0u), 30u);
 
   bird.Kill();
   ExpectHelping(strata);
@@ -312,7 +314,6 @@ TEST_F(GracefulRestartInteropTest, RestartingPeerBirdThatStaysAwayLosesItsRoutes
   auto& bird = AddSpeaker<BirdSpeaker>(*bird_ns_, PeerConfig("bird", 65001, 3));
   auto& strata = StartHelperTopology(bird);
   ASSERT_FALSE(HasFailure()) << AllLogs();
-  EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("peer_restart_time", 0u), 3u);
   bird.Kill();
   ExpectHelping(strata);
   ExpectWithdrawnAfterRestartTime(strata);
@@ -324,7 +325,6 @@ TEST_F(GracefulRestartInteropTest, RestartingPeerFrrKeepsRoutesUntilEndOfRib) {
   auto& frr = AddSpeaker<FrrSpeaker>(*bird_ns_, PeerConfig("frr", 65002, 30));
   auto& strata = StartHelperTopology(frr);
   ASSERT_FALSE(HasFailure()) << AllLogs();
-  EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("peer_restart_time", 0u), 30u);
 
   frr.KillBgpd();
   ExpectHelping(strata);
