@@ -1,7 +1,7 @@
 // Redistribution from the RIB into BGP between two in-process speakers (bgp.a AS 65001 on
 // 127.0.0.2, bgp.b AS 65002 on 127.0.0.3) with real RIBs via the Finder: a static route added to
 // rib.a reaches b only while a's export policy accepts `protocol static`, and is withdrawn when
-// the static route is deleted or redistribution is turned off.
+// the static route is deleted or neither `redistribute` nor an export policy names static.
 #include <gtest/gtest.h>
 
 #include "bgp/process/bgp_process.h"
@@ -191,10 +191,16 @@ TEST_F(RedistributeProcessTest, StaticRouteAdvertisedOnlyWhileExportPolicyAccept
   ASSERT_TRUE(ExportOnly("static").ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.6.0.0/16"}; }));
 
-  // Redistribution off: the redistributed route is withdrawn.
+  // Redistribution off, but the export policy still names `protocol static`: still subscribed
+  // (export policies subscribe by themselves), nothing changes.
   ASSERT_TRUE(Redistribute({}).ok());
-  ASSERT_TRUE(env_.RunUntil([&] { return RibB().empty(); }));
-  EXPECT_TRUE(procs_["a"]->speaker().redistributed().empty());
+  env_.Run(300ms);
+  EXPECT_EQ(RibB(), V{"10.6.0.0/16"});
+  // No export policy names static any more: unsubscribed, the route withdrawn and forgotten.
+  ASSERT_TRUE(ExportOnly("bgp").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.9.0.0/16"}; }))
+      << ::testing::PrintToString(RibB());
+  ASSERT_TRUE(env_.RunUntil([&] { return procs_["a"]->speaker().redistributed().empty(); }));
 }
 
 // add_network wins over a redistributed route of the same prefix; deleting the network brings
