@@ -3,10 +3,9 @@
 // background (the pipeline's PolicyRefilter), only the peers that inherit it, so they see only
 // the differences. The export policies attached anywhere decide which protocols the RIB
 // redistributes into BGP (Hooks::export_protocols_changed). That is settled before the peers'
-// policies change: routes of protocols no longer wanted are then withdrawn before the re-filter
-// starts, so the walk sees their withdrawals queued (a withdrawal queued after the walk started,
-// for a prefix the walk then passes before it is delivered, would be filtered with the new policy
-// and lost).
+// policies change, so routes of protocols no longer wanted are withdrawn before the re-filter
+// walk starts (the walk also handles withdrawals queued while it runs,
+// BgpPipeline::set_export_policy; this keeps it to the common case).
 #include "bgp/process/bgp_speaker.h"
 
 namespace strata::bgp {
