@@ -13,6 +13,8 @@ add_library(strata_bgp_process STATIC
   process/bgp_speaker.cc
   process/bgp_speaker_restart.cc
   process/bgp_speaker_redist.cc
+  process/bgp_speaker_vr_policy.cc
+  process/vr_policy.cc
   process/rib_redist_client.cc
   process/peer_graceful_restart.cc
   process/policy.cc
@@ -47,6 +49,8 @@ strata_test(bgp_process_test
     process/redistribute_process_test.cc
     process/speaker_pair_fixture.cc
     ${CMAKE_SOURCE_DIR}/rib/fake_fea.cc
+    process/vr_policy_test.cc
+    process/vr_policy_process_test.cc
   LIBS strata_bgp_process strata_finder)
 
 # Starts strata-finder, strata-rib and strata-bgp processes; drives them with strata-call.

@@ -264,6 +264,9 @@ std::vector<std::string> PolicyCompiler::Referenced(const ConfigNode& root, cons
   const ConfigNode* v = root.FindChild("virtual-router", vr);
   const ConfigNode* bgp = v != nullptr ? v->FindChild("bgp") : nullptr;
   if (bgp == nullptr) return {};
+  for (const char* dir : {"import", "export"}) {
+    if (const ConfigNode* p = bgp->FindChild(dir)) names.insert(p->first_arg());
+  }
   for (const ConfigNode& peer : bgp->children()) {
     if (peer.keyword() != "peer") continue;
     for (const char* dir : {"import", "export"}) {

@@ -2,7 +2,8 @@
 // calls, and the policy part of a commit into PlanActions.
 //
 // A statement is sent whole (define_policy replaces a statement of the same name) to every BGP
-// speaker (bgp.<vr>) whose peers name it in import or export, and only to those. Mapping:
+// speaker (bgp.<vr>) that names it in import or export (the VR's bgp or its peers), and only to
+// those. Mapping:
 // term -> terms.N (name; from: prefix -> prefixes.M.prefix, route-filter P {ge; le} ->
 // prefixes.M.prefix/ge/le, protocol, community, as-path -> as_path_regex, neighbor; then:
 // action, local-preference -> set_local_pref, metric -> set_med, next-hop -> set_nexthop,
@@ -10,7 +11,8 @@
 // Plan(): a statement that a speaker newly needs, or whose text changed, is defined (undo: the
 // old definition, or delete_policy); one a speaker no longer needs is deleted (undo: the old
 // definition) unless the speaker itself goes away. Defines must run before the peers'
-// set_peer_policy and deletes after their clear_peer_policy: Merge() places them so.
+// set_peer_policy / set_default_policy and deletes after their clear_*_policy: Merge() places them
+// so.
 // Both trees must have passed ConfigValidator. Stateless.
 #pragma once
 
@@ -34,7 +36,7 @@ class PolicyCompiler {
   // The define_policy XRL of statement `name` for `target`; NOT_FOUND if it is not defined.
   static StatusOr<ipc::Xrl> Compile(const ConfigNode& root, const std::string& name,
                                     const std::string& target);
-  // Statements the peers of `vr`'s bgp name, sorted, once each.
+  // Statements `vr`'s bgp and its peers name, sorted, once each.
   static std::vector<std::string> Referenced(const ConfigNode& root, const std::string& vr);
   static StatusOr<Plan> Diff(const ConfigNode& running, const ConfigNode& candidate,
                              uint32_t bgp_rank);

@@ -126,6 +126,18 @@ TEST(PolicyCompilerTest, OnlyReferencedStatementsAreSentBeforeThePeerPolicy) {
   EXPECT_GE(local, 0);
 }
 
+TEST(PolicyCompilerTest, StatementsNamedByTheVrsBgpAreReferenced) {
+  std::string conf = kConfig;
+  conf.replace(conf.find("        peer 127.0.0.3"), 0, "        export unused;\n");
+  ConfigNode root = MustParse(conf);
+  EXPECT_EQ(PolicyCompiler::Referenced(root, "red"),
+            (std::vector<std::string>{"from-blue", "unused"}));
+  auto plan = PolicyCompiler::Diff(MustParse(kConfig), root, 30);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->defines.size(), 1u);
+  EXPECT_EQ(plan->defines[0].xrl.FindArg("name")->ValueToString(), "unused");
+}
+
 TEST(PolicyCompilerTest, ChangedStatementIsRedefinedAndDroppedOneDeleted) {
   ConfigNode before = MustParse(kConfig);
   std::string changed = kConfig;

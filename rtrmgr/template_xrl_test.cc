@@ -72,6 +72,8 @@ virtual-router red {
         confederation-identifier 65100;
         confederation-members 65002 65003;
         redistribute static connected;
+        import p1;
+        export p1;
         network 203.0.113.0/24;
         network 2001:db8:1::/48 { next-hop 2001:db8::2; }
         peer 127.0.0.3 {
@@ -238,6 +240,50 @@ TEST(TemplateXrlTest, RedistributeSetsAndClearsTheProtocols) {
   bgp::v1::SetRedistributeRequest cleared;
   ASSERT_TRUE(ipc::AtomsToMessage((*off)[0].xrl.args(), cleared).ok());
   EXPECT_EQ(cleared.protocols_size(), 0);  // off
+}
+
+// The VR's import / export: set_default_policy after the statement is defined; removing it
+// clears it, then deletes the statement no longer named anywhere.
+TEST(TemplateXrlTest, VrPoliciesSetAndClearTheDefaultPolicy) {
+  constexpr const char* kBase = R"(
+policy {
+    policy-statement p1 { term t { from { protocol static; } then { action accept; } } }
+}
+virtual-router red {
+    bgp {
+        local-as 65001;
+        router-id 10.0.0.1;
+        peer 127.0.0.3 { as 65002; }
+    }
+}
+)";
+  std::string with = kBase;
+  with.replace(with.find("        peer 127.0.0.3"), 0, "        export p1;\n");
+  ConfigNode base = MustParse(kBase);
+  ConfigNode exported = MustParse(with);
+  EXPECT_TRUE(ConfigValidator(RealTemplates()).Validate(exported).empty());
+  CheckPlan(base, exported);
+  CheckPlan(exported, base);
+  NoExec exec;
+  CommitHistory history("");
+  CommitEngine engine(RealTemplates(), exec, history);
+  auto on = engine.Plan(base, exported);
+  ASSERT_TRUE(on.ok()) << on.status().ToString();
+  std::vector<std::string> methods;
+  for (const auto& a : *on) methods.push_back(a.xrl.method());
+  EXPECT_EQ(methods, (std::vector<std::string>{"define_policy", "set_default_policy"}));
+  bgp::v1::SetDefaultPolicyRequest req;
+  ASSERT_TRUE(ipc::AtomsToMessage(on->back().xrl.args(), req).ok());
+  EXPECT_EQ(req.direction(), "export");
+  EXPECT_EQ(req.policy(), "p1");
+  ASSERT_TRUE(on->back().undo);
+  EXPECT_EQ(on->back().undo->method(), "clear_default_policy");
+
+  auto off = engine.Plan(exported, base);
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  methods.clear();
+  for (const auto& a : *off) methods.push_back(a.xrl.method());
+  EXPECT_EQ(methods, (std::vector<std::string>{"clear_default_policy", "delete_policy"}));
 }
 
 TEST(TemplateXrlTest, ExampleConfigPlansInOrder) {

@@ -1,6 +1,7 @@
 #include "bgp/pipeline/bgp_pipeline.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 namespace strata::bgp {
@@ -112,14 +113,28 @@ Status BgpPipeline::set_export_policy(PeerId id, RoutePolicy policy) {
   if (!p) return NotFound("no peer " + std::to_string(id));
   p->config.export_policy = policy;
   if (p->filter_out) {
-    // What the reader may hold: the fanout's table now and later, and the prefixes of changes
-    // queued now (a reader's later deliveries are filtered with the new policy anyway).
+    // What the reader may hold: the fanout's table now and later, the prefixes of changes
+    // queued now, and those of changes queued during the walk (a prefix deleted from the table
+    // after the change is still held by a reader its deletion has not reached: the walk must
+    // visit it, or the deletion, delivered after the walk passed it, would be filtered with the
+    // new policy only). Deliveries touch their prefix, so the walk skips those delivered.
     auto queued = std::make_shared<const std::vector<IpPrefix>>(fanout_->queued_prefixes());
-    p->filter_out->ChangePolicy(std::move(policy), [fanout = fanout_.get(),
-                                                    queued](const std::optional<IpPrefix>& after) {
+    struct Later {
+      uint64_t seq;
+      std::set<IpPrefix> prefixes;
+    };
+    auto later = std::make_shared<Later>(Later{fanout_->queue_end(), {}});
+    p->filter_out->ChangePolicy(std::move(policy), [fanout = fanout_.get(), queued,
+                                                    later](const std::optional<IpPrefix>& after) {
+      fanout->each_queued_since(later->seq, [&](const IpPrefix& q) {
+        if (!after || *after < q) later->prefixes.insert(q);
+      });
       std::optional<IpPrefix> first = fanout->next_table_prefix(after);
       auto it = after ? std::upper_bound(queued->begin(), queued->end(), *after) : queued->begin();
       if (it != queued->end() && (!first || *it < *first)) first = *it;
+      auto lt = after ? later->prefixes.upper_bound(*after) : later->prefixes.begin();
+      later->prefixes.erase(later->prefixes.begin(), lt);  // passed
+      if (lt != later->prefixes.end() && (!first || *lt < *first)) first = *lt;
       return first;
     });
   }

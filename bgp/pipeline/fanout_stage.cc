@@ -189,6 +189,13 @@ std::optional<IpPrefix> FanoutStage::next_table_prefix(const std::optional<IpPre
   return hit.prefix;
 }
 
+void FanoutStage::each_queued_since(uint64_t& seq,
+                                    const std::function<void(const IpPrefix&)>& fn) const {
+  for (uint64_t s = std::max(seq, first_seq_); s < end_seq(); ++s)
+    fn(queue_[s - first_seq_].prefix);
+  seq = end_seq();
+}
+
 std::vector<IpPrefix> FanoutStage::queued_prefixes() const {
   std::vector<IpPrefix> out;
   out.reserve(queued_by_prefix_.size());

@@ -101,6 +101,11 @@ class FanoutStage : public BgpStage {
   std::optional<IpPrefix> next_table_prefix(const std::optional<IpPrefix>& after) const;
   // Prefixes with queued changes, sorted: with the table's, all a reader may hold a route for.
   std::vector<IpPrefix> queued_prefixes() const;
+  // The queue's position after its newest change (where the next one goes).
+  uint64_t queue_end() const { return end_seq(); }
+  // Calls fn(prefix) for each change still queued from position `seq` on (those every reader
+  // has passed are gone), then sets `seq` to queue_end().
+  void each_queued_since(uint64_t& seq, const std::function<void(const IpPrefix&)>& fn) const;
 
   // Changes the furthest-behind reader that is not paused has still to pass (paused readers wait
   // for their session and do not count: they catch up later from the queue).

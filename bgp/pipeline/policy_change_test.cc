@@ -65,6 +65,20 @@ class PolicyChangeTest : public ::testing::Test {
   PeerId e1 = 0, e2 = 0;
 };
 
+// A withdrawal that arrives right after an export policy change, for a route the old policy sent
+// and the new one rejects: the peer must still see it withdrawn.
+TEST_F(PolicyChangeTest, WithdrawalRightAfterExportChangeReachesThePeer) {
+  Send(e1, {"1.0.0.0/8", "2.0.0.0/8"});
+  scheduler.run_until_idle();
+  ASSERT_TRUE(s2.table.contains(P("1.0.0.0/8")));
+  ASSERT_TRUE(pipeline->set_export_policy(e2, Reject("1.0.0.0/8")).ok());
+  const IpPrefix gone[] = {P("1.0.0.0/8")};
+  ASSERT_TRUE(pipeline->receive_update(e1, nullptr, {}, gone).ok());
+  scheduler.run_until_idle();
+  EXPECT_FALSE(s2.table.contains(P("1.0.0.0/8")));
+  EXPECT_TRUE(s2.table.contains(P("2.0.0.0/8")));
+}
+
 TEST_F(PolicyChangeTest, ImportPolicyChangeReachesRibAndPeers) {
   Send(e1, {"1.0.0.0/8", "2.0.0.0/8"});
   scheduler.run_until_idle();

@@ -13,7 +13,8 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
                                                    BgpPipeline& pipeline,
                                                    AttributeInterner& interner,
                                                    PeerSettings settings, PolicyRef import_policy,
-                                                   PolicyRef export_policy, bool start) {
+                                                   PolicyRef export_policy, const VrPolicies& vr,
+                                                   bool start) {
   if (Status s = settings.session.Validate(); !s.ok()) return s;
   std::unique_ptr<BgpPeer> peer(new BgpPeer(io, pipeline, interner, std::move(settings)));
   auto session = PeerSession::Create(io, peer->settings_.session, peer.get());
@@ -28,6 +29,7 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
   pc.route_reflector_client = sc.route_reflector_client;
   peer->import_policy_ = std::move(import_policy);
   peer->export_policy_ = std::move(export_policy);
+  peer->vr_policies_ = vr;
   pc.import_policy = peer->import_hook();
   pc.export_policy = peer->export_hook();
   auto id = pipeline.add_peer(std::move(pc));

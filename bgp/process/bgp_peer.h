@@ -33,6 +33,7 @@
 #include "bgp/process/attribute_interner.h"
 #include "bgp/process/peer_graceful_restart.h"
 #include "bgp/process/policy_hook.h"
+#include "bgp/process/vr_policy.h"
 #include "bgp/session/peer_session.h"
 #include "common/log.h"
 
@@ -41,7 +42,7 @@ namespace strata::bgp {
 struct PeerSettings {
   PeerConfig session;  // the session layer's configuration (address, AS, timers, families)
   bool enabled = true;
-  std::string import_policy;  // policy names ("" none)
+  std::string import_policy;  // the peer's own policy names ("" none: the VR's, VrPolicies)
   std::string export_policy;
   // RFC 4724 graceful restart with this peer (helper and restarting speaker); the speaker sets
   // session.graceful_restart (the capability) from it and from graceful_restart_config.
@@ -67,7 +68,8 @@ class BgpPeer : public SessionConsumer, public SessionSink {
                                                    BgpPipeline& pipeline,
                                                    AttributeInterner& interner,
                                                    PeerSettings settings, PolicyRef import_policy,
-                                                   PolicyRef export_policy, bool start = true);
+                                                   PolicyRef export_policy, const VrPolicies& vr,
+                                                   bool start = true);
   // Stops the session (Cease) and removes the peer from the pipeline.
   ~BgpPeer() override;
 
@@ -77,9 +79,14 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   // "in": ask the peer for its routes again; "out": send ours again.
   Status SoftResetIn();
   Status SoftResetOut();
-  // New policies, applied to the current routes at once.
+  // New own policies ("" and null: none, the VR's applies), applied to the current routes at once.
   void SetImportPolicy(const std::string& name, PolicyRef policy);
   void SetExportPolicy(const std::string& name, PolicyRef policy);
+  // The VR's policy of a direction changed: re-applied to the current routes (in the background,
+  // the pipeline's re-filter) only when the peer inherits it, i.e. has no own policy that way.
+  void SetVrPolicy(PolicyDirection direction, PolicyBinding binding);
+  // The policy in force in a direction: the peer's own, else the VR's (inherited).
+  EffectivePolicy effective_policy(PolicyDirection direction) const;
   void set_description(std::string d) { settings_.session.description = std::move(d); }
   // New max_prefixes settings, checked against the current Adj-RIB-In at once (like FRR, no
   // session reset). A session already torn down over the limit stays down until its timer,
@@ -156,8 +163,9 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   bool up_ = false;  // the pipeline branch is up
   std::optional<NegotiatedSession> negotiated_;
   std::optional<IpAddr> local_address_;
-  PolicyRef import_policy_;
+  PolicyRef import_policy_;  // own
   PolicyRef export_policy_;
+  VrPolicies vr_policies_;           // the VR's, used where there is no own policy
   bool import_deny_logged_ = false;  // the RFC 8212 log line was written
   bool export_deny_logged_ = false;
   std::map<IpPrefix, AttributeSetPtr> adj_out_;  // what the peer has been sent

@@ -1,6 +1,7 @@
 // BgpPeer's policy hooks and RFC 8212 ("Default External BGP Route Propagation Behavior without
 // Policies"): an eBGP peer with no import policy accepts no route and one with no export policy
-// is sent none, unless its ebgp_requires_policy is off. Like BIRD and FRR, on by default.
+// is sent none, unless its ebgp_requires_policy is off. Like BIRD and FRR, on by default. The
+// policy in force is the peer's own, else the VR's (vr_policy.h): either counts.
 #include "bgp/process/bgp_peer.h"
 
 namespace strata::bgp {
@@ -22,18 +23,36 @@ bool BgpPeer::default_deny(bool has_policy, bool& logged, const char* direction)
 }
 
 RoutePolicy BgpPeer::import_hook() {
-  if (default_deny(import_policy_ != nullptr, import_deny_logged_, "import")) {
+  const EffectivePolicy in = effective_policy(PolicyDirection::kImport);
+  if (default_deny(in.policy != nullptr, import_deny_logged_, "import")) {
     return [](const BgpRouteRef&) -> BgpRouteRef { return nullptr; };
   }
-  return MakeImportHook(import_policy_, settings_.session.local_as);
+  return MakeImportHook(in.policy, settings_.session.local_as);
 }
 
 RoutePolicy BgpPeer::export_hook() {
-  if (default_deny(export_policy_ != nullptr, export_deny_logged_, "export")) {
+  const EffectivePolicy out = effective_policy(PolicyDirection::kExport);
+  if (default_deny(out.policy != nullptr, export_deny_logged_, "export")) {
     return [](const BgpRouteRef&) -> BgpRouteRef { return nullptr; };
   }
   const PeerConfig& c = settings_.session;
-  return MakeExportHook(export_policy_, c.open_as(), export_self());
+  return MakeExportHook(out.policy, c.open_as(), export_self());
+}
+
+EffectivePolicy BgpPeer::effective_policy(PolicyDirection direction) const {
+  const bool in = direction == PolicyDirection::kImport;
+  return ResolvePolicy({in ? settings_.import_policy : settings_.export_policy,
+                        in ? import_policy_ : export_policy_},
+                       vr_policies_.at(direction));
+}
+
+void BgpPeer::SetVrPolicy(PolicyDirection direction, PolicyBinding binding) {
+  vr_policies_.at(direction) = std::move(binding);
+  if (direction == PolicyDirection::kImport) {
+    if (settings_.import_policy.empty()) (void)pipeline_.set_import_policy(id_, import_hook());
+  } else if (settings_.export_policy.empty()) {
+    (void)pipeline_.set_export_policy(id_, export_hook());
+  }
 }
 
 void BgpPeer::SetEbgpRequiresPolicy(bool on) {

@@ -32,6 +32,9 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
     oracle_->reset();
   };
   hooks.restart_done = [this] { sink_->graceful_restart_done(); };
+  hooks.export_protocols_changed = [this](const std::vector<std::string>& protocols) {
+    if (redist_) redist_->set_policy_protocols(protocols);
+  };
   speaker_ = std::make_unique<BgpSpeaker>(router_.io(), *oracle_, *sink_, std::move(hooks),
                                           options_.clock);
   redist_ = std::make_unique<RibRedistClient>(router_, rib_target_, instance_, *speaker_);

@@ -126,4 +126,18 @@ void BgpService::ClearPeerPolicy(const v1::ClearPeerPolicyRequest& request,
             [&](const IpAddr& a) { return speaker_.ClearPeerPolicy(a, *dir); });
 }
 
+void BgpService::SetDefaultPolicy(const v1::SetDefaultPolicyRequest& request,
+                                  ipc::Responder<v1::SetDefaultPolicyReply> reply) {
+  auto dir = ParsePolicyDirection(request.direction());
+  if (!dir.ok()) return reply.Fail(dir.status());
+  Answer(reply, speaker_.SetVrPolicy(*dir, request.policy()));
+}
+
+void BgpService::ClearDefaultPolicy(const v1::ClearDefaultPolicyRequest& request,
+                                    ipc::Responder<v1::ClearDefaultPolicyReply> reply) {
+  auto dir = ParsePolicyDirection(request.direction());
+  if (!dir.ok()) return reply.Fail(dir.status());
+  Answer(reply, speaker_.ClearVrPolicy(*dir));
+}
+
 }  // namespace strata::bgp

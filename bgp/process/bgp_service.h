@@ -44,6 +44,10 @@ class BgpService : public v1::BgpHandler {
                      ipc::Responder<v1::PeerReply> reply) override;
   void ClearPeerPolicy(const v1::ClearPeerPolicyRequest& request,
                        ipc::Responder<v1::PeerReply> reply) override;
+  void SetDefaultPolicy(const v1::SetDefaultPolicyRequest& request,
+                        ipc::Responder<v1::SetDefaultPolicyReply> reply) override;
+  void ClearDefaultPolicy(const v1::ClearDefaultPolicyRequest& request,
+                          ipc::Responder<v1::ClearDefaultPolicyReply> reply) override;
   void ListPeers(const v1::ListPeersRequest& request,
                  ipc::Responder<v1::ListPeersReply> reply) override;
   void ListRoutes(const v1::ListRoutesRequest& request,

@@ -1,5 +1,6 @@
 // BgpService's show methods: list_peers, list_routes, get_stats.
 #include <cstdio>
+#include <map>
 
 #include "bgp/pipeline/decision_steps.h"
 #include "bgp/process/bgp_proto_convert.h"
@@ -84,8 +85,12 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   out->set_updates_out(sc.out(MessageType::kUpdate));
   out->set_established_transitions(sc.established_count);
   out->set_last_error(p.last_error());
-  out->set_import_policy(p.settings().import_policy);
-  out->set_export_policy(p.settings().export_policy);
+  const EffectivePolicy in = p.effective_policy(PolicyDirection::kImport);
+  const EffectivePolicy exp = p.effective_policy(PolicyDirection::kExport);
+  out->set_import_policy(in.name);
+  out->set_export_policy(exp.name);
+  out->set_import_policy_inherited(in.inherited);
+  out->set_export_policy_inherited(exp.inherited);
   out->set_malformed_updates(p.counters().malformed_updates);
   out->set_max_prefixes_exceeded(p.max_prefixes_exceeded());
   out->set_first_as_violations(p.counters().first_as_violations);
@@ -203,6 +208,18 @@ void BgpService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
     out.set_rib_queue(sink_->queued());
   }
   out.set_background_tasks(speaker_.background_tasks());
+  out.set_import_policy(speaker_.vr_policies().import_policy.name);
+  out.set_export_policy(speaker_.vr_policies().export_policy.name);
+  if (redist_) {
+    for (const std::string& p : redist_->protocols()) out.add_redistributed_protocols(p);
+  }
+  std::map<std::string, uint64_t> per_protocol;
+  for (const auto& [prefix, r] : speaker_.redistributed()) ++per_protocol[r.protocol];
+  for (const auto& [protocol, n] : per_protocol) {
+    v1::RedistributedCount* c = out.add_redistributed_routes();
+    c->set_protocol(protocol);
+    c->set_routes(n);
+  }
   reply(out);
 }
 

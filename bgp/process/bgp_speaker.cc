@@ -193,7 +193,7 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpSpeaker::make_peer(PeerSettings settings) 
   auto export_policy = policy_or_null(settings.export_policy);
   if (!export_policy.ok()) return export_policy.status();
   auto peer = BgpPeer::Create(io_, *pipeline_, interner_, std::move(settings), *import_policy,
-                              *export_policy, /*start=*/!hold_sessions_);
+                              *export_policy, vr_policies_, /*start=*/!hold_sessions_);
   if (peer.ok()) {
     (*peer)->set_restart_hooks([this] { return restarting_; }, [this] { check_restart_done(); });
   }
@@ -250,6 +250,7 @@ Status BgpSpeaker::AddPeer(PeerSettings settings) {
         raw->settings().session.md5_password);
   }
   log_->info("peer {} added", raw->settings().session.Name());
+  update_export_protocols();
   return Status::Ok();
 }
 
@@ -320,6 +321,7 @@ Status BgpSpeaker::DeletePeer(const IpAddr& peer) {
   if (listener_) listener_->RemovePeer(peer);
   peers_.erase(peer);
   log_->info("peer {} deleted", peer.ToString());
+  update_export_protocols();
   return Status::Ok();
 }
 
@@ -400,10 +402,17 @@ Status BgpSpeaker::DefinePolicy(Policy policy) {
   const std::string name = policy.name;
   auto ref = std::make_shared<const Policy>(std::move(policy));
   policies_[name] = ref;
+  update_export_protocols();  // before the re-filters (bgp_speaker_vr_policy.cc)
   // Re-evaluate the routes of every peer using it.
   for (auto& [addr, p] : peers_) {
     if (p->settings().import_policy == name) p->SetImportPolicy(name, ref);
     if (p->settings().export_policy == name) p->SetExportPolicy(name, ref);
+  }
+  for (PolicyDirection d : {PolicyDirection::kImport, PolicyDirection::kExport}) {
+    PolicyBinding& vr = vr_policies_.at(d);
+    if (vr.name != name) continue;
+    vr.policy = ref;
+    for (auto& [addr, p] : peers_) p->SetVrPolicy(d, vr);
   }
   return Status::Ok();
 }
@@ -414,6 +423,9 @@ Status BgpSpeaker::DeletePolicy(const std::string& name) {
     if (p->settings().import_policy == name || p->settings().export_policy == name) {
       return FailedPrecondition("policy '" + name + "' is used by peer " + addr.ToString());
     }
+  }
+  if (vr_policies_.import_policy.name == name || vr_policies_.export_policy.name == name) {
+    return FailedPrecondition("policy '" + name + "' is the VR's import or export policy");
   }
   policies_.erase(name);
   return Status::Ok();
@@ -429,6 +441,7 @@ Status BgpSpeaker::SetPeerPolicy(const IpAddr& peer, PolicyDirection direction,
   if (direction == PolicyDirection::kImport) {
     p->SetImportPolicy(name, *ref);
   } else {
+    update_export_protocols(std::nullopt, std::make_pair(peer, name));
     p->SetExportPolicy(name, *ref);
   }
   return Status::Ok();
@@ -440,6 +453,7 @@ Status BgpSpeaker::ClearPeerPolicy(const IpAddr& peer, PolicyDirection direction
   if (direction == PolicyDirection::kImport) {
     p->SetImportPolicy("", nullptr);
   } else {
+    update_export_protocols(std::nullopt, std::make_pair(peer, std::string()));
     p->SetExportPolicy("", nullptr);
   }
   return Status::Ok();

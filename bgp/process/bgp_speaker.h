@@ -27,6 +27,7 @@
 #include "bgp/process/attribute_interner.h"
 #include "bgp/process/bgp_peer.h"
 #include "bgp/process/policy.h"
+#include "bgp/process/vr_policy.h"
 #include "bgp/session/bgp_listener.h"
 #include "common/log.h"
 #include "rib/task_scheduler.h"
@@ -45,7 +46,6 @@ struct LocalConfig {
   friend bool operator==(const LocalConfig&, const LocalConfig&) = default;
 };
 
-enum class PolicyDirection { kImport, kExport };
 StatusOr<PolicyDirection> ParsePolicyDirection(std::string_view text);
 
 class BgpSpeaker {
@@ -55,6 +55,9 @@ class BgpSpeaker {
     // Restarting speaker: every graceful restart peer sent End-of-RIB (or the deferral timer
     // ended): the RIB may drop what the previous incarnation left (bgp_speaker_restart.cc).
     std::function<void()> restart_done;
+    // The protocols the export policies in use match on (ExportProtocols) changed: the RIB
+    // should redistribute these (with those of `redistribute`).
+    std::function<void(const std::vector<std::string>&)> export_protocols_changed;
   };
 
   // `clock` drives route flap damping (null: real time on `io`; tests pass a FakeClock).
@@ -97,6 +100,14 @@ class BgpSpeaker {
   Status DeletePolicy(const std::string& name);
   Status SetPeerPolicy(const IpAddr& peer, PolicyDirection direction, const std::string& name);
   Status ClearPeerPolicy(const IpAddr& peer, PolicyDirection direction);
+  // The VR's policies (vr_policy.h), inherited by peers without their own for that direction;
+  // a change re-filters the routes of every inheriting peer in the background. A missing policy
+  // is NOT_FOUND and the old one stays.
+  Status SetVrPolicy(PolicyDirection direction, const std::string& name);
+  Status ClearVrPolicy(PolicyDirection direction);
+  const VrPolicies& vr_policies() const { return vr_policies_; }
+  // The protocols the export policies attached (the VR's and every peer's own) match on.
+  const std::vector<std::string>& export_protocols() const { return export_protocols_; }
 
   // Route flap damping of eBGP routes (nullopt: off); kept across pipeline rebuilds.
   Status SetDamping(std::optional<DampingParams> params);
@@ -159,6 +170,10 @@ class BgpSpeaker {
   void finish_restart(const char* why);
   // Builds every peer again (their session settings changed); sessions reset.
   void readd_peers();
+  // Recomputes export_protocols_ (with the VR's export policy, or a peer's own, about to be
+  // `vr_export` / `peer`'s name); tells Hooks::export_protocols_changed when they changed.
+  void update_export_protocols(std::optional<std::string> vr_export = std::nullopt,
+                               std::optional<std::pair<IpAddr, std::string>> peer = std::nullopt);
 
   boost::asio::io_context& io_;
   NexthopOracle& oracle_;
@@ -176,6 +191,8 @@ class BgpSpeaker {
   std::map<IpPrefix, std::optional<IpAddr>> networks_;
   std::map<IpPrefix, RedistRoute> redist_;  // every redistributed route, shadowed or not
   std::map<std::string, PolicyRef> policies_;
+  VrPolicies vr_policies_;
+  std::vector<std::string> export_protocols_;
   AsioClock asio_clock_;
   PipelineClock* clock_;
   std::optional<DampingParams> damping_;

@@ -1,10 +1,10 @@
 // Redistribution from the RIB into BGP between two in-process speakers (bgp.a AS 65001 on
 // 127.0.0.2, bgp.b AS 65002 on 127.0.0.3) with real RIBs via the Finder: a static route added to
 // rib.a reaches b only while a's export policy accepts `protocol static`, and is withdrawn when
-// the static route is deleted or redistribution is turned off. Connected routes come from the
-// interfaces a FakeFea reports to rib.a (as in rib_service_test). When rib.a dies and a new one
-// starts (empty, as strata-rib after a crash), bgp.a subscribes again and b ends up with what the
-// new RIB has.
+// the static route is deleted or neither `redistribute` nor an export policy names static.
+// Connected routes come from the interfaces a FakeFea reports to rib.a (as in rib_service_test).
+// When rib.a dies and a new one starts (empty, as strata-rib after a crash), bgp.a subscribes again
+// and b ends up with what the new RIB has.
 #include <gtest/gtest.h>
 
 #include "bgp/process/speaker_pair_fixture.h"
@@ -126,10 +126,16 @@ TEST_F(RedistributeProcessTest, StaticRouteAdvertisedOnlyWhileExportPolicyAccept
   ASSERT_TRUE(ExportOnly("static").ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.6.0.0/16"}; }));
 
-  // Redistribution off: the redistributed route is withdrawn.
+  // Redistribution off, but the export policy still names `protocol static`: still subscribed
+  // (export policies subscribe by themselves), nothing changes.
   ASSERT_TRUE(Redistribute({}).ok());
-  ASSERT_TRUE(env_.RunUntil([&] { return RibB().empty(); }));
-  EXPECT_TRUE(procs_["a"]->speaker().redistributed().empty());
+  env_.Run(300ms);
+  EXPECT_EQ(RibB(), V{"10.6.0.0/16"});
+  // No export policy names static any more: unsubscribed, the route withdrawn and forgotten.
+  ASSERT_TRUE(ExportOnly("bgp").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.9.0.0/16"}; }))
+      << ::testing::PrintToString(RibB());
+  ASSERT_TRUE(env_.RunUntil([&] { return procs_["a"]->speaker().redistributed().empty(); }));
 }
 
 // add_network wins over a redistributed route of the same prefix; deleting the network brings
@@ -167,10 +173,14 @@ TEST_F(RedistributeProcessTest, ConnectedRoutesOfInterfacesAreRedistributed) {
   fea_->send_interface(Ifc("eth1", "10.44.0.1", true));
   ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.44.0.0/24"}; }));
 
-  // Only static redistributed now: the connected route goes.
+  // Neither `redistribute` nor the export policy names connected any more: the connected route
+  // goes (an export policy matching `protocol connected` would keep it subscribed).
   ASSERT_TRUE(Redistribute({"static"}).ok());
+  ASSERT_TRUE(ExportOnly("bgp").ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibB().empty(); }));
-  EXPECT_EQ(Redistributed(), (V{"10.5.0.0/16 static", "127.0.0.0/8 static"}));
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return Redistributed() == V{"10.5.0.0/16 static", "127.0.0.0/8 static"};
+  })) << ::testing::PrintToString(Redistributed());
 }
 
 // rib.a dies and a new, empty one starts; its static table and routes are configured again after

@@ -20,11 +20,32 @@ RibRedistClient::RibRedistClient(ipc::Router& router, std::string rib_target, st
 
 RibRedistClient::~RibRedistClient() = default;
 
+namespace {
+std::vector<std::string> SortedUnique(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+}  // namespace
+
 void RibRedistClient::set_protocols(std::vector<std::string> protocols) {
-  std::sort(protocols.begin(), protocols.end());
-  protocols.erase(std::unique(protocols.begin(), protocols.end()), protocols.end());
-  if (protocols == protocols_) return;
-  protocols_ = std::move(protocols);
+  explicit_ = SortedUnique(std::move(protocols));
+  apply();
+}
+
+void RibRedistClient::set_policy_protocols(std::vector<std::string> protocols) {
+  policy_ = SortedUnique(std::move(protocols));
+  apply();
+}
+
+void RibRedistClient::apply() {
+  std::vector<std::string> all = explicit_;
+  all.insert(all.end(), policy_.begin(), policy_.end());
+  all = SortedUnique(std::move(all));
+  if (all == protocols_) return;
+  protocols_ = std::move(all);
+  log_->info("redistribution: [{}] (explicit [{}], export policies [{}])",
+             fmt::join(protocols_, ","), fmt::join(explicit_, ","), fmt::join(policy_, ","));
   disable();
   withdraw_all();
   if (rib_up_ && !protocols_.empty()) enable();

@@ -4,6 +4,10 @@
 // RedistDelete). set_protocols changes or (empty) ends the subscription; while the RIB is down
 // there is none and the routes it gave are withdrawn; when it is (back) up we subscribe again and
 // its dump brings them back. A failed enable_redist is retried every second.
+// The protocols subscribed are those asked explicitly (set_protocols, `redistribute`) and those
+// the export policies match on (set_policy_protocols, XORP semantics: an export policy with
+// `from { protocol static; }` brings the RIB's static routes); a route is withdrawn once neither
+// names its protocol. A change of the union re-subscribes (routes withdrawn, the dump re-adds).
 // Threading: the io_context thread. REQUIRES: router and speaker outlive this object.
 #pragma once
 
@@ -26,8 +30,11 @@ class RibRedistClient {
                   BgpSpeaker& speaker);
   ~RibRedistClient();
 
-  // The protocols to redistribute (empty: none).
+  // The protocols to redistribute explicitly (empty: none).
   void set_protocols(std::vector<std::string> protocols);
+  // The protocols the export policies match on (empty: none).
+  void set_policy_protocols(std::vector<std::string> protocols);
+  // The union subscribed.
   const std::vector<std::string>& protocols() const { return protocols_; }
   void rib_event(bool alive);
   std::optional<uint64_t> subscription() const { return id_; }
@@ -37,6 +44,8 @@ class RibRedistClient {
   Status redist_delete(const rib_client::v1::RedistDeleteRequest& request);
 
  private:
+  // Subscribes to the union of explicit_ and policy_ when it changed.
+  void apply();
   void enable();
   void disable();
   void withdraw_all();
@@ -48,7 +57,9 @@ class RibRedistClient {
   std::string client_;
   BgpSpeaker& speaker_;
   std::shared_ptr<spdlog::logger> log_;
-  std::vector<std::string> protocols_;
+  std::vector<std::string> explicit_;  // sorted, unique
+  std::vector<std::string> policy_;
+  std::vector<std::string> protocols_;  // their union
   bool rib_up_ = false;
   bool enabling_ = false;
   uint64_t generation_ = 0;  // replies of older enable calls are ignored

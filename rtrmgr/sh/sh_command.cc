@@ -101,7 +101,7 @@ std::vector<std::string> SplitScript(std::string_view text) {
 bool ShowRequest::per_vr() const {
   return kind == Kind::kRoute || kind == Kind::kBgpSummary || kind == Kind::kBgpNeighbor ||
          kind == Kind::kBgpRoutes || kind == Kind::kFib || kind == Kind::kFibLookup ||
-         kind == Kind::kBgpDampened;
+         kind == Kind::kBgpDampened || kind == Kind::kBgpStats;
 }
 
 StatusOr<ShowRequest> ParseShow(const std::vector<std::string>& in) {
@@ -142,7 +142,7 @@ StatusOr<ShowRequest> ParseShow(const std::vector<std::string>& in) {
     }
   } else if (w0 == "bgp") {
     if (words.size() < 2) {
-      return InvalidArgument("show bgp what? (summary, neighbor, routes, dampened)");
+      return InvalidArgument("show bgp what? (summary, neighbor, routes, dampened, stats)");
     }
     if (words[1] == "summary") {
       r.kind = K::kBgpSummary;
@@ -161,6 +161,9 @@ StatusOr<ShowRequest> ParseShow(const std::vector<std::string>& in) {
         if (!IsPrefix(words[2])) return InvalidArgument("'" + words[2] + "' is not a prefix");
         r.arg = words[2];
       }
+    } else if (words[1] == "stats" || words[1] == "statistics") {
+      r.kind = K::kBgpStats;
+      if (auto s = extra(2, 0); !s.ok()) return s;
     } else if (words[1] == "dampened" || words[1] == "dampening") {
       r.kind = K::kBgpDampened;
       if (auto s = extra(2, 1); !s.ok()) return s;
@@ -169,7 +172,7 @@ StatusOr<ShowRequest> ParseShow(const std::vector<std::string>& in) {
         r.arg = words[2];
       }
     } else {
-      return InvalidArgument("show bgp what? (summary, neighbor, routes, dampened), not '" +
+      return InvalidArgument("show bgp what? (summary, neighbor, routes, dampened, stats), not '" +
                              words[1] + "'");
     }
   } else if (w0 == "fib") {
@@ -220,6 +223,9 @@ StatusOr<ipc::Xrl> ShowXrl(const ShowRequest& r, const std::string& vr) {
       text = "finder://bgp." + vr + "/bgp/1.0/list_routes";
       if (!r.arg.empty()) text += "?prefix:" + NetType(r.arg) + "=" + r.arg;
       break;
+    case K::kBgpStats:
+      text = "finder://bgp." + vr + "/bgp/1.0/get_stats";
+      break;
     case K::kBgpDampened:
       text = "finder://bgp." + vr + "/bgp/1.0/list_damped_routes";
       if (!r.arg.empty()) text += "?prefix:" + NetType(r.arg) + "=" + r.arg;
@@ -253,7 +259,9 @@ std::vector<std::string> OperationalCompletions(const std::vector<std::string>& 
   if (w.size() == 1) {
     return {"bgp", "configuration", "fib", "interfaces", "processes", "route", "system"};
   }
-  if (w[1] == "bgp" && w.size() == 2) return {"dampened", "neighbor", "routes", "summary"};
+  if (w[1] == "bgp" && w.size() == 2) {
+    return {"dampened", "neighbor", "routes", "stats", "summary"};
+  }
   if (w[1] == "fib" && w.size() == 2) return {"stats", "vr"};
   if (w[1] == "route" && w.size() == 2) return {"vr"};
   if (w[1] == "system" && w.size() == 2) return {"commit"};

@@ -53,6 +53,7 @@ struct ShowRequest {
     kConfiguration,
     kCommits,
     kBgpDampened,
+    kBgpStats,
   };
   Kind kind = Kind::kInterfaces;
   std::string vr;   // "" : every VR (VR-scoped kinds)

@@ -102,9 +102,18 @@ TEST(ShCommandTest, ShowBgpDampened) {
   EXPECT_FALSE(ParseShow({"bgp", "dampened", "10.0.0.0/8", "x"}).ok());
 }
 
+TEST(ShCommandTest, ShowBgpStats) {
+  auto r = ParseShow({"bgp", "stats", "vr", "red"});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->kind, K::kBgpStats);
+  EXPECT_TRUE(r->per_vr());
+  EXPECT_EQ(ShowXrl(*r, r->vr)->ToString(), "finder://bgp.red/bgp/1.0/get_stats");
+  EXPECT_FALSE(ParseShow({"bgp", "stats", "extra"}).ok());
+}
+
 TEST(ShCommandTest, OperationalCompletions) {
   EXPECT_EQ(OperationalCompletions({"show", "bgp"}),
-            (std::vector<std::string>{"dampened", "neighbor", "routes", "summary"}));
+            (std::vector<std::string>{"dampened", "neighbor", "routes", "stats", "summary"}));
   auto top = OperationalCompletions({});
   EXPECT_NE(std::find(top.begin(), top.end(), "configure"), top.end());
 }

@@ -160,7 +160,8 @@ int ShSession::Show(const std::vector<std::string>& words, bool json) {
     } else {
       // The VRs that run the process answering (FIB views: the VRs with a RIB).
       const bool bgp = req->kind == K::kBgpSummary || req->kind == K::kBgpNeighbor ||
-                       req->kind == K::kBgpRoutes || req->kind == K::kBgpDampened;
+                       req->kind == K::kBgpRoutes || req->kind == K::kBgpDampened ||
+                       req->kind == K::kBgpStats;
       const std::string cls = bgp ? "bgp" : "rib";
       auto found = InstancesOf(cls);
       if (!found.ok()) return Fail(found.status());

@@ -78,9 +78,21 @@ std::string ShowFormat::Format(ShowRequest::Kind kind, const nlohmann::json& rep
     case K::kRoute:
       return Table(rows("routes"), {"prefix", "protocol", "nexthop", "metric", "admin_distance",
                                     "interface", "best"});
-    case K::kBgpSummary:
-      return Table(rows("peers"), {"peer", "peer_as", "state", "uptime_s", "prefixes_received",
-                                   "prefixes_accepted", "prefixes_advertised", "description"});
+    case K::kBgpSummary: {
+      // The policy in force, "(vr)" when inherited from the VR's bgp import / export.
+      nlohmann::json peers = rows("peers");
+      for (auto& p : peers) {
+        for (const char* dir : {"import", "export"}) {
+          const std::string key = std::string(dir) + "_policy";
+          std::string cell = p.contains(key) ? p[key].get<std::string>() : "";
+          if (p.value(key + "_inherited", false)) cell += " (vr)";
+          p[dir] = cell;
+        }
+      }
+      return Table(
+          peers, {"peer", "peer_as", "state", "uptime_s", "prefixes_received", "prefixes_accepted",
+                  "prefixes_advertised", "import", "export", "description"});
+    }
     case K::kBgpRoutes:
       return Table(rows("routes"), {"prefix", "peer", "nexthop", "as_path", "local_pref", "med",
                                     "best", "accepted", "reason"});
@@ -97,6 +109,7 @@ std::string ShowFormat::Format(ShowRequest::Kind kind, const nlohmann::json& rep
     case K::kConfiguration:
       return reply.contains("config") ? reply["config"].get<std::string>() : "";
     case K::kBgpNeighbor:
+    case K::kBgpStats:
     case K::kFibLookup:
     case K::kFibStats:
       break;
@@ -107,6 +120,15 @@ std::string ShowFormat::Format(ShowRequest::Kind kind, const nlohmann::json& rep
     rec = reply.contains("peers") && !reply["peers"].empty() ? reply["peers"][0]
                                                              : nlohmann::json::object();
     if (rec.empty()) return "no such neighbour\n";
+  }
+  if (kind == K::kBgpStats && rec.contains("redistributed_routes")) {
+    // [{protocol, routes}] as "static=2,connected=1".
+    std::string counts;
+    for (const auto& c : rec["redistributed_routes"]) {
+      counts += (counts.empty() ? "" : ",") + Cell(c.value("protocol", nlohmann::json())) + "=" +
+                Cell(c.value("routes", nlohmann::json(0)));
+    }
+    rec["redistributed_routes"] = counts;
   }
   std::string out;
   for (auto it = rec.begin(); it != rec.end(); ++it) out += it.key() + ": " + Cell(*it) + "\n";

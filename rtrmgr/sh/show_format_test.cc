@@ -27,6 +27,30 @@ TEST(ShowFormatTest, DampenedRoutesTable) {
             "10.1.0.0/16  127.0.0.2  3000     true        1800        3      false\n");
 }
 
+TEST(ShowFormatTest, SummaryShowsPoliciesInForceAndWhetherInherited) {
+  auto j = nlohmann::json::parse(R"({"peers":[
+    {"peer":"127.0.0.3","peer_as":65002,"state":"Established","export_policy":"vr-out",
+     "export_policy_inherited":true,"import_policy":"in"},
+    {"peer":"127.0.0.4","peer_as":65003,"state":"Idle"}]})");
+  EXPECT_EQ(ShowFormat::Format(ShowRequest::Kind::kBgpSummary, j),
+            "PEER       PEER AS  STATE        UPTIME S  PREFIXES RECEIVED  PREFIXES ACCEPTED  "
+            "PREFIXES ADVERTISED  IMPORT  EXPORT       DESCRIPTION\n"
+            "127.0.0.3  65002    Established  -         -                  -                  "
+            "-                    in      vr-out (vr)  -\n"
+            "127.0.0.4  65003    Idle         -         -                  -                  "
+            "-                    -       -            -\n");
+}
+
+TEST(ShowFormatTest, BgpStatsCountsRedistributedRoutesPerProtocol) {
+  auto j = nlohmann::json::parse(R"({"peers":"2","export_policy":"vr-out",
+    "redistributed_protocols":["connected","static"],
+    "redistributed_routes":[{"protocol":"connected","routes":"1"},
+                            {"protocol":"static","routes":"3"}]})");
+  EXPECT_EQ(ShowFormat::Format(ShowRequest::Kind::kBgpStats, j),
+            "export_policy: vr-out\npeers: 2\nredistributed_protocols: connected,static\n"
+            "redistributed_routes: connected=1,static=3\n");
+}
+
 TEST(ShowFormatTest, CellsFlattenListsAndMissingValues) {
   EXPECT_EQ(ShowFormat::Cell(nlohmann::json::array({"a", "b"})), "a,b");
   EXPECT_EQ(ShowFormat::Cell(nlohmann::json()), "-");
