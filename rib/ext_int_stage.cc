@@ -10,8 +10,7 @@ ResolutionRef ExtIntStage::ResolutionVia(const IpAddr& nexthop, const RibRoute& 
                  igp.prefix, igp.metric()});
 }
 
-RouteRef ExtIntStage::Resolve(const RibRoute& ext, const RibRoute& igp,
-                              const ResolutionRef& res) {
+RouteRef ExtIntStage::Resolve(const RibRoute& ext, const RibRoute& igp, const ResolutionRef& res) {
   RouteAttrs a = ext.attrs();
   a.resolution = res;
   if (a.ifname.empty()) a.ifname = igp.ifname();

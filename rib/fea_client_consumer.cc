@@ -38,7 +38,8 @@ void ChangeToProto(const FeaChange& c, fpb::RouteChange* out) {
   fpb::NextHop* nh = out->add_nexthops();
   nh->set_interface(r.ifname().str());
   // A connected subnet is reached on its interface; its route's nexthop is our own address.
-  if (r.protocol() != kConnectedProtocol) AddrToProto(r.forwarding_nexthop(), nh->mutable_address());
+  if (r.protocol() != kConnectedProtocol)
+    AddrToProto(r.forwarding_nexthop(), nh->mutable_address());
 }
 
 }  // namespace

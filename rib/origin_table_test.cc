@@ -81,7 +81,7 @@ TEST_F(OriginTableTest, AdminDistanceChangeRestampsInSlices) {
   ASSERT_TRUE(table_.add(Route("10.1.0.0/16", "192.0.2.1")).ok());
   EXPECT_EQ(table_.find(P("10.1.0.0/16"))->admin_distance(), 7u);  // new routes at once
   EXPECT_EQ(table_.find(P("10.0.4.0/24"))->admin_distance(), 1u);  // old ones in slices
-  ASSERT_TRUE(table_.remove(P("10.0.3.0/24")).ok());             // under the background walk
+  ASSERT_TRUE(table_.remove(P("10.0.3.0/24")).ok());               // under the background walk
   sched_.run_slice();
   EXPECT_TRUE(table_.busy());
   EXPECT_TRUE(rec_.CheckLookups().ok());

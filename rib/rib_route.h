@@ -56,14 +56,30 @@ struct RibRoute {
   ProtocolKind kind() const { return attrs().kind; }
 
   // One attribute (each call interns a new set: for tests and cold paths).
-  void set_protocol(Symbol v) { with([&](RouteAttrs& a) { a.protocol = v; }); }
-  void set_ifname(Symbol v) { with([&](RouteAttrs& a) { a.ifname = v; }); }
-  void set_resolution(ResolutionRef v) { with([&](RouteAttrs& a) { a.resolution = std::move(v); }); }
-  void set_nexthop(const IpAddr& v) { with([&](RouteAttrs& a) { a.nexthop = v; }); }
-  void set_metric(uint32_t v) { with([&](RouteAttrs& a) { a.metric = v; }); }
-  void set_admin_distance(uint32_t v) { with([&](RouteAttrs& a) { a.admin_distance = v; }); }
-  void set_tag(uint32_t v) { with([&](RouteAttrs& a) { a.tag = v; }); }
-  void set_kind(ProtocolKind v) { with([&](RouteAttrs& a) { a.kind = v; }); }
+  void set_protocol(Symbol v) {
+    with([&](RouteAttrs& a) { a.protocol = v; });
+  }
+  void set_ifname(Symbol v) {
+    with([&](RouteAttrs& a) { a.ifname = v; });
+  }
+  void set_resolution(ResolutionRef v) {
+    with([&](RouteAttrs& a) { a.resolution = std::move(v); });
+  }
+  void set_nexthop(const IpAddr& v) {
+    with([&](RouteAttrs& a) { a.nexthop = v; });
+  }
+  void set_metric(uint32_t v) {
+    with([&](RouteAttrs& a) { a.metric = v; });
+  }
+  void set_admin_distance(uint32_t v) {
+    with([&](RouteAttrs& a) { a.admin_distance = v; });
+  }
+  void set_tag(uint32_t v) {
+    with([&](RouteAttrs& a) { a.tag = v; });
+  }
+  void set_kind(ProtocolKind v) {
+    with([&](RouteAttrs& a) { a.kind = v; });
+  }
 
   // The router packets are sent to: the resolved nexthop if any, else the protocol's nexthop.
   const IpAddr& forwarding_nexthop() const {

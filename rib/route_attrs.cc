@@ -66,9 +66,9 @@ struct Pool {
   }
   std::mutex mu;
   absl::flat_hash_set<uint32_t, IdHash, IdEq> ids;
-  uint32_t end = 1;      // records [0, end) have been handed out at least once
-  uint32_t free = 0;     // a freed record (0: none), linked through next_free
-  uint32_t last = 0;     // the set interned last: bulk loads repeat it, no hashing needed
+  uint32_t end = 1;   // records [0, end) have been handed out at least once
+  uint32_t free = 0;  // a freed record (0: none), linked through next_free
+  uint32_t last = 0;  // the set interned last: bulk loads repeat it, no hashing needed
 };
 
 Pool& ThePool() {
