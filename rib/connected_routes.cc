@@ -161,10 +161,10 @@ void ConnectedRoutes::announce(const std::string& ifname, const IpPrefix& prefix
                                const Subnet& subnet) {
   auto held = holder_.find(prefix);
   if (held != holder_.end() && held->second != ifname) return;  // another interface holds it
-  RibRoute r;
-  r.prefix = prefix;
-  r.nexthop = subnet.address;
-  r.ifname = ifname;
+  RouteAttrs a;
+  a.nexthop = subnet.address;
+  a.ifname = ifname;
+  RibRoute r(prefix, a);
   const std::string protocol(kConnectedProtocol);
   Status s = held == holder_.end() ? rib_.add_route(protocol, std::move(r))
                                    : rib_.replace_route(protocol, std::move(r));

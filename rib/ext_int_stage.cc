@@ -4,12 +4,18 @@
 
 namespace strata::rib {
 
-RouteRef ExtIntStage::Resolve(const RibRoute& ext, const RibRoute& igp) {
-  RibRoute r = ext;
-  r.resolution = ResolutionRef::Make(
-      Resolution{igp.protocol == kConnectedProtocol ? ext.nexthop : igp.forwarding_nexthop(),
-                 igp.prefix, igp.metric});
-  if (r.ifname.empty()) r.ifname = igp.ifname;
+ResolutionRef ExtIntStage::ResolutionVia(const IpAddr& nexthop, const RibRoute& igp) {
+  return ResolutionRef::Make(
+      Resolution{igp.protocol() == kConnectedProtocol ? nexthop : igp.forwarding_nexthop(),
+                 igp.prefix, igp.metric()});
+}
+
+RouteRef ExtIntStage::Resolve(const RibRoute& ext, const RibRoute& igp, const ResolutionRef& res) {
+  RouteAttrs a = ext.attrs();
+  a.resolution = res;
+  if (a.ifname.empty()) a.ifname = igp.ifname();
+  RibRoute r(ext.prefix, a);
+  r.generation = ext.generation;
   return MakeRoute(std::move(r));
 }
 
@@ -54,17 +60,20 @@ void ExtIntStage::update_ext(const IpPrefix& prefix, const RouteRef& old_resolve
 }
 
 void ExtIntStage::add_ext(const RouteRef& route) {
-  auto [it, fresh] = nexthops_.try_emplace(route->nexthop);
+  auto [it, fresh] = nexthops_.try_emplace(route->nexthop());
   Nexthop& nh = it->second;
-  if (fresh) nh.igp = int_->lookup_best(route->nexthop);
+  if (fresh) {
+    nh.igp = int_->lookup_best(route->nexthop());
+    if (nh.igp) nh.resolution = ResolutionVia(route->nexthop(), *nh.igp);
+  }
   nh.dependents.insert(route->prefix);
-  RouteRef res = nh.igp ? Resolve(*route, *nh.igp) : nullptr;
+  RouteRef res = nh.igp ? Resolve(*route, *nh.igp, nh.resolution) : nullptr;
   if (res) resolved_.insert(route->prefix, res);
   update_ext(route->prefix, nullptr, res);
 }
 
 void ExtIntStage::delete_ext(const RouteRef& route) {
-  if (auto it = nexthops_.find(route->nexthop); it != nexthops_.end()) {
+  if (auto it = nexthops_.find(route->nexthop()); it != nexthops_.end()) {
     it->second.dependents.erase(route->prefix);
     if (it->second.dependents.empty()) nexthops_.erase(it);
   }
@@ -108,10 +117,11 @@ void ExtIntStage::reresolve(const IpAddr& addr, Nexthop& nh) {
   RouteRef igp = int_->lookup_best(addr);
   if (igp == nh.igp) return;
   nh.igp = igp;
+  nh.resolution = igp ? ResolutionVia(addr, *igp) : nullptr;
   for (const IpPrefix& p : nh.dependents) {
     RouteRef ext = ext_->lookup_route(p);
     RouteRef old = resolved(p);
-    RouteRef res = igp && ext ? Resolve(*ext, *igp) : nullptr;
+    RouteRef res = igp && ext ? Resolve(*ext, *igp, nh.resolution) : nullptr;
     if (res) {
       resolved_.insert(p, res);
     } else {

@@ -51,6 +51,7 @@ class ExtIntStage : public RouteStage {
  private:
   struct Nexthop {
     RouteRef igp;                   // the internal route it resolves through, or null
+    ResolutionRef resolution;       // how it resolves through igp, shared by the dependents
     std::set<IpPrefix> dependents;  // external prefixes using this nexthop
   };
 
@@ -67,7 +68,9 @@ class ExtIntStage : public RouteStage {
   // The internal route at prefix as this stage has seen it: while an internal message for P is
   // being handled the internal parent may already hold the next route for P (route_stage.h).
   RouteRef internal(const IpPrefix& prefix) const;
-  static RouteRef Resolve(const RibRoute& ext, const RibRoute& igp);
+  // How `nexthop` resolves through `igp` (one object per nexthop: dependents share it).
+  static ResolutionRef ResolutionVia(const IpAddr& nexthop, const RibRoute& igp);
+  static RouteRef Resolve(const RibRoute& ext, const RibRoute& igp, const ResolutionRef& res);
 
   RouteStage* ext_;
   RouteStage* int_;

@@ -53,7 +53,7 @@ TEST_F(ExtIntStageTest, UnresolvableRouteIsHeldUntilAnIgpRouteCoversItsNexthop) 
   ASSERT_TRUE(igp_.add(Route("10.9.0.0/16", "192.168.1.1", 7)).ok());
   RouteRef r = Sent("203.0.113.0/24");
   ASSERT_NE(r, nullptr);
-  EXPECT_EQ(r->nexthop, A("10.9.9.9"));
+  EXPECT_EQ(r->nexthop(), A("10.9.9.9"));
   EXPECT_EQ(r->forwarding_nexthop(), A("192.168.1.1"));
   EXPECT_EQ(*r->resolved_via(), P("10.9.0.0/16"));
   EXPECT_EQ(r->igp_metric(), 7u);
@@ -108,13 +108,13 @@ TEST_F(ExtIntStageTest, SamePrefixDecidedByAdminDistance) {
   ASSERT_TRUE(igp_.add(Route("10.0.0.0/8", "192.168.1.1")).ok());
   ASSERT_TRUE(igp_.add(Route("10.9.0.0/16", "192.168.1.2")).ok());
   ASSERT_TRUE(bgp_.add(Route("10.9.0.0/16", "10.0.0.1")).ok());  // ebgp 20 beats ospf 110
-  EXPECT_EQ(Sent("10.9.0.0/16")->protocol, "ebgp");
+  EXPECT_EQ(Sent("10.9.0.0/16")->protocol(), "ebgp");
   igp_.set_admin_distance(10);
   sched_.run_until_idle();
-  EXPECT_EQ(Sent("10.9.0.0/16")->protocol, "ospf");
+  EXPECT_EQ(Sent("10.9.0.0/16")->protocol(), "ospf");
   ExpectConsistent();
   ASSERT_TRUE(igp_.remove(P("10.9.0.0/16")).ok());
-  EXPECT_EQ(Sent("10.9.0.0/16")->protocol, "ebgp");
+  EXPECT_EQ(Sent("10.9.0.0/16")->protocol(), "ebgp");
   ExpectConsistent();
 }
 

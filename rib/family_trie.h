@@ -68,16 +68,16 @@ class FamilyTrie {
       Node& c = nodes_[cur];
       const K ck = c.key();
       if (ck == key) {
-        if (c.value != kNil) {
-          values_[c.value] = std::move(value);
+        if (c.value() != kNil) {
+          values_[c.value()] = std::move(value);
           return false;
         }
-        c.value = values_.alloc(std::move(value));
+        c.set_value(values_.alloc(std::move(value)));
         ++size_;
         return true;
       }
       if (ck.Contains(key)) {
-        slot = &c.child[key.bit(c.len)];
+        slot = &c.child[key.bit(c.len())];
         continue;
       }
       // cur does not contain key: put a new node above cur.
@@ -85,12 +85,12 @@ class FamilyTrie {
       uint32_t top;
       if (common == key.len) {  // key contains cur
         top = nodes_.alloc(key);
-        nodes_[top].value = values_.alloc(std::move(value));
+        nodes_[top].set_value(values_.alloc(std::move(value)));
         nodes_[top].child[ck.bit(key.len)] = cur;
       } else {  // siblings under a new glue node
         top = nodes_.alloc(key.Masked(common));
         const uint32_t leaf = nodes_.alloc(key);
-        nodes_[leaf].value = values_.alloc(std::move(value));
+        nodes_[leaf].set_value(values_.alloc(std::move(value)));
         const int bit = key.bit(common);
         nodes_[top].child[bit] = leaf;
         nodes_[top].child[1 - bit] = cur;
@@ -100,7 +100,7 @@ class FamilyTrie {
       return true;
     }
     *slot = nodes_.alloc(key);
-    nodes_[*slot].value = values_.alloc(std::move(value));
+    nodes_[*slot].set_value(values_.alloc(std::move(value)));
     ++size_;
     return true;
   }
@@ -108,9 +108,9 @@ class FamilyTrie {
   // Removes the value at key; returns false if there was none. Pinned nodes stay.
   bool erase(const K& key) {
     const uint32_t n = find_node(key);
-    if (n == kNil || nodes_[n].value == kNil) return false;
-    values_.free(nodes_[n].value);
-    nodes_[n].value = kNil;
+    if (n == kNil || nodes_[n].value() == kNil) return false;
+    values_.free(nodes_[n].value());
+    nodes_[n].set_value(kNil);
     --size_;
     prune(n);
     return true;
@@ -118,9 +118,9 @@ class FamilyTrie {
 
   // The value at node n, or null. REQUIRES: n is a node (not kNil).
   const T* value(uint32_t n) const {
-    return nodes_[n].value != kNil ? &values_[nodes_[n].value] : nullptr;
+    return nodes_[n].value() != kNil ? &values_[nodes_[n].value()] : nullptr;
   }
-  T* value(uint32_t n) { return nodes_[n].value != kNil ? &values_[nodes_[n].value] : nullptr; }
+  T* value(uint32_t n) { return nodes_[n].value() != kNil ? &values_[nodes_[n].value()] : nullptr; }
   K key(uint32_t n) const { return nodes_[n].key(); }
 
   // The node for exactly key, or kNil.
@@ -129,8 +129,8 @@ class FamilyTrie {
     while (n != kNil) {
       const Node& c = nodes_[n];
       if (!c.key().Contains(key)) return kNil;
-      if (c.len == key.len) return n;
-      n = c.child[key.bit(c.len)];
+      if (c.len() == key.len) return n;
+      n = c.child[key.bit(c.len())];
     }
     return kNil;
   }
@@ -141,9 +141,9 @@ class FamilyTrie {
     for (uint32_t n = root_; n != kNil;) {
       const Node& c = nodes_[n];
       if (!c.key().Contains(host)) break;
-      if (c.value != kNil) best = n;
-      if (c.len == host.len) break;
-      n = c.child[host.bit(c.len)];
+      if (c.value() != kNil) best = n;
+      if (c.len() == host.len) break;
+      n = c.child[host.bit(c.len())];
     }
     return best;
   }
@@ -153,10 +153,10 @@ class FamilyTrie {
     uint32_t n = root_;
     while (n != kNil && !p.Contains(nodes_[n].key())) {
       if (!nodes_[n].key().Contains(p)) return false;
-      n = nodes_[n].child[p.bit(nodes_[n].len)];
+      n = nodes_[n].child[p.bit(nodes_[n].len())];
     }
     if (n == kNil) return false;
-    if (nodes_[n].len > p.len) return subtree_has_value(n);
+    if (nodes_[n].len() > p.len) return subtree_has_value(n);
     return subtree_has_value(nodes_[n].child[0]) || subtree_has_value(nodes_[n].child[1]);
   }
 
@@ -179,7 +179,7 @@ class FamilyTrie {
         break;
       }
       if (ck.Contains(k)) {
-        const int b = k.bit(c.len);
+        const int b = k.bit(c.len());
         if (b == 0) pending.push(c.child[1]);
         n = c.child[b];
         continue;
@@ -213,18 +213,18 @@ class FamilyTrie {
 
   // Removes empty nodes that no iterator stands on and that no longer join two branches.
   void prune(uint32_t n) {
-    if (nodes_[n].value != kNil || pinned(n)) return;
+    if (nodes_[n].value() != kNil || pinned(n)) return;
     // The ancestors of n, from the root.
     Stack path;
     const K k = nodes_[n].key();
-    for (uint32_t c = root_; c != n; c = nodes_[c].child[k.bit(nodes_[c].len)]) path.push(c);
-    while (nodes_[n].value == kNil && !pinned(n)) {
+    for (uint32_t c = root_; c != n; c = nodes_[c].child[k.bit(nodes_[c].len())]) path.push(c);
+    while (nodes_[n].value() == kNil && !pinned(n)) {
       const std::array<uint32_t, 2> child = nodes_[n].child;
       const int children = (child[0] != kNil) + (child[1] != kNil);
       if (children == 2) return;
       const uint32_t parent = path.size > 0 ? path.pop() : kNil;
       uint32_t& slot =
-          parent == kNil ? root_ : nodes_[parent].child[nodes_[n].key().bit(nodes_[parent].len)];
+          parent == kNil ? root_ : nodes_[parent].child[nodes_[n].key().bit(nodes_[parent].len())];
       slot = children == 1 ? (child[0] != kNil ? child[0] : child[1]) : kNil;
       nodes_.free(n);
       if (children == 1 || parent == kNil) return;
@@ -235,7 +235,7 @@ class FamilyTrie {
  private:
   bool subtree_has_value(uint32_t n) const {
     if (n == kNil) return false;
-    if (nodes_[n].value != kNil) return true;
+    if (nodes_[n].value() != kNil) return true;
     return subtree_has_value(nodes_[n].child[0]) || subtree_has_value(nodes_[n].child[1]);
   }
 
@@ -251,7 +251,7 @@ class FamilyTrie {
   uint32_t first_of(Stack& pending) const {
     while (pending.size > 0) {
       const uint32_t i = pending.pop();
-      if (nodes_[i].value != kNil) return i;
+      if (nodes_[i].value() != kNil) return i;
       pending.push(nodes_[i].child[1]);
       pending.push(nodes_[i].child[0]);
     }
@@ -266,7 +266,7 @@ class FamilyTrie {
       while (!stack.empty()) {
         const Node& n = nodes_[stack.back()];
         stack.pop_back();
-        if (n.value != kNil) values_.free(n.value);
+        if (n.value() != kNil) values_.free(n.value());
         for (uint32_t c : n.child) {
           if (c != kNil) stack.push_back(c);
         }

@@ -32,13 +32,14 @@ void ChangeToProto(const FeaChange& c, fpb::RouteChange* out) {
   PrefixToProto(c.prefix, out->mutable_prefix());
   if (!c.route) return;
   const RibRoute& r = *c.route;
-  out->set_metric(r.metric);
-  out->set_protocol(r.protocol.str());
-  out->set_admin_distance(r.admin_distance);
+  out->set_metric(r.metric());
+  out->set_protocol(r.protocol().str());
+  out->set_admin_distance(r.admin_distance());
   fpb::NextHop* nh = out->add_nexthops();
-  nh->set_interface(r.ifname.str());
+  nh->set_interface(r.ifname().str());
   // A connected subnet is reached on its interface; its route's nexthop is our own address.
-  if (r.protocol != kConnectedProtocol) AddrToProto(r.forwarding_nexthop(), nh->mutable_address());
+  if (r.protocol() != kConnectedProtocol)
+    AddrToProto(r.forwarding_nexthop(), nh->mutable_address());
 }
 
 }  // namespace

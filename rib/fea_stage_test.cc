@@ -55,7 +55,7 @@ TEST_F(FeaStageTest, CoalescesAndBatches) {
   out_.flush();
   ASSERT_EQ(fea_.batches.size(), 1u);
   EXPECT_EQ(Ops(fea_.batches[0]), "add 10.0.1.0/24;");
-  EXPECT_EQ(fea_.table[P("10.0.1.0/24")]->nexthop, A("192.0.2.2"));
+  EXPECT_EQ(fea_.table[P("10.0.1.0/24")]->nexthop(), A("192.0.2.2"));
   ASSERT_TRUE(table_.replace(Route("10.0.1.0/24", "192.0.2.3")).ok());  // delete + add
   Add(3);
   Add(4);  // a full batch of three flushes by itself

@@ -48,9 +48,9 @@ TEST_F(MergeStageTest, EqualDistanceTieBrokenByMetric) {
   rip_.set_admin_distance(110);
   ASSERT_TRUE(ospf_.add(Route("10.0.0.0/8", "192.0.2.1", 20)).ok());
   ASSERT_TRUE(rip_.add(Route("10.0.0.0/8", "192.0.2.2", 10)).ok());
-  EXPECT_EQ(merge_.lookup_route(P("10.0.0.0/8"))->protocol, "rip");
+  EXPECT_EQ(merge_.lookup_route(P("10.0.0.0/8"))->protocol(), "rip");
   ASSERT_TRUE(rip_.replace(Route("10.0.0.0/8", "192.0.2.2", 30)).ok());
-  EXPECT_EQ(rec_.current(P("10.0.0.0/8"))->protocol, "ospf");
+  EXPECT_EQ(rec_.current(P("10.0.0.0/8"))->protocol(), "ospf");
   EXPECT_TRUE(rec_.violations().empty());
   EXPECT_TRUE(rec_.CheckLookups().ok());
 }
@@ -84,8 +84,8 @@ TEST(MergeStageTieTest, FullTieIsWonByParentAWhicheverArrivesFirst) {
 TEST_F(MergeStageTest, LookupsCombineBothParents) {
   ASSERT_TRUE(ospf_.add(Route("10.0.0.0/8", "192.0.2.1")).ok());
   ASSERT_TRUE(rip_.add(Route("10.1.0.0/16", "192.0.2.2")).ok());
-  EXPECT_EQ(merge_.lookup_best(A("10.1.2.3"))->protocol, "rip");
-  EXPECT_EQ(merge_.lookup_best(A("10.2.2.3"))->protocol, "ospf");
+  EXPECT_EQ(merge_.lookup_best(A("10.1.2.3"))->protocol(), "rip");
+  EXPECT_EQ(merge_.lookup_best(A("10.2.2.3"))->protocol(), "ospf");
   RouteRange r = merge_.lookup_range(A("10.2.2.3"));
   EXPECT_EQ(r.route->prefix, P("10.0.0.0/8"));
   EXPECT_EQ(r.valid, P("10.2.0.0/15"));  // 10.1.0.0/16 overlays 10.0.0.0/15
@@ -100,7 +100,7 @@ TEST_F(MergeStageTest, AdminDistanceChangeReMergesInSlices) {
   rip_.set_admin_distance(100);
   while (sched_.run_slice()) ASSERT_TRUE(rec_.CheckLookups().ok());
   EXPECT_EQ(sched_.slices_run(), 7u);  // 20 routes, 3 per slice
-  for (const auto& [p, r] : rec_.current()) EXPECT_EQ(r->protocol, "rip");
+  for (const auto& [p, r] : rec_.current()) EXPECT_EQ(r->protocol(), "rip");
   EXPECT_EQ(rec_.current().size(), 20u);
   EXPECT_TRUE(rec_.violations().empty());
 }

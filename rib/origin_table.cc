@@ -24,11 +24,13 @@ bool OriginTable::busy() const {
 }
 
 RouteRef OriginTable::stamp(RibRoute route) const {
-  route.protocol = protocol_;
-  route.kind = kind_;
-  route.admin_distance = admin_distance_;
+  RouteAttrs a = route.attrs();
+  a.protocol = protocol_;
+  a.kind = kind_;
+  a.admin_distance = admin_distance_;
+  a.resolution.reset();
+  route.set_attrs(a);
   route.generation = generation_;
-  route.resolution.reset();
   return MakeRoute(std::move(route));
 }
 
@@ -155,9 +157,9 @@ bool OriginTable::restamp_slice() {
   for (size_t n = 0; n < slice_routes_ && !restamp_cursor_.at_end(); ++n, ++restamp_cursor_) {
     if (!restamp_cursor_.has_value()) continue;
     const StoredRoute& s = restamp_cursor_.value();
-    if (s.route->admin_distance == admin_distance_) continue;
+    if (s.route->admin_distance() == admin_distance_) continue;
     RibRoute copy = *s.route;
-    copy.admin_distance = admin_distance_;
+    copy.set_admin_distance(admin_distance_);
     RouteRef fresh = MakeRoute(std::move(copy));
     StoredRoute* slot = store_.find_mutable(restamp_cursor_.key());
     RouteRef old = std::exchange(slot->route, fresh);

@@ -30,9 +30,9 @@ TEST_F(OriginTableTest, AddReplaceDeleteGoDownstreamStamped) {
   EXPECT_EQ(rec_.EventStrings(), (Strings{"+10.0.0.0/8 static", "-10.0.0.0/8 static",
                                           "+10.0.0.0/8 static", "-10.0.0.0/8 static"}));
   const RibRoute& r = *rec_.events()[2].route;
-  EXPECT_EQ(r.nexthop, A("192.0.2.2"));
-  EXPECT_EQ(r.admin_distance, 1u);
-  EXPECT_EQ(r.kind, ProtocolKind::kIgp);
+  EXPECT_EQ(r.nexthop(), A("192.0.2.2"));
+  EXPECT_EQ(r.admin_distance(), 1u);
+  EXPECT_EQ(r.kind(), ProtocolKind::kIgp);
   EXPECT_TRUE(rec_.violations().empty());
   EXPECT_TRUE(rec_.CheckLookups().ok());
 }
@@ -79,14 +79,14 @@ TEST_F(OriginTableTest, AdminDistanceChangeRestampsInSlices) {
   }
   table_.set_admin_distance(7);
   ASSERT_TRUE(table_.add(Route("10.1.0.0/16", "192.0.2.1")).ok());
-  EXPECT_EQ(table_.find(P("10.1.0.0/16"))->admin_distance, 7u);  // new routes at once
-  EXPECT_EQ(table_.find(P("10.0.4.0/24"))->admin_distance, 1u);  // old ones in slices
-  ASSERT_TRUE(table_.remove(P("10.0.3.0/24")).ok());             // under the background walk
+  EXPECT_EQ(table_.find(P("10.1.0.0/16"))->admin_distance(), 7u);  // new routes at once
+  EXPECT_EQ(table_.find(P("10.0.4.0/24"))->admin_distance(), 1u);  // old ones in slices
+  ASSERT_TRUE(table_.remove(P("10.0.3.0/24")).ok());               // under the background walk
   sched_.run_slice();
   EXPECT_TRUE(table_.busy());
   EXPECT_TRUE(rec_.CheckLookups().ok());
   sched_.run_until_idle();
-  for (const auto& [p, r] : rec_.current()) EXPECT_EQ(r->admin_distance, 7u) << p.ToString();
+  for (const auto& [p, r] : rec_.current()) EXPECT_EQ(r->admin_distance(), 7u) << p.ToString();
   EXPECT_EQ(rec_.current().size(), 5u);
   EXPECT_TRUE(rec_.violations().empty());
 }
@@ -104,7 +104,7 @@ TEST_F(OriginTableTest, GracefulRestartSweepsRoutesNotAnnouncedAgain) {
   EXPECT_EQ(table_.size(), 1u);
   EXPECT_EQ(table_.stale_count(), 0u);
   ASSERT_EQ(rec_.current().size(), 1u);
-  EXPECT_EQ(rec_.current(P("10.0.1.0/24"))->nexthop, A("192.0.2.7"));
+  EXPECT_EQ(rec_.current(P("10.0.1.0/24"))->nexthop(), A("192.0.2.7"));
   EXPECT_TRUE(rec_.violations().empty());
 }
 

@@ -58,25 +58,25 @@ StatusOr<RibRoute> RouteFromProto(const v1::RouteEntry& e) {
   if (!e.has_nexthop()) return InvalidArgument("route " + prefix->ToString() + " has no nexthop");
   auto nexthop = AddrFromProto(e.nexthop(), "nexthop");
   if (!nexthop.ok()) return nexthop.status();
-  RibRoute r;
-  r.prefix = *prefix;
-  r.nexthop = *nexthop;
-  r.metric = e.metric();
-  r.tag = e.tag();
-  r.ifname = e.interface();
+  RouteAttrs a;
+  a.nexthop = *nexthop;
+  a.metric = e.metric();
+  a.tag = e.tag();
+  a.ifname = e.interface();
+  RibRoute r(*prefix, a);
   if (Status s = r.Validate(); !s.ok()) return s;
   return r;
 }
 
 void RouteToProto(const RibRoute& r, v1::Route* out) {
   PrefixToProto(r.prefix, out->mutable_prefix());
-  AddrToProto(r.nexthop, out->mutable_nexthop());
-  if (r.resolution) AddrToProto(r.resolution->nexthop, out->mutable_resolved_nexthop());
-  out->set_metric(r.metric);
-  out->set_admin_distance(r.admin_distance);
-  out->set_protocol(r.protocol.str());
-  out->set_tag(r.tag);
-  out->set_interface(r.ifname.str());
+  AddrToProto(r.nexthop(), out->mutable_nexthop());
+  if (r.resolution()) AddrToProto(r.resolution()->nexthop, out->mutable_resolved_nexthop());
+  out->set_metric(r.metric());
+  out->set_admin_distance(r.admin_distance());
+  out->set_protocol(r.protocol().str());
+  out->set_tag(r.tag());
+  out->set_interface(r.ifname().str());
 }
 
 StatusOr<ProtocolKind> KindFromProto(v1::ProtocolKind k) {

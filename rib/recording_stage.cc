@@ -33,7 +33,7 @@ std::vector<std::string> RecordingStage::EventStrings() const {
   std::vector<std::string> out;
   for (const Event& e : events_) {
     out.push_back((e.op == Op::kAdd ? "+" : "-") + e.route->prefix.ToString() + " " +
-                  e.route->protocol);
+                  e.route->protocol());
   }
   return out;
 }

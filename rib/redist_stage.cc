@@ -3,9 +3,9 @@
 namespace strata::rib {
 
 bool RedistFilter::Matches(const RibRoute& r) const {
-  if (!protocols.empty() && !protocols.contains(r.protocol)) return false;
+  if (!protocols.empty() && !protocols.contains(r.protocol())) return false;
   if (within && !within->Contains(r.prefix)) return false;
-  if (tag && r.tag != *tag) return false;
+  if (tag && r.tag() != *tag) return false;
   return true;
 }
 

@@ -48,8 +48,8 @@ TEST_F(RegisterStageTest, PaperExample) {
   RouteRange b = reg_.register_interest("bgp", A("128.16.160.1"));
   ASSERT_NE(b.route, nullptr);
   EXPECT_EQ(b.route->prefix, P("128.16.128.0/17"));
-  EXPECT_EQ(b.route->nexthop, A("192.0.2.1"));
-  EXPECT_EQ(b.route->protocol, "ospf");
+  EXPECT_EQ(b.route->nexthop(), A("192.0.2.1"));
+  EXPECT_EQ(b.route->protocol(), "ospf");
   EXPECT_EQ(b.valid, P("128.16.128.0/18"));
   // A route appearing inside the second answer's subnet invalidates it, and only it.
   ASSERT_TRUE(table_.add(Route("128.16.130.0/24", "192.0.2.2")).ok());

@@ -46,6 +46,8 @@ class ResolutionRef {
   explicit operator bool() const { return node_ != nullptr; }
   const Resolution& operator*() const { return node_->value; }
   const Resolution* operator->() const { return &node_->value; }
+  // The shared object's address (null for none): for hashing by identity.
+  const void* identity() const { return node_; }
   // Identity, as for pointers (compare *a == *b for values).
   friend bool operator==(const ResolutionRef& a, const ResolutionRef& b) {
     return a.node_ == b.node_;

@@ -64,11 +64,11 @@ class Model {
       const RibRoute* ex = best(p, ProtocolKind::kEgp);
       std::optional<RibRoute> resolved;
       if (ex) {
-        if (const RibRoute* via = igp_match(ex->nexthop)) {
+        if (const RibRoute* via = igp_match(ex->nexthop())) {
           resolved = *ex;
-          resolved->resolution = ResolutionRef::Make(
-              Resolution{via->protocol == kConnectedProtocol ? ex->nexthop : via->nexthop,
-                         via->prefix, via->metric});
+          resolved->set_resolution(ResolutionRef::Make(
+              Resolution{via->protocol() == kConnectedProtocol ? ex->nexthop() : via->nexthop(),
+                         via->prefix, via->metric()}));
         }
       }
       if (in && (!resolved || !RouteBetter(*resolved, *in))) {
@@ -177,17 +177,17 @@ TEST_P(RandomRibTest, MatchesReferenceModel) {
     if (op < 45) {
       RibRoute r;
       r.prefix = rand_prefix(v6);
-      r.nexthop = rand_addr(v6);
-      r.metric = rng() % 3;
-      r.tag = rng() % 2;
+      r.set_nexthop(rand_addr(v6));
+      r.set_metric(rng() % 3);
+      r.set_tag(rng() % 2);
       const bool exists = mp.routes.contains(r.prefix);
       const bool fresh = exists && !mp.stale.contains(r.prefix);
       Status s = fresh && rng() % 2 ? rib.replace_route(name, r) : rib.add_route(name, r);
       if (fresh && s.code() == StatusCode::kAlreadyExists) continue;
       ASSERT_TRUE(s.ok()) << s.ToString();
-      r.protocol = name;
-      r.kind = mp.kind;
-      r.admin_distance = mp.ad;
+      r.set_protocol(name);
+      r.set_kind(mp.kind);
+      r.set_admin_distance(mp.ad);
       mp.routes[r.prefix] = r;
       mp.stale.erase(r.prefix);
     } else if (op < 75) {
@@ -204,7 +204,7 @@ TEST_P(RandomRibTest, MatchesReferenceModel) {
       const uint32_t ad = std::vector<uint32_t>{0, 1, 20, 110, 200}[rng() % 5];
       ASSERT_TRUE(rib.set_admin_distance(name, ad).ok());
       mp.ad = ad;
-      for (auto& [p, r] : mp.routes) r.admin_distance = ad;
+      for (auto& [p, r] : mp.routes) r.set_admin_distance(ad);
     } else if (op < 86) {
       ASSERT_TRUE(rib.delete_all_routes(name).ok());
       mp.routes.clear();

@@ -18,7 +18,7 @@ void RibService::list_table(const OriginTable& t, const std::optional<IpPrefix>&
     RouteToProto(*r, pr);
     pr->set_stale(stale);
     const RouteRef best = rib_.lookup_route(r->prefix);
-    pr->set_best(best && best->protocol == r->protocol);
+    pr->set_best(best && best->protocol() == r->protocol());
     return true;
   });
 }
@@ -43,7 +43,7 @@ void RibService::list_winners(const std::optional<IpPrefix>& within, uint32_t li
     }
     v1::Route* pr = out.add_routes();
     RouteToProto(*best, pr);
-    const OriginTable* t = rib_.table(best->protocol);
+    const OriginTable* t = rib_.table(best->protocol());
     pr->set_stale(t && t->is_stale(p));
     pr->set_best(true);
   }

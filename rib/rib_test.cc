@@ -51,10 +51,10 @@ TEST(RibTest, ProtocolRegisteredAtRunTimeJoinsItsSide) {
   ASSERT_TRUE(rib.add_route("babel", Route("10.9.0.0/16", "192.168.1.2")).ok());
   EXPECT_EQ(rib.lookup_route(P("203.0.113.0/24"))->forwarding_nexthop(), A("192.168.1.2"));
   ASSERT_TRUE(rib.add_route("static", Route("10.9.0.0/16", "192.168.1.3")).ok());
-  EXPECT_EQ(rib.lookup_route(P("10.9.0.0/16"))->protocol, "static");
+  EXPECT_EQ(rib.lookup_route(P("10.9.0.0/16"))->protocol(), "static");
   ASSERT_TRUE(rib.set_admin_distance("babel", 0).ok());
   sched.run_until_idle();
-  EXPECT_EQ(rib.lookup_route(P("10.9.0.0/16"))->protocol, "babel");
+  EXPECT_EQ(rib.lookup_route(P("10.9.0.0/16"))->protocol(), "babel");
 }
 
 TEST(RibTest, LargeProtocolWithdrawalRunsInSlicesWhileOtherCallsAreAnswered) {
@@ -70,7 +70,7 @@ TEST(RibTest, LargeProtocolWithdrawalRunsInSlicesWhileOtherCallsAreAnswered) {
   for (int i = 0; i < kRoutes; ++i) {
     RibRoute r;
     r.prefix = IpPrefix(IpAddr::V4(0x20000000u + (static_cast<uint32_t>(i) << 8)), 24);
-    r.nexthop = A("192.168.1.7");
+    r.set_nexthop(A("192.168.1.7"));
     ASSERT_TRUE(rib.add_route("ebgp", std::move(r)).ok());
   }
   rib.flush_fea();
@@ -96,7 +96,7 @@ TEST(RibTest, LargeProtocolWithdrawalRunsInSlicesWhileOtherCallsAreAnswered) {
   EXPECT_GE(slices, static_cast<size_t>(kRoutes / opts.slice_routes));
   EXPECT_LT(longest, std::chrono::milliseconds(500));
   EXPECT_EQ(fea.table.size(), 2u);
-  EXPECT_EQ(fea.table[P("32.0.1.0/24")]->nexthop, A("192.168.1.9"));
+  EXPECT_EQ(fea.table[P("32.0.1.0/24")]->nexthop(), A("192.168.1.9"));
   EXPECT_TRUE(fea.errors.empty());
   EXPECT_EQ(rib.table("ebgp")->deletion_stages(), 0u);
 }
@@ -138,7 +138,7 @@ TEST(RibTest, RemovedProtocolIsWithdrawnInSlicesThenUnplumbed) {
   for (uint32_t i = 0; i < 100; ++i) {
     RibRoute r;
     r.prefix = IpPrefix(IpAddr::V4(0x0a000000u + (i << 8)), 24);
-    r.nexthop = A("192.168.1.2");
+    r.set_nexthop(A("192.168.1.2"));
     ASSERT_TRUE(rib.add_route("ospf", std::move(r)).ok());
   }
   ASSERT_TRUE(rib.add_route("rip", Route("10.0.5.0/24", "192.168.1.3")).ok());
@@ -158,7 +158,7 @@ TEST(RibTest, RemovedProtocolIsWithdrawnInSlicesThenUnplumbed) {
   EXPECT_EQ(rib.add_route("ospf", Route("10.1.0.0/16", "192.168.1.2")).code(),
             StatusCode::kNotFound);
   // Until withdrawn, the held routes still answer; the removal takes many slices.
-  EXPECT_EQ(rib.lookup_route(P("10.0.50.0/24"))->protocol, "ospf");
+  EXPECT_EQ(rib.lookup_route(P("10.0.50.0/24"))->protocol(), "ospf");
   ASSERT_TRUE(sched.run_slice());
   ASSERT_TRUE(sched.run_slice());
   rib.flush_fea();
@@ -171,8 +171,8 @@ TEST(RibTest, RemovedProtocolIsWithdrawnInSlicesThenUnplumbed) {
   EXPECT_TRUE(fea.errors.empty());
   // What is left: connected, static's two, rip's one, and ebgp re-resolved via static.
   ASSERT_EQ(fea.table.size(), 5u);
-  EXPECT_EQ(fea.table[P("10.0.5.0/24")]->protocol, "rip");
-  EXPECT_EQ(fea.table[P("10.0.7.0/24")]->protocol, "static");
+  EXPECT_EQ(fea.table[P("10.0.5.0/24")]->protocol(), "rip");
+  EXPECT_EQ(fea.table[P("10.0.7.0/24")]->protocol(), "static");
   EXPECT_EQ(fea.table[P("203.0.113.0/24")]->resolved_via(), P("10.0.0.0/16"));
   // The pipeline is as if ospf had never been: rip's merge now sits on static's merge.
   std::vector<std::string> protocols = rib.protocols();
@@ -192,7 +192,7 @@ TEST(RibTest, RemovedProtocolIsWithdrawnInSlicesThenUnplumbed) {
   ASSERT_TRUE(rib.add_protocol("ospf", ProtocolKind::kIgp).ok());
   ASSERT_TRUE(rib.add_route("ospf", Route("10.0.7.0/24", "192.168.1.2")).ok());
   rib.flush_fea();
-  EXPECT_EQ(fea.table[P("10.0.7.0/24")]->protocol, "ospf");
+  EXPECT_EQ(fea.table[P("10.0.7.0/24")]->protocol(), "ospf");
 }
 
 TEST(RibTest, RemovalRefusesBuiltInAndUnknownTables) {
@@ -223,7 +223,7 @@ TEST(RibTest, ProtocolReRegisteredWhileItsOldTableIsStillWithdrawing) {
   for (uint32_t i = 0; i < 40; ++i) {
     RibRoute r;
     r.prefix = IpPrefix(IpAddr::V4(0x20000000u + (i << 8)), 24);
-    r.nexthop = A("192.168.1.7");
+    r.set_nexthop(A("192.168.1.7"));
     ASSERT_TRUE(rib.add_route("ebgp2", std::move(r)).ok());
   }
   // Also flap an earlier delete_all so the removed table has stacked deletion stages.
@@ -241,7 +241,7 @@ TEST(RibTest, ProtocolReRegisteredWhileItsOldTableIsStillWithdrawing) {
   EXPECT_TRUE(fea.errors.empty());
   EXPECT_EQ(rib.removals_pending(), 0u);
   ASSERT_EQ(fea.table.size(), 3u);
-  EXPECT_EQ(fea.table[P("32.0.2.0/24")]->nexthop, A("192.168.1.9"));
+  EXPECT_EQ(fea.table[P("32.0.2.0/24")]->nexthop(), A("192.168.1.9"));
   EXPECT_EQ(rib.table("ebgp2")->size(), 2u);
   EXPECT_EQ(rib.merge_count(), 3u);
 }

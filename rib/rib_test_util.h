@@ -33,9 +33,9 @@ inline RibRoute Route(std::string_view prefix, std::string_view nexthop, uint32_
                       uint32_t tag = 0) {
   RibRoute r;
   r.prefix = P(prefix);
-  r.nexthop = A(nexthop);
-  r.metric = metric;
-  r.tag = tag;
+  r.set_nexthop(A(nexthop));
+  r.set_metric(metric);
+  r.set_tag(tag);
   return r;
 }
 
@@ -43,9 +43,9 @@ inline RibRoute Route(std::string_view prefix, std::string_view nexthop, uint32_
 inline RouteRef Stamped(std::string_view prefix, std::string_view nexthop, std::string protocol,
                         uint32_t ad, uint32_t metric = 0, ProtocolKind kind = ProtocolKind::kIgp) {
   RibRoute r = Route(prefix, nexthop, metric);
-  r.protocol = std::move(protocol);
-  r.admin_distance = ad;
-  r.kind = kind;
+  r.set_protocol(std::move(protocol));
+  r.set_admin_distance(ad);
+  r.set_kind(kind);
   return MakeRoute(std::move(r));
 }
 

@@ -232,7 +232,7 @@ TEST(RouteTrieTest, WalksAndIteratorsCrossFromIpv4ToIpv6) {
 }
 
 TEST(TrieKeyTest, Ipv4KeyIsOneWordAndAValueIndex) {
-  EXPECT_EQ(sizeof(TrieNode<TrieKey4>), 20u);
+  EXPECT_EQ(sizeof(TrieNode<TrieKey4>), 16u);
   const TrieKey4 k = TrieKey4::Of(P("10.1.0.0/16"));
   EXPECT_EQ(k.addr, 0x0a010000u);
   EXPECT_TRUE(k.Contains(TrieKey4::Of(A("10.1.2.3"))));
@@ -240,6 +240,21 @@ TEST(TrieKeyTest, Ipv4KeyIsOneWordAndAValueIndex) {
   EXPECT_EQ(TrieKey4::Common(k, TrieKey4::Of(A("10.0.0.0"))), 15);
   EXPECT_EQ(k.Masked(8).prefix(), P("10.0.0.0/8"));
   EXPECT_EQ(TrieKey4::Of(A("1.2.3.4")).prefix(), P("1.2.3.4/32"));
+}
+
+TEST(TrieKeyTest, Ipv4NodePacksLengthWithValueIndex) {
+  TrieNode<TrieKey4> n(TrieKey4::Of(P("255.255.255.255/32")));
+  EXPECT_EQ(n.len(), 32);
+  EXPECT_EQ(n.value(), kTrieNil);
+  n.set_value((uint32_t{1} << 26) - 2);  // the largest index a node can name
+  EXPECT_EQ(n.value(), (uint32_t{1} << 26) - 2);
+  EXPECT_EQ(n.key().prefix(), P("255.255.255.255/32"));
+  n.set_value(0);
+  EXPECT_EQ(n.value(), 0u);
+  EXPECT_EQ(n.len(), 32);
+  n.set_value(kTrieNil);
+  EXPECT_EQ(n.value(), kTrieNil);
+  EXPECT_EQ(TrieNode<TrieKey4>(TrieKey4::Of(P("0.0.0.0/0"))).len(), 0);
 }
 
 }  // namespace

@@ -26,6 +26,8 @@ class Symbol {
   const std::string& str() const { return Name(id_); }
   operator const std::string&() const { return str(); }  // NOLINT
   bool empty() const { return id_ == 0; }
+  // The pool index: equal for equal names (for hashing).
+  uint32_t id() const { return id_; }
 
   friend bool operator==(const Symbol& a, const Symbol& b) { return a.id_ == b.id_; }
   friend bool operator==(const Symbol& a, std::string_view b) { return a.str() == b; }

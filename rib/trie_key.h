@@ -1,6 +1,6 @@
 // TrieKey4 and TrieKey6: a prefix as RouteTrie stores it, one type per family.
 //
-// TrieKey4 is the IPv4 address as one 32-bit word and the length (trie nodes of 20 bytes, where
+// TrieKey4 is the IPv4 address as one 32-bit word and the length (trie nodes of 16 bytes, where
 // a key wide enough for IPv6 made every IPv4 node 32); TrieKey6 is the address as two 64-bit
 // words in host order and the length. Containment is a few word operations instead of a byte-wise
 // mask. TrieNode<K> is the node layout for each (fields flat, so no padding inside the key).
@@ -11,6 +11,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
@@ -110,26 +111,46 @@ inline constexpr uint32_t kTrieNil = ~uint32_t{0};
 template <typename K>
 struct TrieNode;
 
+// IPv4: 16 bytes. The length shares a word with the value index (top 6 bits), so a trie holds
+// at most 2^26 - 1 values (64M; the owner of more aborts).
 template <>
 struct TrieNode<TrieKey4> {
-  explicit TrieNode(const TrieKey4& k) : addr(k.addr), len(k.len) {}
-  TrieKey4 key() const { return TrieKey4{addr, len}; }
+  explicit TrieNode(const TrieKey4& k)
+      : addr(k.addr), value_len_(kNoValue | uint32_t{k.len} << kValueBits) {}
+  TrieKey4 key() const { return TrieKey4{addr, len()}; }
+  uint8_t len() const { return static_cast<uint8_t>(value_len_ >> kValueBits); }
+  uint32_t value() const {
+    const uint32_t v = value_len_ & kNoValue;
+    return v == kNoValue ? kTrieNil : v;
+  }
+  void set_value(uint32_t v) {
+    if (v != kTrieNil && v >= kNoValue) std::abort();  // more values than the node can name
+    value_len_ = (value_len_ & ~kNoValue) | (v == kTrieNil ? kNoValue : v);
+  }
   uint32_t addr;
   std::array<uint32_t, 2> child = {kTrieNil, kTrieNil};
-  uint32_t value = kTrieNil;
-  uint8_t len;
+
+ private:
+  static constexpr int kValueBits = 26;
+  static constexpr uint32_t kNoValue = (uint32_t{1} << kValueBits) - 1;
+  uint32_t value_len_;
 };
-static_assert(sizeof(TrieNode<TrieKey4>) == 20);
+static_assert(sizeof(TrieNode<TrieKey4>) == 16);
 
 template <>
 struct TrieNode<TrieKey6> {
-  explicit TrieNode(const TrieKey6& k) : hi(k.hi), lo(k.lo), len(k.len) {}
-  TrieKey6 key() const { return TrieKey6{hi, lo, len}; }
+  explicit TrieNode(const TrieKey6& k) : hi(k.hi), lo(k.lo), len_(k.len) {}
+  TrieKey6 key() const { return TrieKey6{hi, lo, len_}; }
+  uint8_t len() const { return len_; }
+  uint32_t value() const { return value_; }
+  void set_value(uint32_t v) { value_ = v; }
   uint64_t hi;
   uint64_t lo;
   std::array<uint32_t, 2> child = {kTrieNil, kTrieNil};
-  uint32_t value = kTrieNil;
-  uint8_t len;
+
+ private:
+  uint32_t value_ = kTrieNil;
+  uint8_t len_;
 };
 static_assert(sizeof(TrieNode<TrieKey6>) == 32);
 
