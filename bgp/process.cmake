@@ -14,6 +14,7 @@ add_library(strata_bgp_process STATIC
   process/bgp_speaker_restart.cc
   process/bgp_speaker_redist.cc
   process/rib_redist_client.cc
+  process/output_gate.cc
   process/peer_graceful_restart.cc
   process/policy.cc
   process/policy_community.cc
@@ -43,7 +44,9 @@ strata_test(bgp_process_test
     process/change_peer_speaker_test.cc
     process/confederation_speaker_test.cc
     process/asio_clock_test.cc
+    process/output_gate_test.cc
     process/graceful_restart_process_test.cc
+    process/graceful_restart_deferral_test.cc
     process/redistribute_process_test.cc
   LIBS strata_bgp_process strata_finder)
 
