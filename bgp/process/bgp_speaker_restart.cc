@@ -84,7 +84,7 @@ uint32_t BgpSpeaker::selection_deferral_time() const {
 }
 
 std::optional<std::chrono::seconds> BgpSpeaker::deferral_remaining() const {
-  if (!restarting_ || !deferral_timer_) return std::nullopt;
+  if (!restarting_ || settling_ || !deferral_timer_) return std::nullopt;
   const auto left = deferral_timer_->expiry() - std::chrono::steady_clock::now();
   return std::max(std::chrono::seconds(0), std::chrono::ceil<std::chrono::seconds>(left));
 }
@@ -101,7 +101,8 @@ std::vector<IpAddr> BgpSpeaker::awaited_end_of_rib() const {
 }
 
 bool BgpSpeaker::selection_settled() const {
-  if (scheduler_.pending() > 0 || !pipeline_) return scheduler_.pending() == 0;
+  if (scheduler_.pending() > 0) return false;
+  if (!pipeline_) return true;
   auto pending = [&](PeerId id) {
     auto c = pipeline_->counters(id);
     return c.ok() && c->nexthop_pending > 0;
