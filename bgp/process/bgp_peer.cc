@@ -154,6 +154,8 @@ void BgpPeer::OnSessionEstablished(const NegotiatedSession& session) {
     notifications_out_at_up_ = c.out(MessageType::kNotification);
   }
   gr_->OnEstablished(session);
+  // A peer restarting too (R bit) or without graceful restart sends no End-of-RIB we wait for.
+  if (eor_in_hook_) eor_in_hook_();
   log_->info("{} established (local address {})", settings_.session.Name(),
              local_address_ ? local_address_->ToString() : "unknown");
   watch_end_of_rib();

@@ -107,7 +107,8 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   const PeerGracefulRestart& graceful_restart() const { return *gr_; }
   // Restarting speaker (RFC 4724 4.1): a session established while `defer` says so holds our
   // UPDATEs in the OutputGate (only the Adj-RIB-Out is kept) until ReleaseOutput, and our
-  // End-of-RIB waits for both; `eor_in` is told of every End-of-RIB the peer sends.
+  // End-of-RIB waits for both; `eor_in` is told of every End-of-RIB the peer sends and of
+  // every session established.
   void set_restart_hooks(std::function<bool()> defer, std::function<void()> eor_in) {
     defer_eor_ = std::move(defer);
     eor_in_hook_ = std::move(eor_in);

@@ -313,5 +313,47 @@ TEST_F(GracefulRestartDeferralTest, DeferralTimerReleasesPeersWhenOneNeverSendsE
   EXPECT_FALSE(Stats("a").graceful_restart_restarting());
 }
 
+// a and b restart at the same time: each OPEN has the R bit, and each defers its End-of-RIB
+// until its selection is done, so neither waits for the other's End-of-RIB (4.1 excludes peers
+// that are restarting too): both finish long before their 60 s deferral timers.
+TEST_F(GracefulRestartDeferralTest, PeersRestartingTogetherDoNotWaitForEachOther) {
+  port_ = 12752;
+  for (const char* vr : {"a", "b"}) {
+    env_.StartRib(vr);
+    AddLoopbackIgp(vr);
+    StartBgp(vr);
+  }
+  Configure("a", {"b"}, {"10.1.0.0/16"});
+  Configure("b", {"a"}, {"10.8.0.0/16"});
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("a").size() == 1 && RibTable("b").size() == 1; },
+                            15s));
+  ASSERT_GT(DropTcp(port_), 0);
+  KillBgp("a");
+  KillBgp("b");
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return RibTable("a") == std::vector<std::string>{"10.8.0.0/16 stale"} &&
+           RibTable("b") == std::vector<std::string>{"10.1.0.0/16 stale"};
+  }));
+  const auto restarted = std::chrono::steady_clock::now();
+  StartBgp("a");
+  StartBgp("b");
+  Configure("a", {"b"}, {"10.1.0.0/16"});
+  Configure("b", {"a"}, {"10.8.0.0/16"});
+  ASSERT_TRUE(env_.RunUntil([&] { return Up("a", "b") && Up("b", "a"); }, 15s));
+  EXPECT_TRUE(procs_["a"]->speaker().peer(A("127.0.0.3"))->peer_restarting());
+  EXPECT_TRUE(procs_["b"]->speaker().peer(A("127.0.0.2"))->peer_restarting());
+  ASSERT_TRUE(env_.RunUntil(
+      [&] {
+        return !Stats("a").graceful_restart_restarting() &&
+               !Stats("b").graceful_restart_restarting();
+      },
+      15s));
+  EXPECT_LT(std::chrono::steady_clock::now() - restarted, 20s);
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return RibTable("a") == std::vector<std::string>{"10.8.0.0/16"} &&
+           RibTable("b") == std::vector<std::string>{"10.1.0.0/16"};
+  })) << ::testing::PrintToString(RibTable("a")) << ::testing::PrintToString(RibTable("b"));
+}
+
 }  // namespace
 }  // namespace strata::bgp
