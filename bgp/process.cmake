@@ -16,6 +16,7 @@ add_library(strata_bgp_process STATIC
   process/bgp_speaker_vr_policy.cc
   process/vr_policy.cc
   process/rib_redist_client.cc
+  process/output_gate.cc
   process/peer_graceful_restart.cc
   process/policy.cc
   process/policy_community.cc
@@ -45,7 +46,10 @@ strata_test(bgp_process_test
     process/change_peer_speaker_test.cc
     process/confederation_speaker_test.cc
     process/asio_clock_test.cc
+    process/output_gate_test.cc
+    process/bgp_proto_convert_test.cc
     process/graceful_restart_process_test.cc
+    process/graceful_restart_deferral_test.cc
     process/redistribute_process_test.cc
     process/speaker_pair_fixture.cc
     ${CMAKE_SOURCE_DIR}/rib/fake_fea.cc

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> families = {"sunix", "grpc-unix"};
   std::vector<std::string> distances;
   uint32_t restart_seconds = 120;
+  uint32_t max_deferral_seconds = 3600;
   app.add_option("--vr", opts.vr, "virtual router name")->capture_default_str();
   app.add_option("--finder", finder, "Finder socket path");
   app.add_option("--table-id", opts.table_id, "kernel routing table of this VR (0: none)")
@@ -26,6 +27,11 @@ int main(int argc, char** argv) {
          "seconds a graceful-restart protocol has to re-announce its routes, unless it gave "
          "its own restart time")
       ->capture_default_str();
+  app.add_option("--max-restart-deferral", max_deferral_seconds,
+                 "at most this many seconds of stale routes kept for a graceful-restart protocol "
+                 "that came back and defers its route selection")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 86400u));
   app.add_option("--fea-in-flight", opts.fea_max_in_flight, "FEA calls outstanding at most")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
@@ -39,6 +45,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   opts.restart_timeout = std::chrono::seconds(restart_seconds);
+  opts.max_restart_deferral = std::chrono::seconds(max_deferral_seconds);
   for (const std::string& d : distances) {
     const auto eq = d.find('=');
     unsigned long value = 0;

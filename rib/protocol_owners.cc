@@ -1,26 +1,53 @@
 #include "rib/protocol_owners.h"
 
-#include "common/log.h"
+#include <algorithm>
 
 namespace strata::rib {
 
 ProtocolOwners::ProtocolOwners(boost::asio::io_context& io, Rib& rib,
                                std::chrono::milliseconds restart_timeout, WatchFn watch,
-                               std::function<void()> changed)
+                               std::function<void()> changed,
+                               std::chrono::milliseconds max_deferral)
     : io_(io),
       rib_(rib),
       restart_timeout_(restart_timeout),
+      max_deferral_(max_deferral),
       watch_(std::move(watch)),
-      changed_(std::move(changed)) {}
+      changed_(std::move(changed)),
+      log_(MakeLogger("rib.owners")) {}
 
 void ProtocolOwners::set(const std::string& protocol, const std::string& owner,
-                         bool graceful_restart, std::chrono::milliseconds restart_time) {
+                         bool graceful_restart, std::chrono::milliseconds restart_time,
+                         std::chrono::milliseconds selection_deferral) {
   Entry& e = entries_[protocol];
   e.owner = owner;
   e.graceful_restart = graceful_restart;
   e.restart_time = restart_time;
   e.enabled = true;
   if (!owner.empty() && watched_.insert(owner).second && watch_) watch_(owner);
+  if (!e.restarting || selection_deferral.count() <= 0) return;
+  const auto after = std::min(selection_deferral + this->restart_time(e), max_deferral_);
+  ++e.deferrals;
+  log_->info("{}: owner {} is back and defers its selection {} ms: stale routes kept up to {} ms",
+             protocol, owner, selection_deferral.count(), after.count());
+  start_restart_timer(protocol, e, after);
+}
+
+void ProtocolOwners::start_restart_timer(const std::string& protocol, Entry& e,
+                                         std::chrono::milliseconds after) {
+  e.restart_timer = std::make_unique<boost::asio::steady_timer>(io_, after);
+  e.restart_timer->async_wait(
+      [this, alive = std::weak_ptr<bool>(alive_), protocol](const boost::system::error_code& ec) {
+        if (ec || alive.expired()) return;
+        restart_timer_fired(protocol);
+      });
+}
+
+std::chrono::milliseconds ProtocolOwners::restart_remaining(const Entry& e) const {
+  if (!e.restarting || !e.restart_timer) return std::chrono::milliseconds(0);
+  const auto left = e.restart_timer->expiry() - std::chrono::steady_clock::now();
+  return std::max(std::chrono::milliseconds(0),
+                  std::chrono::ceil<std::chrono::milliseconds>(left));
 }
 
 Status ProtocolOwners::disable(const std::string& protocol) {
@@ -56,12 +83,7 @@ void ProtocolOwners::owner_event(const std::string& owner, bool alive) {
     // only until the next sweep.
     (void)rib_.mark_stale(protocol);
     e.restarting = true;
-    e.restart_timer = std::make_unique<boost::asio::steady_timer>(io_, restart_time(e));
-    e.restart_timer->async_wait(
-        [this, alive = std::weak_ptr<bool>(alive_), protocol](const boost::system::error_code& ec) {
-          if (ec || alive.expired()) return;
-          restart_timer_fired(protocol);
-        });
+    start_restart_timer(protocol, e, restart_time(e));
   }
 }
 

@@ -16,7 +16,7 @@ RibProcess::RibProcess(ipc::Router& router, Options options)
   rib_ = std::make_unique<Rib>(scheduler_, *fea_, interest_.get(), options_.rib);
   owners_ = std::make_unique<ProtocolOwners>(
       router_.io(), *rib_, options_.restart_timeout, [this](const std::string& i) { watch(i); },
-      [this] { schedule_flush(); });
+      [this] { schedule_flush(); }, options_.max_restart_deferral);
   connected_ = std::make_unique<ConnectedRoutes>(router_, *rib_, options_.vr, instance_,
                                                  options_.fea_target, [this] { schedule_flush(); });
   RibService::Parts parts;

@@ -34,6 +34,8 @@ class RibProcess {
     uint32_t table_id = 0;  // the VR's kernel table, passed to the FEA's add_vr
     std::string fea_target = "fea";
     std::chrono::milliseconds restart_timeout{120000};
+    // Bounds the restart timer a returning graceful-restart owner's selection deferral sets.
+    std::chrono::milliseconds max_restart_deferral{3600000};
     size_t fea_max_in_flight = 4;
     std::map<std::string, uint32_t> default_distances;
     Rib::Options rib;

@@ -204,6 +204,48 @@ TEST_F(RibProcessTest, GracefulRestartKeepsKilledProtocolsRoutesStale) {
   }));
 }
 
+// The owner's restart timer (1 s here) would sweep mid-restart; the returning owner says it
+// defers its selection 2 s, so the RIB keeps the stale routes until it says it is done.
+TEST_F(RibProcessTest, ReturningOwnerControlsTheEndOfItsRestart) {
+  const std::string table =
+      "rib/1.0/add_origin_table?protocol:txt=ospf&kind:txt=PROTOCOL_KIND_IGP&owner:txt=proto1&"
+      "graceful_restart:bool=true&restart_time_s:u32=1";
+  const pid_t proto = Spawn("strata-test-target", {"-n", "proto1"});
+  ASSERT_TRUE(WaitFor([&] { return Call("test/1.0/ping?", "proto1").rc == 0; }));
+  ASSERT_EQ(Call(table).rc, 0);
+  ASSERT_EQ(Call("rib/1.0/add_routes?protocol:txt=ospf&"
+                 "routes.0.prefix:ipv4net=10.0.0.0/8&routes.0.nexthop:ipv4=192.0.2.1&"
+                 "routes.1.prefix:ipv4net=10.1.0.0/16&routes.1.nexthop:ipv4=192.0.2.2")
+                .rc,
+            0);
+  ASSERT_EQ(::kill(proto, SIGKILL), 0);
+  ::waitpid(proto, nullptr, 0);
+  ASSERT_TRUE(WaitFor([&] {
+    return Count(Call("rib/1.0/list_routes?protocol:txt=ospf").out, "stale:bool=true") == 2;
+  }));
+  const auto died = std::chrono::steady_clock::now();
+  Spawn("strata-test-target", {"-n", "proto1"});
+  ASSERT_TRUE(WaitFor([&] { return Call("test/1.0/ping?", "proto1").rc == 0; }));
+  ASSERT_EQ(Call(table + "&selection_deferral_s:u32=2").rc, 0);
+  auto stats = Call("rib/1.0/get_stats?");
+  EXPECT_NE(stats.out.find("restarting:bool=true"), std::string::npos) << stats.out;
+  std::this_thread::sleep_until(died + 1500ms);  // past the owner's 1 s restart time
+  auto r = Call("rib/1.0/list_routes?protocol:txt=ospf");
+  EXPECT_EQ(Count(r.out, "stale:bool=true"), 2u) << r.out;
+  EXPECT_EQ(Count(Call("rib/1.0/lookup_route?addr:ipv4=10.0.0.1").out, "found:bool=true"), 1u);
+  ASSERT_EQ(Call("rib/1.0/add_routes?protocol:txt=ospf&routes.0.prefix:ipv4net=10.1.0.0/16&"
+                 "routes.0.nexthop:ipv4=192.0.2.2")
+                .rc,
+            0);
+  auto done = Call("rib/1.0/graceful_restart_done?protocol:txt=ospf");
+  ASSERT_EQ(done.rc, 0);
+  EXPECT_NE(done.out.find("swept:u64=1"), std::string::npos) << done.out;
+  r = Call("rib/1.0/list_routes?protocol:txt=ospf");
+  EXPECT_EQ(Count(r.out, "prefix:ipv"), 1u) << r.out;
+  EXPECT_EQ(Count(r.out, "stale:bool=false"), 1u) << r.out;
+  EXPECT_NE(Call("rib/1.0/get_stats?").out.find("restarting:bool=false"), std::string::npos);
+}
+
 }  // namespace
 
 // With a real strata-fea (--no-kernel): one static route whose next hop is on no interface of

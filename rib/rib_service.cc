@@ -76,7 +76,8 @@ void RibService::AddOriginTable(const v1::AddOriginTableRequest& request,
     return reply.Fail(s);
   }
   parts_.owners->set(protocol, request.owner(), request.graceful_restart(),
-                     std::chrono::seconds(request.restart_time_s()));
+                     std::chrono::seconds(request.restart_time_s()),
+                     std::chrono::seconds(request.selection_deferral_s()));
   notify_changed();
   v1::AddOriginTableReply out;
   out.set_admin_distance(rib_.table(protocol)->admin_distance());

@@ -87,6 +87,11 @@ void RibService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
       ts->set_restart_time_s(static_cast<uint32_t>(
           std::chrono::duration_cast<std::chrono::seconds>(parts_.owners->restart_time(*e))
               .count()));
+      ts->set_restarting(e->restarting);
+      if (e->restarting) {
+        const auto left = parts_.owners->restart_remaining(*e);
+        ts->set_restart_remaining_s(static_cast<uint32_t>((left.count() + 999) / 1000));
+      }
     }
   }
   const FeaStage& fea = rib_.fea();

@@ -66,6 +66,7 @@ class RibServiceTest : public ::testing::Test {
     RibProcess::Options opts;
     opts.vr = "red";
     opts.restart_timeout = 300ms;
+    opts.max_restart_deferral = 2500ms;
     opts.rib.fea.max_batch = 100;
     rib_ = std::make_unique<RibProcess>(*rib_router_, opts);
     rib_->AddTarget();
@@ -110,8 +111,10 @@ class RibServiceTest : public ::testing::Test {
   }
 
   Status AddTable(const std::string& protocol, const std::string& owner = "", bool graceful = false,
-                  std::optional<uint32_t> distance = std::nullopt, uint32_t restart_time_s = 0) {
+                  std::optional<uint32_t> distance = std::nullopt, uint32_t restart_time_s = 0,
+                  uint32_t selection_deferral_s = 0) {
     rpb::AddOriginTableRequest req;
+    req.set_selection_deferral_s(selection_deferral_s);
     req.set_protocol(protocol);
     req.set_kind(rpb::PROTOCOL_KIND_IGP);
     req.set_owner(owner);
@@ -608,6 +611,100 @@ TEST_F(RibServiceTest, GracefulRestartTimeZeroFallsBackToTheDefault) {
   extra_.back()->Stop();
   ASSERT_TRUE(RunUntil([&] { return Routes("ospf") == 0; }, 3000ms));
   EXPECT_LT(std::chrono::steady_clock::now() - died, 900ms);
+}
+
+const rpb::TableStats* FindTable(const rpb::GetStatsReply& stats, const std::string& protocol) {
+  for (const auto& t : stats.tables()) {
+    if (t.protocol() == protocol) return &t;
+  }
+  return nullptr;
+}
+
+// The owner of "ospf" (graceful restart, the RIB's 300 ms restart timeout) with two routes,
+// killed: its routes are stale and the restart timer runs.
+class OwnerRestartTest : public RibServiceTest {
+ protected:
+  void KillOwnerWithRoutes() {
+    extra_.push_back(std::make_unique<ipc::Router>(io_));
+    extra_.back()->AddTarget("test", "proto1", false).Serve(svc_);
+    StartAndWait(*extra_.back());
+    ASSERT_TRUE(AddTable("ospf", "proto1", /*graceful=*/true).ok());
+    ASSERT_TRUE(
+        AddRoutes("ospf", {Entry("10.0.0.0/8", "192.0.2.1"), Entry("11.0.0.0/8", "192.0.2.1")})
+            .ok());
+    extra_.back()->Stop();
+    ASSERT_TRUE(RunUntil([&] { return Stats().restarting(); }));
+    died_ = std::chrono::steady_clock::now();
+  }
+  rpb::TableStats Stats() {
+    auto [s, stats] = Call<rpb::GetStatsRequest, rpb::GetStatsReply>("get_stats", {});
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    const rpb::TableStats* t = FindTable(stats, "ospf");
+    return t ? *t : rpb::TableStats();
+  }
+  std::chrono::milliseconds SinceDeath() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 died_);
+  }
+  ipc::TestService svc_{io_};
+  std::chrono::steady_clock::time_point died_;
+};
+
+// The owner comes back and defers its selection 1 s: the 300 ms timer is replaced by one of
+// 1 s + 300 ms, so the stale routes outlive the old timer and wait for restart_done.
+TEST_F(OwnerRestartTest, ReturningOwnersDeferralReplacesTheRestartTimer) {
+  KillOwnerWithRoutes();
+  EXPECT_EQ(Stats().stale(), 2u);
+  ASSERT_TRUE(AddTable("ospf", "proto1", true, std::nullopt, 0, /*selection_deferral_s=*/1).ok());
+  const rpb::TableStats t = Stats();
+  EXPECT_TRUE(t.restarting());
+  EXPECT_EQ(t.restart_remaining_s(), 2u);  // 1.3 s, rounded up
+  Run(700ms);
+  EXPECT_EQ(Routes("ospf"), 2u);  // past the RIB's 300 ms: still kept, stale
+  EXPECT_TRUE(Lookup("10.0.0.1").has_value());
+  EXPECT_EQ(Stats().stale(), 2u);
+  // The owner re-announces one route and is done: the other goes, the timer with it.
+  ASSERT_TRUE(AddRoutes("ospf", {Entry("11.0.0.0/8", "192.0.2.1")}).ok());
+  rpb::GracefulRestartDoneRequest done;
+  done.set_protocol("ospf");
+  auto [s, rep] = Call<rpb::GracefulRestartDoneRequest, rpb::GracefulRestartDoneReply>(
+      "graceful_restart_done", done);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(rep.swept(), 1u);
+  EXPECT_EQ(Routes("ospf"), 1u);
+  EXPECT_FALSE(Stats().restarting());
+  Run(800ms);  // past the replaced timer: nothing more goes
+  EXPECT_EQ(Routes("ospf"), 1u);
+  EXPECT_TRUE(Lookup("11.0.0.1").has_value());
+}
+
+// Without restart_done the replaced timer still sweeps, at deferral + restart time.
+TEST_F(OwnerRestartTest, ReplacedTimerSweepsWhenTheOwnerNeverSaysDone) {
+  KillOwnerWithRoutes();
+  ASSERT_TRUE(AddTable("ospf", "proto1", true, std::nullopt, 0, /*selection_deferral_s=*/1).ok());
+  ASSERT_TRUE(RunUntil([&] { return Routes("ospf") == 0; }, 4000ms));
+  EXPECT_GE(SinceDeath(), 1200ms);
+  EXPECT_FALSE(Stats().restarting());
+}
+
+// The deferral is bounded by --max-restart-deferral (2.5 s here), however long the owner asks.
+TEST_F(OwnerRestartTest, DeferralIsBoundedByTheRibsMaximum) {
+  KillOwnerWithRoutes();
+  ASSERT_TRUE(AddTable("ospf", "proto1", true, std::nullopt, 0, /*selection_deferral_s=*/600).ok());
+  EXPECT_EQ(Stats().restart_remaining_s(), 3u);  // 2.5 s, rounded up
+  ASSERT_TRUE(RunUntil([&] { return Routes("ospf") == 0; }, 5000ms));
+  EXPECT_GE(SinceDeath(), 2400ms);
+  EXPECT_LT(SinceDeath(), 4500ms);
+}
+
+// Registering again without a deferral (or outside a restart) leaves the timer as it was.
+TEST_F(OwnerRestartTest, RegistrationWithoutDeferralKeepsTheTimer) {
+  ASSERT_TRUE(AddTable("ospf", "proto1", true, std::nullopt, 0, /*selection_deferral_s=*/5).ok());
+  EXPECT_FALSE(Stats().restarting());  // no restart in progress: nothing to defer
+  KillOwnerWithRoutes();
+  ASSERT_TRUE(AddTable("ospf", "proto1", true).ok());
+  ASSERT_TRUE(RunUntil([&] { return Routes("ospf") == 0; }, 3000ms));
+  EXPECT_LT(SinceDeath(), 1000ms);
 }
 
 TEST_F(RibServiceTest, InterestAndRedistributionReachTheClient) {

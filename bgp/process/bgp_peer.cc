@@ -135,7 +135,9 @@ void BgpPeer::OnSessionEstablished(const NegotiatedSession& session) {
   limit_warned_ = false;
   local_address_ = session_->local_address();
   since_ = std::chrono::steady_clock::now();
-  adj_out_.clear();
+  gate_.Clear();
+  // Restarting: the dump and every change until the speaker's selection is done stay here.
+  if (defer_eor_ && defer_eor_()) gate_.Close();
   if (local_address_) {
     (void)pipeline_.set_local_addresses(id_, *local_address_, std::nullopt);
   }
@@ -154,6 +156,8 @@ void BgpPeer::OnSessionEstablished(const NegotiatedSession& session) {
     notifications_out_at_up_ = c.out(MessageType::kNotification);
   }
   gr_->OnEstablished(session);
+  // A peer restarting too (R bit) or without graceful restart sends no End-of-RIB we wait for.
+  if (eor_in_hook_) eor_in_hook_();
   log_->info("{} established (local address {})", settings_.session.Name(),
              local_address_ ? local_address_->ToString() : "unknown");
   watch_end_of_rib();
@@ -164,7 +168,7 @@ void BgpPeer::watch_end_of_rib() {
   eor_timer_->async_wait(
       [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
         if (ec || alive.expired() || !up_ || !negotiated_) return;
-        if (!pipeline_.dump_done(id_) || (defer_eor_ && defer_eor_())) {
+        if (!pipeline_.dump_done(id_) || gate_.closed() || (defer_eor_ && defer_eor_())) {
           watch_end_of_rib();
           return;
         }
@@ -290,16 +294,29 @@ void BgpPeer::OnRouteRefresh(const RouteRefreshMessage& request) {
 }
 
 void BgpPeer::announce_adj_out(AfiSafi family) {
-  std::map<AttributeSetPtr, std::vector<IpPrefix>> groups;
-  for (const auto& [prefix, attrs] : adj_out_) {
-    if (UnicastOf(prefix.family()) == family) groups[attrs].push_back(prefix);
-  }
-  for (const auto& [attrs, prefixes] : groups) {
-    if (Status s = session_->Announce(attrs->attrs(), family, prefixes); !s.ok()) {
+  if (gate_.closed()) return;  // nothing sent yet: the release sends it all
+  for (const AnnouncementGroup& g : gate_.Groups(family)) {
+    if (Status s = session_->Announce(g.attrs->attrs(), family, g.prefixes); !s.ok()) {
       ++counters_.send_errors;
       log_->warn("{}: re-announce: {}", settings_.session.Name(), s.ToString());
     }
   }
+}
+
+void BgpPeer::ReleaseOutput() {
+  if (!gate_.closed()) return;
+  const OutputGate::Counters before = gate_.counters();
+  const std::vector<AnnouncementGroup> groups = gate_.Open();
+  for (const AnnouncementGroup& g : groups) {
+    if (Status s = session_->Announce(g.attrs->attrs(), UnicastOf(g.family), g.prefixes);
+        !s.ok()) {
+      ++counters_.send_errors;
+      log_->warn("{}: deferred announce: {}", settings_.session.Name(), s.ToString());
+    }
+  }
+  log_->info("{}: route selection done: {} routes held back go out, End-of-RIB follows",
+             settings_.session.Name(),
+             gate_.counters().released_prefixes - before.released_prefixes);
 }
 
 void BgpPeer::OnSessionDown(std::string_view reason) {
@@ -307,7 +324,8 @@ void BgpPeer::OnSessionDown(std::string_view reason) {
   since_ = std::chrono::steady_clock::now();
   negotiated_.reset();
   local_address_.reset();
-  adj_out_.clear();
+  gate_.Clear();
+  eor_received_.clear();
   eor_timer_.reset();
   if (up_) {
     up_ = false;
@@ -339,11 +357,10 @@ void BgpPeer::OnWritable() {
 }
 
 void BgpPeer::send_updates(UpdateBatch batch) {
+  if (gate_.Hold(batch)) return;
   std::vector<IpPrefix> withdrawn[2];
-  for (const IpPrefix& p : batch.withdrawals) {
-    withdrawn[p.is_v4() ? 0 : 1].push_back(p);
-    adj_out_.erase(p);
-  }
+  for (const IpPrefix& p : batch.withdrawals) withdrawn[p.is_v4() ? 0 : 1].push_back(p);
+  gate_.Withdrawn(batch.withdrawals);
   for (int f = 0; f < 2; ++f) {
     if (withdrawn[f].empty()) continue;
     if (Status s = session_->Withdraw(f == 0 ? kIpv4Unicast : kIpv6Unicast, withdrawn[f]);
@@ -358,7 +375,7 @@ void BgpPeer::send_updates(UpdateBatch batch) {
       log_->warn("{}: announce: {}", settings_.session.Name(), s.ToString());
       continue;
     }
-    for (const IpPrefix& p : g.prefixes) adj_out_[p] = g.attrs;
+    gate_.Announced(g);
   }
 }
 

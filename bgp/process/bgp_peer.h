@@ -7,6 +7,7 @@
 //                                         or kept stale (graceful restart, PeerGracefulRestart)
 //               --OnWritable------------> pipeline.peer_output_ready (posted)
 //   PeerOut --send_updates(batch)--> Withdraw / Announce on the session; kept as Adj-RIB-Out
+//               (OutputGate; while this speaker restarts, only kept, until ReleaseOutput)
 //   End-of-RIB per negotiated family once the initial dump is sent (BgpPipeline::dump_done).
 //   ROUTE-REFRESH received: the Adj-RIB-Out of that family is announced again.
 // Session safety here: enforce_first_as (eBGP UPDATEs whose AS_PATH does not start with the
@@ -31,6 +32,7 @@
 
 #include "bgp/pipeline/bgp_pipeline.h"
 #include "bgp/process/attribute_interner.h"
+#include "bgp/process/output_gate.h"
 #include "bgp/process/peer_graceful_restart.h"
 #include "bgp/process/policy_hook.h"
 #include "bgp/process/vr_policy.h"
@@ -101,16 +103,26 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   PeerId id() const { return id_; }
   const PeerSession& session() const { return *session_; }
   const Counters& counters() const { return counters_; }
-  size_t adj_rib_out_size() const { return adj_out_.size(); }
+  size_t adj_rib_out_size() const { return gate_.size(); }
+  const OutputGate& output_gate() const { return gate_; }
+  // The current session negotiated graceful restart and its OPEN had the R bit.
+  bool peer_restarting() const { return negotiated_ && negotiated_->peer_restarting; }
+  // This session's End-of-RIB markers.
+  const std::set<AfiSafi>& end_of_rib_received() const { return eor_received_; }
   std::optional<std::chrono::steady_clock::time_point> state_since() const { return since_; }
   std::string last_error() const;
   const PeerGracefulRestart& graceful_restart() const { return *gr_; }
-  // Restarting speaker (RFC 4724 4.1): while `defer` says so, our End-of-RIB waits; `eor_in`
-  // is told of every End-of-RIB the peer sends.
+  // Restarting speaker (RFC 4724 4.1): a session established while `defer` says so holds our
+  // UPDATEs in the OutputGate (only the Adj-RIB-Out is kept) until ReleaseOutput, and our
+  // End-of-RIB waits for both; `eor_in` is told of every End-of-RIB the peer sends and of
+  // every session established.
   void set_restart_hooks(std::function<bool()> defer, std::function<void()> eor_in) {
     defer_eor_ = std::move(defer);
     eor_in_hook_ = std::move(eor_in);
   }
+  // The speaker's selection is done: the held table goes to the peer, every prefix once (our
+  // End-of-RIB follows once the pipeline's dump is done). Nothing if the gate is open.
+  void ReleaseOutput();
   // The current session is established and the peer sent End-of-RIB for every negotiated
   // family (or did not negotiate graceful restart, so none is expected).
   bool initial_table_received() const;
@@ -168,7 +180,7 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   VrPolicies vr_policies_;           // the VR's, used where there is no own policy
   bool import_deny_logged_ = false;  // the RFC 8212 log line was written
   bool export_deny_logged_ = false;
-  std::map<IpPrefix, AttributeSetPtr> adj_out_;  // what the peer has been sent
+  OutputGate gate_;  // the Adj-RIB-Out: what the peer has been sent, or held for it
   std::optional<std::chrono::steady_clock::time_point> since_;
   std::unique_ptr<boost::asio::steady_timer> eor_timer_;
   bool limit_warned_ = false;    // the warning was logged for this session

@@ -21,6 +21,8 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
   // The RIB keeps them as long as peers are told to wait for us (set again by set_local_config).
   so.restart_time_s = GracefulRestartConfig{}.restart_time;
   so.on_restart_state = [this](bool restarting) {
+    // Called before the tables are registered: the RIB learns how long we defer.
+    if (speaker_) sink_->set_selection_deferral(speaker_->selection_deferral_time());
     if (speaker_ && speaker_->holding_sessions()) speaker_->SetRestarting(restarting);
   };
   sink_ = std::make_unique<RibIpcSink>(router_, so, [this](const BgpRoute& r) {

@@ -49,6 +49,12 @@ StatusOr<LocalConfig> LocalConfigFromProto(const v1::SetLocalConfigRequest& r) {
     }
     c.graceful_restart.stale_time = r.graceful_stale_time();
   }
+  if (r.has_graceful_selection_deferral_time()) {
+    if (r.graceful_selection_deferral_time() == 0 || r.graceful_selection_deferral_time() > 3600) {
+      return InvalidArgument("graceful_selection_deferral_time must be 1..3600 seconds");
+    }
+    c.graceful_restart.selection_deferral_time = r.graceful_selection_deferral_time();
+  }
   c.confed.identifier = r.confederation_identifier();
   c.confed.members.assign(r.confederation_members().begin(), r.confederation_members().end());
   for (uint32_t m : c.confed.members) {

@@ -101,6 +101,9 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   out->set_peer_restart_time(gr.peer_restart_time());
   out->set_stale_routes(gr.stale_routes());
   out->set_peer_restarting(gr.helping());
+  out->set_output_deferred(p.output_gate().closed());
+  if (p.output_gate().closed()) out->set_output_deferred_routes(p.output_gate().size());
+  for (const AfiSafi& f : p.end_of_rib_received()) out->add_end_of_rib_received(FamilyName(f));
 }
 
 void BgpService::ListPeers(const v1::ListPeersRequest& request,
@@ -192,6 +195,12 @@ void BgpService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
   out.set_peers_established(established);
   if (speaker_.configured()) rib::AddrToProto(speaker_.cluster_id(), out.mutable_cluster_id());
   out.set_graceful_restart_restarting(speaker_.restarting());
+  if (auto left = speaker_.deferral_remaining()) {
+    out.set_graceful_restart_deferral_remaining_s(static_cast<uint32_t>(left->count()));
+  }
+  for (const IpAddr& a : speaker_.awaited_end_of_rib()) {
+    rib::AddrToProto(a, out.add_graceful_restart_awaiting());
+  }
   if (BgpPipeline* pl = speaker_.pipeline()) {
     out.set_prefixes(pl->decision().size());
     uint64_t paths = 0;

@@ -134,7 +134,7 @@ Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
     }
   }
   if (!previous) return build_pipeline();
-  if (!rebuild && previous->graceful_restart != config.graceful_restart) {
+  if (!rebuild && !previous->graceful_restart.SameSessionTimes(config.graceful_restart)) {
     log_->info("graceful restart times changed: resetting every session");
     readd_peers();
   }

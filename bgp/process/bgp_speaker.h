@@ -120,6 +120,12 @@ class BgpSpeaker {
   void HoldSessions() { hold_sessions_ = true; }
   void SetRestarting(bool restarting);
   bool restarting() const { return restarting_; }
+  // Seconds our route selection waits at most for the peers' End-of-RIB when restarting.
+  uint32_t selection_deferral_time() const;
+  // Restarting and still waiting for End-of-RIB: the deferral timer's time left.
+  std::optional<std::chrono::seconds> deferral_remaining() const;
+  // Restarting: the graceful restart peers whose End-of-RIB is still awaited.
+  std::vector<IpAddr> awaited_end_of_rib() const;
   bool holding_sessions() const { return hold_sessions_; }
 
   bool configured() const { return pipeline_ != nullptr; }
@@ -167,7 +173,11 @@ class BgpSpeaker {
   // Sets the capability (and the helper's settings) from the peer's flag and our state.
   void apply_graceful_restart(PeerSettings& settings) const;
   void check_restart_done();
+  // The wait for End-of-RIB is over: once the pipeline settled, complete_restart.
   void finish_restart(const char* why);
+  bool selection_settled() const;
+  void await_settled();
+  void complete_restart();
   // Builds every peer again (their session settings changed); sessions reset.
   void readd_peers();
   // Recomputes export_protocols_ (with the VR's export policy, or a peer's own, about to be
@@ -199,6 +209,9 @@ class BgpSpeaker {
   std::function<Status(const PeerSettings&)> build_check_;
   bool hold_sessions_ = false;
   bool restarting_ = false;
+  bool settling_ = false;  // End-of-RIB wait over; waiting for the pipeline to settle
+  static constexpr std::chrono::seconds kSettleLimit{5};
+  std::chrono::steady_clock::time_point settle_deadline_;
   std::unique_ptr<boost::asio::steady_timer> deferral_timer_;
   std::map<IpAddr, std::unique_ptr<BgpPeer>> peers_;  // after pipeline_: destroyed first
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

@@ -6,6 +6,15 @@
 // and the kernel, until we say we are done or our restart time ends). BgpProcess holds
 // the sessions until it has asked the RIB (RibIpcSink::Options::on_restart_state) and then calls
 // SetRestarting. No state file is needed, and a fresh RIB means a fresh start.
+//
+// Route selection is deferred (section 4.1) until every graceful restart peer (established, not
+// restarting itself) sent End-of-RIB, or the selection deferral timer ends: towards the RIB
+// (RibIpcSink queues) and towards every peer (each BgpPeer's OutputGate holds its Adj-RIB-Out).
+// Then, once the pipeline has settled (no background slice left, no next hop question open; at
+// most kSettleLimit), each peer gets its table once followed by End-of-RIB, and the RIB its
+// final choices followed by graceful_restart_done.
+#include <algorithm>
+
 #include "bgp/process/bgp_speaker.h"
 
 namespace strata::bgp {
@@ -43,8 +52,8 @@ void BgpSpeaker::SetRestarting(bool restarting) {
   hold_sessions_ = false;
   restarting_ = restarting;
   if (restarting) {
-    const uint32_t defer = local_ ? local_->graceful_restart.stale_time : 360;
-    log_->info("restarting with routes kept: deferring End-of-RIB up to {} s", defer);
+    const uint32_t defer = selection_deferral_time();
+    log_->info("restarting with routes kept: deferring route selection up to {} s", defer);
     deferral_timer_ = std::make_unique<boost::asio::steady_timer>(io_, std::chrono::seconds(defer));
     deferral_timer_->async_wait(
         [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
@@ -62,21 +71,80 @@ void BgpSpeaker::check_restart_done() {
   if (peers_.empty()) return;  // not configured yet: wait for peers or the timer
   for (const auto& [addr, p] : peers_) {
     if (!p->settings().enabled || !p->settings().graceful_restart) continue;
+    // A peer restarting too defers its End-of-RIB until it has ours: not waited for (4.1).
+    if (p->established() && p->peer_restarting()) continue;
     if (!p->initial_table_received()) return;
   }
   finish_restart("End-of-RIB from every graceful restart peer");
 }
 
+uint32_t BgpSpeaker::selection_deferral_time() const {
+  return local_ ? local_->graceful_restart.selection_deferral_time
+                : GracefulRestartConfig{}.selection_deferral_time;
+}
+
+std::optional<std::chrono::seconds> BgpSpeaker::deferral_remaining() const {
+  if (!restarting_ || settling_ || !deferral_timer_) return std::nullopt;
+  const auto left = deferral_timer_->expiry() - std::chrono::steady_clock::now();
+  return std::max(std::chrono::seconds(0), std::chrono::ceil<std::chrono::seconds>(left));
+}
+
+std::vector<IpAddr> BgpSpeaker::awaited_end_of_rib() const {
+  std::vector<IpAddr> out;
+  if (!restarting_ || settling_) return out;
+  for (const auto& [addr, p] : peers_) {
+    if (!p->settings().enabled || !p->settings().graceful_restart) continue;
+    if (p->established() && p->peer_restarting()) continue;
+    if (!p->initial_table_received()) out.push_back(addr);
+  }
+  return out;
+}
+
+bool BgpSpeaker::selection_settled() const {
+  if (scheduler_.pending() > 0) return false;
+  if (!pipeline_) return true;
+  auto pending = [&](PeerId id) {
+    auto c = pipeline_->counters(id);
+    return c.ok() && c->nexthop_pending > 0;
+  };
+  if (pending(local_peer_id_)) return false;
+  return std::none_of(peers_.begin(), peers_.end(),
+                      [&](const auto& kv) { return pending(kv.second->id()); });
+}
+
 void BgpSpeaker::finish_restart(const char* why) {
-  if (!restarting_) return;
-  restarting_ = false;
+  if (!restarting_ || settling_) return;
+  settling_ = true;
   deferral_timer_.reset();
-  log_->info("graceful restart done: {}", why);
+  log_->info("route selection deferral over: {}", why);
+  settle_deadline_ = std::chrono::steady_clock::now() + kSettleLimit;
+  await_settled();
+}
+
+void BgpSpeaker::await_settled() {
+  if (!selection_settled() && std::chrono::steady_clock::now() < settle_deadline_) {
+    deferral_timer_ =
+        std::make_unique<boost::asio::steady_timer>(io_, std::chrono::milliseconds(20));
+    deferral_timer_->async_wait(
+        [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+          if (!ec && !alive.expired()) await_settled();
+        });
+    return;
+  }
+  complete_restart();
+}
+
+void BgpSpeaker::complete_restart() {
+  restarting_ = false;
+  settling_ = false;
+  deferral_timer_.reset();
+  log_->info("graceful restart done: routes go to peers and the RIB");
   // Later OPENs are those of a speaker that did not just restart: no R bit, no F bits.
   for (auto& [addr, p] : peers_) {
     PeerSettings s = p->settings();
     apply_graceful_restart(s);
     p->SetGracefulRestartCapability(s.session.graceful_restart);
+    p->ReleaseOutput();
   }
   if (hooks_.restart_done) hooks_.restart_done();
 }

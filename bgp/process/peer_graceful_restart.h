@@ -31,10 +31,17 @@ namespace strata::bgp {
 // Speaker-wide graceful restart settings.
 struct GracefulRestartConfig {
   uint16_t restart_time = 120;  // seconds advertised in our capability (12 bits)
-  // Seconds a helper keeps a restarted peer's stale routes waiting for its End-of-RIB, and a
-  // restarting speaker waits for its peers' End-of-RIB (selection deferral).
+  // Seconds a helper keeps a restarted peer's stale routes waiting for its End-of-RIB.
   uint32_t stale_time = 360;
+  // Seconds a restarting speaker defers its route selection (towards the RIB and its peers)
+  // waiting for its peers' End-of-RIB (RFC 4724 4.1 selection_deferral_timer; FRR's
+  // select-defer-time). The RIB keeps our stale routes that long too (RibIpcSink).
+  uint32_t selection_deferral_time = 360;
   friend bool operator==(const GracefulRestartConfig&, const GracefulRestartConfig&) = default;
+  // The times the sessions are built with (the deferral is not one of them).
+  bool SameSessionTimes(const GracefulRestartConfig& o) const {
+    return restart_time == o.restart_time && stale_time == o.stale_time;
+  }
 };
 
 class PeerGracefulRestart {

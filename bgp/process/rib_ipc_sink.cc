@@ -15,13 +15,16 @@ ProfilePoint& profile_sent = Profiler::Get().Point(kProfileBgpRibSent);
 namespace rpb = strata::rib::v1;
 
 namespace {
-rpb::AddOriginTableRequest TableRequest(const RibIpcSink::Options& options, RibOrigin origin) {
+rpb::AddOriginTableRequest TableRequest(const RibIpcSink::Options& options, RibOrigin origin,
+                                        bool deferring) {
   rpb::AddOriginTableRequest req;
   req.set_protocol(std::string(RibOriginName(origin)));
   req.set_kind(rpb::PROTOCOL_KIND_EGP);
   req.set_owner(options.owner);
   req.set_graceful_restart(options.graceful_restart);
   req.set_restart_time_s(options.restart_time_s);
+  // Restarting: we say when we are done (graceful_restart_done), not the RIB's timer.
+  if (deferring && options.graceful_restart) req.set_selection_deferral_s(options.selection_deferral_s);
   return req;
 }
 }  // namespace
@@ -273,7 +276,7 @@ void RibIpcSink::set_restart_time(uint32_t seconds) {
   if (!rib_up_ || !registered_once_) return;
   rpb::RibClient client(router_, options_.rib_target);
   for (RibOrigin o : {RibOrigin::kEbgp, RibOrigin::kIbgp}) {
-    client.AddOriginTable(TableRequest(options_, o),
+    client.AddOriginTable(TableRequest(options_, o, deferring_),
                           [this, alive = std::weak_ptr<bool>(alive_)](
                               const Status& s, const rpb::AddOriginTableReply&) {
                             if (alive.expired() || s.ok()) return;
@@ -298,7 +301,7 @@ void RibIpcSink::add_tables(bool delete_first) {
       client.DeleteOriginTable(del, [](const Status&, const rpb::DeleteOriginTableReply&) {});
     }
     client.AddOriginTable(
-        TableRequest(options_, o),
+        TableRequest(options_, o, deferring_),
         [this, gen, alive, remaining, name](const Status& s, const rpb::AddOriginTableReply&) {
           if (alive.expired() || gen != generation_) return;
           if (!s.ok()) {

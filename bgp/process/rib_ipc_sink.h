@@ -49,6 +49,10 @@ class RibIpcSink : public RibSink {
     // advertised restart time, so peers and kernel agree). 0: the RIB's --restart-timeout.
     uint32_t restart_time_s = 0;
     std::function<void(bool restarting)> on_restart_state;
+    // With graceful_restart, while restarting: how long our route selection is deferred at most
+    // (BgpSpeaker's selection deferral time). Sent with the registration, so the RIB keeps our
+    // stale routes until graceful_restart_done rather than sweeping them at the restart time.
+    uint32_t selection_deferral_s = 0;
   };
   struct Counters {
     uint64_t routes_sent = 0;  // entries applied by the RIB
@@ -76,6 +80,8 @@ class RibIpcSink : public RibSink {
   void graceful_restart_done();
   // The restart time changed (configuration): the tables are registered again with it.
   void set_restart_time(uint32_t seconds);
+  // For the registrations to come (on_restart_state may call it before the first one).
+  void set_selection_deferral(uint32_t seconds) { options_.selection_deferral_s = seconds; }
   // Restarting: changes wait for graceful_restart_done (see Options::graceful_restart).
   bool deferring() const { return deferring_; }
 

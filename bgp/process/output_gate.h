@@ -1,0 +1,60 @@
+// OutputGate: one peer's Adj-RIB-Out (what it has been sent, or will be sent when the gate opens)
+// and the restarting speaker's gate in front of the wire (RFC 4724 4.1).
+//
+// Open (the normal case): the caller sends each batch and records what the session took
+// (Announced, Withdrawn). Closed (this speaker restarted and defers its route selection until
+// its graceful restart peers' End-of-RIB, or its selection deferral timer): Hold records the
+// batch and nothing goes on the wire. Changes coalesce per prefix, so the peer never sees the
+// partial best paths of the re-learning; a withdrawal just forgets the prefix (the peer, our
+// helper, holds our previous routes stale, and its sweep on our End-of-RIB drops what we do not
+// announce again). Open hands back the whole table once, grouped by attribute set and family, to
+// send before our End-of-RIB. No copy of the routes: the table is the Adj-RIB-Out the peer needs
+// anyway (route refresh). Threading: single-threaded.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "bgp/pipeline/session_sink.h"
+#include "bgp/wire/bgp_types.h"
+
+namespace strata::bgp {
+
+class OutputGate {
+ public:
+  struct Counters {
+    uint64_t held_batches = 0;       // batches recorded while closed
+    uint64_t held_changes = 0;       // announcements and withdrawals in them
+    uint64_t released_prefixes = 0;  // handed back by Open
+    uint64_t releases = 0;           // Open calls that found the gate closed
+  };
+
+  // From now on batches are held (the session is established while we restart).
+  void Close() { closed_ = true; }
+  bool closed() const { return closed_; }
+  // Closed: records `batch` and returns true (send nothing). Open: returns false; the caller
+  // sends the batch and records what the session took.
+  bool Hold(const UpdateBatch& batch);
+  void Announced(const AnnouncementGroup& group);
+  void Withdrawn(std::span<const IpPrefix> prefixes);
+  // Opens the gate; returns the whole table (every prefix once) when it was closed, else nothing.
+  std::vector<AnnouncementGroup> Open();
+  // The table of one family (every family: nullopt), grouped by attribute set, prefixes sorted.
+  std::vector<AnnouncementGroup> Groups(std::optional<AfiSafi> family = std::nullopt) const;
+  // The session went: forget the table (the gate stays as it is).
+  void Clear() { table_.clear(); }
+
+  size_t size() const { return table_.size(); }
+  const Counters& counters() const { return counters_; }
+
+ private:
+  bool closed_ = false;
+  std::map<IpPrefix, AttributeSetPtr> table_;
+  Counters counters_;
+};
+
+}  // namespace strata::bgp
