@@ -14,6 +14,7 @@ add_library(strata_bgp_process STATIC
   process/bgp_speaker_restart.cc
   process/bgp_speaker_redist.cc
   process/rib_redist_client.cc
+  process/redist_stale.cc
   process/peer_graceful_restart.cc
   process/policy.cc
   process/policy_community.cc
@@ -45,6 +46,7 @@ strata_test(bgp_process_test
     process/asio_clock_test.cc
     process/graceful_restart_process_test.cc
     process/redistribute_process_test.cc
+    process/redist_stale_test.cc
     process/speaker_pair_fixture.cc
     ${CMAKE_SOURCE_DIR}/rib/fake_fea.cc
   LIBS strata_bgp_process strata_finder)
