@@ -20,8 +20,20 @@ int main(int argc, char** argv) {
   app.add_option("--rib-in-flight", opts.rib_in_flight, "RIB calls outstanding at most")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
+  uint32_t redist_stale_s = 120;
+  uint32_t redist_settle_s = 5;
+  app.add_option("--redist-stale-time", redist_stale_s,
+                 "seconds redistributed routes of a dead RIB stay advertised, stale, at most")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 3600));
+  app.add_option("--redist-settle", redist_settle_s,
+                 "seconds after a restarted RIB's dump before routes it lacks are withdrawn")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 600));
   app.add_option("--listen", families, "transport families to serve on")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  opts.redist.stale_time = std::chrono::seconds(redist_stale_s);
+  opts.redist.settle = std::chrono::seconds(redist_settle_s);
   if (opts.vr.empty()) {
     std::fprintf(stderr, "--vr must not be empty\n");
     return 2;

@@ -17,6 +17,7 @@ add_library(strata_bgp_process STATIC
   process/vr_policy.cc
   process/rib_redist_client.cc
   process/output_gate.cc
+  process/redist_stale.cc
   process/peer_graceful_restart.cc
   process/policy.cc
   process/policy_community.cc
@@ -51,6 +52,7 @@ strata_test(bgp_process_test
     process/graceful_restart_process_test.cc
     process/graceful_restart_deferral_test.cc
     process/redistribute_process_test.cc
+    process/redist_stale_test.cc
     process/speaker_pair_fixture.cc
     ${CMAKE_SOURCE_DIR}/rib/fake_fea.cc
     process/vr_policy_test.cc

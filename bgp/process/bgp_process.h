@@ -30,6 +30,8 @@ class BgpProcess {
     PipelineClock* clock = nullptr;  // damping's time; null: real time (tests: a FakeClock)
     // How long sessions wait at start for the RIB to say whether we are restarting.
     std::chrono::milliseconds rib_wait{3000};
+    // Redistributed routes across a RIB restart: kept stale how long, swept when (redist_stale.h).
+    RedistTimers redist;
   };
 
   BgpProcess(ipc::Router& router, Options options);

@@ -97,6 +97,13 @@ class BgpProcessTest : public ::testing::Test {
   std::string RibEbgp(const std::string& vr) {
     return Call("rib." + vr + "/rib/1.0/list_routes?protocol:txt=ebgp");
   }
+  // The UPDATE messages bgp.<vr> received from `peer` (0 when not shown).
+  uint64_t UpdatesIn(const std::string& vr, const std::string& peer) {
+    const std::string out = Call("bgp." + vr + "/bgp/1.0/list_peers?peer:ipv4=" + peer);
+    const std::string key = "updates_in:u64=";
+    const auto at = out.find(key);
+    return at == std::string::npos ? 0 : std::stoull(out.substr(at + key.size()));
+  }
   static bool Has(const std::string& text, const std::string& what) {
     return text.find(what) != std::string::npos;
   }
@@ -155,8 +162,10 @@ TEST_F(BgpProcessTest, TwoSpeakersExchangeNetworksAndSurviveAKill) {
 }
 
 // strata-rib of a is SIGKILLed and started again (empty, its static routes configured again but
-// one): strata-bgp subscribes to the new RIB's redistribution and b ends up with the static
-// routes the new RIB has, the other one withdrawn. Ports 12800.. (this test's range).
+// one, within strata-bgp's settle time after the new RIB's dump): strata-bgp keeps the routes,
+// stale, while the RIB is away, subscribes to the new RIB's redistribution and then withdraws
+// only the static route the new RIB lacks. b hears nothing while the RIB is away and never loses
+// the route the new RIB has again. Ports 12800.. (this test's range).
 TEST_F(BgpProcessTest, RedistributedRoutesFollowARestartedRib) {
   constexpr int kRedistPort = 12802;
   StartPair(kRedistPort);
@@ -172,18 +181,28 @@ TEST_F(BgpProcessTest, RedistributedRoutesFollowARestartedRib) {
     return Has(RibEbgp("b"), "10.5.0.0/16") && Has(RibEbgp("b"), "10.6.0.0/16");
   })) << RibEbgp("b")
       << h_.ReadLog("bgp-a");
+  const uint64_t updates = UpdatesIn("b", "127.0.0.2");
 
   h_.Kill(rib_a_, SIGKILL);
+  std::this_thread::sleep_for(1s);  // bgp.a hears of the death
+  EXPECT_TRUE(Has(RibEbgp("b"), "10.5.0.0/16") && Has(RibEbgp("b"), "10.6.0.0/16"));
+  EXPECT_EQ(UpdatesIn("b", "127.0.0.2"), updates);
   rib_a_ = StartRib("a");  // the origin table and 127/8 again
   ASSERT_TRUE(add_static("10.6.0.0/16"));
   ASSERT_TRUE(add_static("10.7.0.0/16"));
+  bool lost_10_6 = false;
   ASSERT_TRUE(ProcessHarness::WaitFor(
       [&] {
         const std::string rib = RibEbgp("b");
+        lost_10_6 = lost_10_6 || !Has(rib, "10.6.0.0/16");
         return !Has(rib, "10.5.0.0/16") && Has(rib, "10.6.0.0/16") && Has(rib, "10.7.0.0/16");
       },
-      15s))
+      20s))
       << RibEbgp("b") << h_.ReadLog("bgp-a");
+  EXPECT_FALSE(lost_10_6);
+  // More UPDATEs than the two differences reach b (the new RIB's next hop answers re-announce
+  // routes), but none took 10.6.0.0/16 away.
+  EXPECT_GE(UpdatesIn("b", "127.0.0.2"), updates + 2);
   EXPECT_TRUE(Established("b", "127.0.0.2"));
   // Still subscribed: a later delete reaches b.
   Ok("rib.a/rib/1.0/delete_routes?protocol:txt=static&prefixes:list<ipv4net>=10.6.0.0/16");

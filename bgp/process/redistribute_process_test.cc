@@ -3,9 +3,13 @@
 // rib.a reaches b only while a's export policy accepts `protocol static`, and is withdrawn when
 // the static route is deleted or neither `redistribute` nor an export policy names static.
 // Connected routes come from the interfaces a FakeFea reports to rib.a (as in rib_service_test).
-// When rib.a dies and a new one starts (empty, as strata-rib after a crash), bgp.a subscribes again
-// and b ends up with what the new RIB has.
+// When rib.a dies bgp.a keeps its
+// redistributed routes, stale, still advertised; a new RIB (empty, as strata-rib after a crash,
+// then configured again) gets a new subscription, and after its dump only the routes it lacks are
+// withdrawn; without a new RIB they go after the stale time.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "bgp/process/speaker_pair_fixture.h"
 #include "rib/fake_fea.h"
@@ -16,9 +20,10 @@ namespace {
 
 using namespace speaker_test;
 
-// Port range of this test: 12450..12499, and 12800..12849.
+// Port range of this test: 12450..12499, 12800..12849 and 12900..12949.
 constexpr uint16_t kPort = 12450;
 constexpr uint16_t kPort2 = 12800;
+constexpr uint16_t kPort3 = 12900;
 
 class RedistributeProcessTest : public SpeakerPairTest {
  protected:
@@ -57,8 +62,11 @@ class RedistributeProcessTest : public SpeakerPairTest {
     return out;
   }
   // b resolves a's next hop (127.0.0.2) through the loopback IGP route; a's own is outside 10/8.
-  void Pair(uint16_t port) {
-    StartPair([](BgpProcess::Options& o) { o.rib_wait = 100ms; });
+  void Pair(uint16_t port, RedistTimers redist = {}) {
+    StartPair([&](BgpProcess::Options& o) {
+      o.rib_wait = 100ms;
+      o.redist = redist;
+    });
     ConfigureSide("a", port);
     ConfigureSide("b", port);
     ASSERT_TRUE(ExportOnly("static").ok());
@@ -138,6 +146,36 @@ TEST_F(RedistributeProcessTest, StaticRouteAdvertisedOnlyWhileExportPolicyAccept
   ASSERT_TRUE(env_.RunUntil([&] { return procs_["a"]->speaker().redistributed().empty(); }));
 }
 
+// Adding a protocol to the subscription renews it without a flap: b never loses the static route
+// while the connected one joins it; dropping "connected" withdraws only the connected route.
+TEST_F(RedistributeProcessTest, ChangingTheProtocolsDoesNotFlapTheOthers) {
+  Pair(kPort + 2);
+  ASSERT_TRUE(ExportOnly("static").ok());
+  ASSERT_TRUE(Redistribute({"static"}).ok());
+  ASSERT_TRUE(Static("10.5.0.0/16").ok());
+  StartFea(Ifc("eth1", "10.44.0.1", true));
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.5.0.0/16"}; }));
+  ASSERT_TRUE(env_.RunUntil([&] { return Redistributed().size() == 2; }));  // + 127/8 static
+
+  ASSERT_TRUE(Redistribute({"connected", "static"}).ok());
+  bool lost = false;
+  ASSERT_TRUE(env_.RunUntil([&] {
+    const V now = RibB();
+    if (std::find(now.begin(), now.end(), "10.5.0.0/16") == now.end()) lost = true;
+    const V redist = Redistributed();
+    return std::find(redist.begin(), redist.end(), "10.44.0.0/24 connected") != redist.end();
+  })) << ::testing::PrintToString(Redistributed());
+  env_.Run(300ms);
+  EXPECT_FALSE(lost);
+  EXPECT_EQ(RibB(), V{"10.5.0.0/16"});  // the policy still accepts only static
+
+  ASSERT_TRUE(Redistribute({"static"}).ok());
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return Redistributed() == V{"10.5.0.0/16 static", "127.0.0.0/8 static"};
+  })) << ::testing::PrintToString(Redistributed());
+  EXPECT_EQ(RibB(), V{"10.5.0.0/16"});
+}
+
 // add_network wins over a redistributed route of the same prefix; deleting the network brings
 // the redistributed one back.
 TEST_F(RedistributeProcessTest, NetworkWinsOverRedistributedRoute) {
@@ -183,34 +221,64 @@ TEST_F(RedistributeProcessTest, ConnectedRoutesOfInterfacesAreRedistributed) {
   })) << ::testing::PrintToString(Redistributed());
 }
 
-// rib.a dies and a new, empty one starts; its static table and routes are configured again after
-// bgp.a has subscribed to it (as rtrmgr does after strata-rib restarts). b ends up with the new
-// RIB's routes: the one not configured again is withdrawn.
+// rib.a dies: bgp.a keeps its routes (stale, still advertised). A new, empty one starts; its
+// static table and routes are configured again after bgp.a has subscribed to it and its dump is
+// done (as rtrmgr does after strata-rib restarts), within the settle time. bgp.a then withdraws
+// only the route not configured again; the one the new RIB has again is not injected again.
 TEST_F(RedistributeProcessTest, SubscribesAgainWhenTheRibRestarts) {
-  Pair(kPort2 + 1);
+  Pair(kPort2 + 1, {.stale_time = 30s, .settle = 2s});
   ASSERT_TRUE(Redistribute({"static"}).ok());
   ASSERT_TRUE(Static("10.5.0.0/16").ok());
   ASSERT_TRUE(Static("10.6.0.0/16").ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.5.0.0/16", "10.6.0.0/16"}; }));
 
   env_.StopRib("a");
-  // Without the RIB bgp.a has nothing to redistribute.
-  ASSERT_TRUE(env_.RunUntil([&] { return Redistributed().empty(); }));
+  ASSERT_TRUE(env_.RunUntil([&] { return procs_["a"]->redist().stale() == 3; }));
+  env_.Run(300ms);
+  // Without the RIB bgp.a still redistributes what it had; b keeps it and heard nothing.
+  EXPECT_EQ(Redistributed(), (V{"10.5.0.0/16 static", "10.6.0.0/16 static", "127.0.0.0/8 static"}));
+  EXPECT_EQ(RibB(), (V{"10.5.0.0/16", "10.6.0.0/16"}));
+
   env_.StartRib("a");
-  env_.Run(500ms);  // bgp.a learns of the new RIB and subscribes before anything is configured
+  env_.Run(500ms);  // bgp.a learns of the new RIB, subscribes, gets its (empty) dump
+  EXPECT_FALSE(procs_["a"]->redist().subscription() == std::nullopt);
+  // Swept only after the settle time: the dump alone withdrew nothing. (b may lose them for a
+  // while all the same: their next hop 127.0.0.2 is unreachable in the new RIB until the
+  // loopback IGP route is back, a next hop resolution matter, not redistribution's.)
+  EXPECT_EQ(procs_["a"]->redist().stale(), 3u);
+  EXPECT_EQ(Redistributed(), (V{"10.5.0.0/16 static", "10.6.0.0/16 static", "127.0.0.0/8 static"}));
   AddLoopbackIgp("a");
   ASSERT_TRUE(Static("10.6.0.0/16").ok());
   ASSERT_TRUE(Static("10.7.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return procs_["a"]->redist().stale() == 1; }));
   ASSERT_TRUE(env_.RunUntil(
       [&] {
         return RibB() == V{"10.6.0.0/16", "10.7.0.0/16"};
       },
       10s))
       << ::testing::PrintToString(RibB());
+  EXPECT_EQ(procs_["a"]->redist().stale(), 0u);
   EXPECT_EQ(Redistributed(), (V{"10.6.0.0/16 static", "10.7.0.0/16 static", "127.0.0.0/8 static"}));
   // The subscription is live: later changes still arrive.
   ASSERT_TRUE(Static("10.6.0.0/16", false).ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.7.0.0/16"}; }));
+  EXPECT_TRUE(PairEstablished());
+}
+
+// rib.a dies and does not come back: its routes stay advertised for the stale time, then go.
+TEST_F(RedistributeProcessTest, StaleRoutesGoWhenTheRibStaysAway) {
+  Pair(kPort3, {.stale_time = 1500ms, .settle = 2s});
+  ASSERT_TRUE(Redistribute({"static"}).ok());
+  ASSERT_TRUE(Static("10.5.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.5.0.0/16"}; }));
+
+  env_.StopRib("a");
+  env_.Run(700ms);
+  EXPECT_EQ(RibB(), V{"10.5.0.0/16"});
+  EXPECT_EQ(procs_["a"]->redist().stale(), 2u);  // with 127.0.0.0/8
+  ASSERT_TRUE(env_.RunUntil([&] { return RibB().empty(); }, 5s));
+  EXPECT_TRUE(Redistributed().empty());
+  EXPECT_EQ(procs_["a"]->redist().stale(), 0u);
   EXPECT_TRUE(PairEstablished());
 }
 

@@ -127,8 +127,11 @@ void RibNexthopOracle::RedistDelete(const rcpb::RedistDeleteRequest& request,
   if (!s.ok()) return reply.Fail(s);
   reply(rcpb::RedistDeleteReply());
 }
-void RibNexthopOracle::RedistDumpDone(const rcpb::RedistDumpDoneRequest&,
+void RibNexthopOracle::RedistDumpDone(const rcpb::RedistDumpDoneRequest& request,
                                       ipc::Responder<rcpb::RedistDumpDoneReply> reply) {
+  if (!redist_) return reply.Fail(FailedPrecondition("strata-bgp does not redistribute"));
+  Status s = redist_->redist_dump_done(request);
+  if (!s.ok()) return reply.Fail(s);
   reply(rcpb::RedistDumpDoneReply());
 }
 

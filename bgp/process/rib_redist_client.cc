@@ -1,6 +1,7 @@
 #include "bgp/process/rib_redist_client.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "libipc/interfaces/rib.strata.h"
 #include "rib/proto_convert.h"
@@ -11,12 +12,13 @@ namespace rpb = strata::rib::v1;
 namespace rcpb = strata::rib_client::v1;
 
 RibRedistClient::RibRedistClient(ipc::Router& router, std::string rib_target, std::string client,
-                                 BgpSpeaker& speaker)
+                                 BgpSpeaker& speaker, RedistTimers timers)
     : router_(router),
       rib_target_(std::move(rib_target)),
       client_(std::move(client)),
       speaker_(speaker),
-      log_(MakeLogger(client_ + ".redist")) {}
+      log_(MakeLogger(client_ + ".redist")),
+      timers_(timers) {}
 
 RibRedistClient::~RibRedistClient() = default;
 
@@ -47,8 +49,33 @@ void RibRedistClient::apply() {
   log_->info("redistribution: [{}] (explicit [{}], export policies [{}])",
              fmt::join(protocols_, ","), fmt::join(explicit_, ","), fmt::join(policy_, ","));
   disable();
-  withdraw_all();
-  if (rib_up_ && !protocols_.empty()) enable();
+  if (protocols_.empty()) {
+    withdraw_all();
+    return;
+  }
+  // The routes of protocols no longer subscribed go now; the others stay, marked stale, and the
+  // new subscription's dump refreshes them (unchanged ones are not announced again): at its end
+  // the RIB is live, so what it did not send is swept at once. Peers see only the differences.
+  withdraw_unwanted();
+  if (!rib_up_) return;  // kept stale (or empty) until a RIB is back
+  stale_.mark(given_);
+  sweep_at_dump_ = !stale_.empty();
+  enable();
+}
+
+void RibRedistClient::withdraw_unwanted() {
+  const auto& held = speaker_.redistributed();
+  for (auto it = given_.begin(); it != given_.end();) {
+    auto h = held.find(*it);
+    const bool wanted = h != held.end() && std::binary_search(protocols_.begin(), protocols_.end(),
+                                                              h->second.protocol);
+    if (wanted) {
+      ++it;
+      continue;
+    }
+    (void)speaker_.RedistDelete(*it);
+    it = given_.erase(it);
+  }
 }
 
 void RibRedistClient::rib_event(bool alive) {
@@ -57,8 +84,42 @@ void RibRedistClient::rib_event(bool alive) {
   ++generation_;
   id_.reset();
   enabling_ = false;
-  withdraw_all();
+  sweep_at_dump_ = false;
+  if (!alive) keep_stale();
   if (alive && !protocols_.empty()) enable();
+}
+
+void RibRedistClient::keep_stale() {
+  settle_timer_.reset();  // a sweep waits for the next RIB's dump
+  stale_.mark(given_);
+  if (stale_.empty()) return;
+  log_->info("{} went away: keeping {} redistributed route(s), stale, for at most {} ms",
+             rib_target_, stale_.size(), timers_.stale_time.count());
+  if (!stale_timer_) start_timer(stale_timer_, timers_.stale_time, "stale time passed");
+}
+
+void RibRedistClient::start_timer(std::unique_ptr<boost::asio::steady_timer>& timer,
+                                  std::chrono::milliseconds after, const char* why) {
+  timer = std::make_unique<boost::asio::steady_timer>(router_.io(), after);
+  timer->async_wait(
+      [this, why, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+        if (ec || alive.expired()) return;
+        sweep(why);
+      });
+}
+
+void RibRedistClient::sweep(const char* why) {
+  const std::vector<IpPrefix> gone = stale_.sweep();
+  size_t withdrawn = 0;
+  for (const IpPrefix& p : gone) {
+    if (given_.erase(p) == 0) continue;
+    (void)speaker_.RedistDelete(p);
+    ++withdrawn;
+  }
+  log_->info("{}: withdrew {} stale redistributed route(s)", why, withdrawn);
+  // Destroying a timer from its own handler is safe: asio has taken the handler off it.
+  stale_timer_.reset();
+  settle_timer_.reset();
 }
 
 void RibRedistClient::enable() {
@@ -73,7 +134,7 @@ void RibRedistClient::enable() {
         enabling_ = false;
         if (!s.ok()) {
           log_->warn("enable_redist on {} failed: {}", rib_target_, s.ToString());
-          withdraw_all();
+          keep_stale();  // what this attempt's dump gave too
           schedule_retry();
           return;
         }
@@ -98,6 +159,9 @@ void RibRedistClient::disable() {
 void RibRedistClient::withdraw_all() {
   for (const IpPrefix& p : given_) (void)speaker_.RedistDelete(p);
   given_.clear();
+  stale_.clear();
+  stale_timer_.reset();
+  settle_timer_.reset();
 }
 
 void RibRedistClient::schedule_retry() {
@@ -119,7 +183,15 @@ Status RibRedistClient::redist_add(const rcpb::RedistAddRequest& request) {
     BgpSpeaker::RedistRoute route{r.protocol(), std::nullopt};
     if (r.has_nexthop()) {
       auto nh = rib::AddrFromProto(r.nexthop(), "nexthop");
-      if (nh.ok()) route.nexthop = *nh;
+      // As the speaker keeps it: a zero or other-family next hop means self.
+      if (nh.ok() && !nh->is_zero() && nh->family() == prefix->family()) route.nexthop = *nh;
+    }
+    stale_.refresh(*prefix);
+    const auto& held = speaker_.redistributed();
+    if (auto it = held.find(*prefix); given_.contains(*prefix) && it != held.end() &&
+                                      it->second.protocol == route.protocol &&
+                                      it->second.nexthop == route.nexthop) {
+      continue;  // unchanged (a stale route sent again): peers hear nothing
     }
     if (Status s = speaker_.RedistAdd(*prefix, std::move(route)); !s.ok()) return s;
     given_.insert(*prefix);
@@ -133,7 +205,25 @@ Status RibRedistClient::redist_delete(const rcpb::RedistDeleteRequest& request) 
   for (const rpb::Route& r : request.routes()) {
     auto prefix = rib::PrefixFromProto(r.prefix(), "prefix");
     if (!prefix.ok()) return prefix.status();
+    stale_.refresh(*prefix);
     if (given_.erase(*prefix)) (void)speaker_.RedistDelete(*prefix);
+  }
+  return Status::Ok();
+}
+
+Status RibRedistClient::redist_dump_done(const rcpb::RedistDumpDoneRequest& request) {
+  if (!ours(request.id())) return Status::Ok();
+  if (std::exchange(sweep_at_dump_, false)) {
+    sweep("re-subscription's dump complete");
+    return Status::Ok();
+  }
+  if (stale_.empty()) return Status::Ok();
+  log_->info("{}'s dump is complete: {} stale route(s) it did not send go in {} ms", rib_target_,
+             stale_.size(), timers_.settle.count());
+  if (timers_.settle.count() <= 0) {
+    sweep("dump complete");
+  } else if (!settle_timer_) {
+    start_timer(settle_timer_, timers_.settle, "dump complete and settled");
   }
   return Status::Ok();
 }
