@@ -162,6 +162,8 @@ class SharedTrie {
   size_t dead_bytes() const {
     return free_slots_ * sizeof(uint32_t) + rows_.dead_rows() * width_ * sizeof(uint16_t);
   }
+  size_t dead_slots() const { return free_slots_; }
+  size_t dead_rows() const { return rows_.dead_rows(); }
   size_t allocated_bytes() const { return capacity_ * sizeof(uint32_t) + rows_.bytes(); }
   GroupStats Stats() const;
 
