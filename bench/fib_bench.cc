@@ -452,7 +452,8 @@ int main(int argc, char** argv) {
           const Trace& t = profile == "skewed" ? skewed : uniform;
           std::fprintf(stderr, "%s K=%d %s: %.1f MB; lookups; leaves by depth:", s.name.c_str(), k,
                        PolicyName(p), double(st.lookup_bytes) / 1e6);
-          for (uint64_t d : st.depth_histogram) std::fprintf(stderr, " %llu", (unsigned long long)d);
+          for (uint64_t d : st.depth_histogram)
+            std::fprintf(stderr, " %llu", (unsigned long long)d);
           std::fprintf(stderr, "\n");
           for (int rep = 0; rep < 10; ++rep) {
             std::printf("%s tput %.1f ns\n", profile.c_str(), Measure(*b.fib, k, t, false, &sink));

@@ -228,8 +228,7 @@ TEST_F(FeaServiceTest, GetStatsShowsTheBackgroundRebuildOfAGrowingTable) {
       Wait<v1::GetStatsReply>([&](auto cb) { fea_->GetStats(v1::GetStatsRequest(), cb); });
   ASSERT_TRUE(gs.ok());
   EXPECT_GE(stats.background_rebuilds_started(), stats.background_rebuilds_completed());
-  EXPECT_EQ(stats.background_rebuilds_completed(),
-            f4.background_rebuilds + f6.background_rebuilds);
+  EXPECT_EQ(stats.background_rebuilds_completed(), f4.background_rebuilds + f6.background_rebuilds);
   EXPECT_GE(stats.background_rebuilds_completed(), 1u);
   EXPECT_GE(stats.rebuilds(), stats.background_rebuilds_completed());
   EXPECT_EQ(stats.abandoned_rebuilds(), f4.abandoned_rebuilds + f6.abandoned_rebuilds);

@@ -39,7 +39,8 @@ struct FibStats {
   size_t lookup_bytes = 0;           // trie + rows + per-VR next-hop tables
   uint64_t rebuilds = 0;             // all rebuilds, blocking or concurrent
   uint64_t background_rebuilds = 0;  // of those, by the FIB's worker (auto_rebuild)
-  uint64_t background_rebuilds_started = 0;  // worker runs started (completed + abandoned + running)
+  uint64_t background_rebuilds_started =
+      0;                             // worker runs started (completed + abandoned + running)
   uint64_t abandoned_rebuilds = 0;   // concurrent rebuilds given up (VRs changed, log overflow)
   size_t dead_bytes = 0;             // freed trie slots and rows awaiting reuse
   size_t dead_trie_nodes = 0;        // of those, node slots no lookup can reach any more

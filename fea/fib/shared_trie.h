@@ -32,8 +32,8 @@
 namespace strata::fib {
 
 struct TrieOptions {
-  int root_bits = 16;     // upper bound; small groups get a narrower root
-  double fill = 0.5;      // LC-trie fill factor
+  int root_bits = 16;  // upper bound; small groups get a narrower root
+  double fill = 0.5;   // LC-trie fill factor
   // Fill factor of the nodes right below the root block (a /24 under a 16-bit root): wider
   // nodes there put most table prefixes one word below the root instead of two or three
   // (docs/fib.md, "Skewed lookups": K = 50 similar 4.9 -> 9.7 MB, dissimilar 63 -> 73 MB).

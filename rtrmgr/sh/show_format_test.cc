@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "libipc/interfaces/fea.pb.h"
 #include "libipc/call/atoms_json.h"
+#include "libipc/interfaces/fea.pb.h"
 #include "libipc/reflection.h"
 
 namespace strata::rtrmgr::sh {
