@@ -216,11 +216,16 @@ struct Built {
 
 bool g_auto_rebuild = true;
 
+double g_fill = 0;       // --fill: TrieOptions::fill when > 0
+double g_fill_root = 0;  // --fill-below-root: TrieOptions::fill_below_root when > 0
+
 Built Build(const Set& s, int k, GroupingPolicy policy, int root_bits) {
   FibOptions o;
   o.policy = policy;
   o.auto_rebuild = g_auto_rebuild;
   o.trie.root_bits = root_bits;
+  if (g_fill > 0) o.trie.fill = g_fill;
+  if (g_fill_root > 0) o.trie.fill_below_root = g_fill_root;
   auto fib = std::make_unique<Fib4>(o);
   for (int v = 0; v < k; ++v) (void)fib->AddVr(static_cast<VrId>(v));
   fib->BeginBulkLoad();
@@ -341,6 +346,7 @@ int main(int argc, char** argv) {
   std::string only;
   std::string only_policy;
   size_t update_ops = 0;
+  std::string profile;  // --profile TRACE: only that trace's scalar lookups, repeated (for perf)
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--smoke") {
@@ -359,13 +365,20 @@ int main(int argc, char** argv) {
       g_wall = true;
     } else if (a == "--update-ops" && i + 1 < argc) {
       update_ops = std::strtoull(argv[++i], nullptr, 10);
+    } else if (a == "--fill" && i + 1 < argc) {
+      g_fill = std::atof(argv[++i]);
+    } else if (a == "--fill-below-root" && i + 1 < argc) {
+      g_fill_root = std::atof(argv[++i]);
+    } else if (a == "--profile" && i + 1 < argc) {
+      profile = argv[++i];
     } else if (a == "--k" && i + 1 < argc) {
       ks = {std::atoi(argv[++i])};
     } else {
       std::fprintf(stderr,
                    "usage: %s [--smoke] [--root-bits N] [--set similar|dissimilar] [--k K]\n"
                    "          [--policy shared|per-VR|adaptive] [--update-ops N] [--wall]\n"
-                   "          [--no-auto-rebuild] [--flap]\n",
+                   "          [--no-auto-rebuild] [--flap] [--profile uniform|skewed] [--fill F]\n"
+                   "          [--fill-below-root F]\n",
                    argv[0]);
       return 2;
     }
@@ -435,6 +448,18 @@ int main(int argc, char** argv) {
         if (!only_policy.empty() && only_policy != PolicyName(p)) continue;
         Built b = Build(s, k, p, root_bits);
         strata::fib::FibStats st = b.fib->Stats();
+        if (!profile.empty()) {  // nothing else runs: perf stat/record see these lookups only
+          const Trace& t = profile == "skewed" ? skewed : uniform;
+          std::fprintf(stderr, "%s K=%d %s: %.1f MB; lookups; leaves by depth:", s.name.c_str(), k,
+                       PolicyName(p), double(st.lookup_bytes) / 1e6);
+          for (uint64_t d : st.depth_histogram)
+            std::fprintf(stderr, " %llu", (unsigned long long)d);
+          std::fprintf(stderr, "\n");
+          for (int rep = 0; rep < 10; ++rep) {
+            std::printf("%s tput %.1f ns\n", profile.c_str(), Measure(*b.fib, k, t, false, &sink));
+          }
+          continue;
+        }
         double ut = Measure(*b.fib, k, uniform, false, &sink);
         double ul = Measure(*b.fib, k, uniform, true, &sink);
         double st_ = Measure(*b.fib, k, skewed, false, &sink);

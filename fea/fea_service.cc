@@ -356,6 +356,18 @@ void FeaService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
     out.set_nexthop_bytes(out.nexthop_bytes() + s.row_bytes + s.next_hop_bytes);
     out.set_route_bytes(out.route_bytes() + s.master_bytes);
     out.set_rebuilds(out.rebuilds() + s.rebuilds);
+    out.set_background_rebuilds_started(out.background_rebuilds_started() +
+                                        s.background_rebuilds_started);
+    out.set_background_rebuilds_completed(out.background_rebuilds_completed() +
+                                          s.background_rebuilds);
+    out.set_abandoned_rebuilds(out.abandoned_rebuilds() + s.abandoned_rebuilds);
+    out.set_garbage_trie_nodes(out.garbage_trie_nodes() + s.dead_trie_nodes);
+    out.set_garbage_rows(out.garbage_rows() + s.dead_rows);
+    out.set_garbage_bytes(out.garbage_bytes() + s.dead_bytes);
+    if (static_cast<uint64_t>(s.last_rebuild_unix_ms) > out.last_rebuild_unix_ms()) {
+      out.set_last_rebuild_unix_ms(static_cast<uint64_t>(s.last_rebuild_unix_ms));
+      out.set_last_rebuild_usec(static_cast<uint64_t>(s.last_rebuild_seconds * 1e6));
+    }
     if (depth.size() < s.depth_histogram.size()) depth.resize(s.depth_histogram.size());
     for (size_t i = 0; i < s.depth_histogram.size(); ++i) depth[i] += s.depth_histogram[i];
   }

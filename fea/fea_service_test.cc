@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <set>
+#include <string>
+#include <thread>
 
 #include "fea/fake_route_kernel.h"
 #include "finder/test_finder.h"
@@ -195,6 +198,51 @@ TEST_F(FeaServiceTest, AppliesRoutesIntoFibAndKernelAndRejectsBadBatchesWhole) {
   EXPECT_EQ(stats.batches_applied(), 1u);
   EXPECT_EQ(stats.batches_rejected(), 2u);
   EXPECT_GT(stats.trie_nodes(), 0u);
+}
+
+// get_stats reports the FIB's rebuilds: a table loaded route by route outgrows the empty group
+// the VR was created with, so the FIB's worker rebuilds it in the background; the reply shows
+// that run, when it completed and how long it took, and the garbage counters of the FIB.
+TEST_F(FeaServiceTest, GetStatsShowsTheBackgroundRebuildOfAGrowingTable) {
+  ASSERT_TRUE(AddVr("red", 100).ok());
+  ASSERT_TRUE(Bind("r0", "red").ok());
+  const auto before = std::chrono::system_clock::now();
+  std::vector<v1::RouteChange> changes;
+  std::vector<std::string> nets;
+  for (int i = 0; i < 5000; ++i) {
+    nets.push_back("20." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".0");
+  }
+  for (const std::string& net : nets) {
+    changes.push_back(Change(v1::OP_ADD, net.c_str(), 24, "10.0.0.2"));
+  }
+  auto [as, arep] = Apply("red", changes);
+  ASSERT_TRUE(as.ok()) << as.ToString();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (vrs_.Stats4().background_rebuilds == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const fib::FibStats f4 = vrs_.Stats4();
+  const fib::FibStats f6 = vrs_.Stats6();
+  ASSERT_GE(f4.background_rebuilds, 1u);
+  auto [gs, stats] =
+      Wait<v1::GetStatsReply>([&](auto cb) { fea_->GetStats(v1::GetStatsRequest(), cb); });
+  ASSERT_TRUE(gs.ok());
+  EXPECT_GE(stats.background_rebuilds_started(), stats.background_rebuilds_completed());
+  EXPECT_EQ(stats.background_rebuilds_completed(), f4.background_rebuilds + f6.background_rebuilds);
+  EXPECT_GE(stats.background_rebuilds_completed(), 1u);
+  EXPECT_GE(stats.rebuilds(), stats.background_rebuilds_completed());
+  EXPECT_EQ(stats.abandoned_rebuilds(), f4.abandoned_rebuilds + f6.abandoned_rebuilds);
+  EXPECT_EQ(stats.garbage_trie_nodes(), f4.dead_trie_nodes + f6.dead_trie_nodes);
+  EXPECT_EQ(stats.garbage_rows(), f4.dead_rows + f6.dead_rows);
+  EXPECT_EQ(stats.garbage_bytes(), f4.dead_bytes + f6.dead_bytes);
+  const auto ms = [](std::chrono::system_clock::time_point t) {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count());
+  };
+  EXPECT_GE(stats.last_rebuild_unix_ms(), ms(before));
+  EXPECT_LE(stats.last_rebuild_unix_ms(), ms(std::chrono::system_clock::now()));
+  EXPECT_GT(stats.last_rebuild_usec(), 0u);
+  EXPECT_EQ(stats.last_rebuild_usec(), static_cast<uint64_t>(f4.last_rebuild_seconds * 1e6));
 }
 
 // A VR moved to another kernel table keeps its routes and interfaces; its routes leave the old

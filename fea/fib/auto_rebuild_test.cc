@@ -61,10 +61,23 @@ TEST(FibAutoRebuildTest, GarbageAsksForARebuildThatGivesItBack) {
   }
   FibStats before = fib.Stats();
   EXPECT_GE(before.dead_bytes, kNets * kVrs * sizeof(uint16_t));
+  // The garbage is the rows VR 0's detour made (in-place patches free no trie node).
+  EXPECT_GE(before.dead_rows, kNets);
+  EXPECT_EQ(before.dead_bytes,
+            before.dead_rows * kVrs * sizeof(uint16_t) + before.dead_trie_nodes * 4);
+  EXPECT_EQ(before.rebuilds, 1u);  // EndBulkLoad()'s
+  EXPECT_GT(before.last_rebuild_unix_ms, 0);
+  EXPECT_GT(before.last_rebuild_seconds, 0.0);
   EXPECT_TRUE(fib.NeedsRebuild());
   ASSERT_TRUE(fib.RebuildConcurrently());
   FibStats after = fib.Stats();
   EXPECT_EQ(after.rebuilds, before.rebuilds + 1);
+  EXPECT_EQ(after.background_rebuilds_started, 0u);  // called directly, not by the worker
+  EXPECT_EQ(after.background_rebuilds, 0u);
+  EXPECT_GE(after.last_rebuild_unix_ms, before.last_rebuild_unix_ms);
+  EXPECT_GT(after.last_rebuild_seconds, 0.0);
+  EXPECT_EQ(after.dead_rows, 0u);
+  EXPECT_EQ(after.dead_trie_nodes, 0u);
   EXPECT_EQ(after.dead_bytes, 0u);
   EXPECT_LT(after.row_bytes, before.row_bytes);
   EXPECT_FALSE(fib.NeedsRebuild());
@@ -140,6 +153,10 @@ TEST(FibAutoRebuildTest, BackgroundRebuildsKeepReadersAndWritesCorrect) {
   FibStats s = fib.Stats();
   EXPECT_GE(s.background_rebuilds, 2u);
   EXPECT_EQ(s.rebuilds, s.background_rebuilds);
+  // Every worker run has ended (WaitForBackgroundRebuild): each completed or was abandoned.
+  EXPECT_EQ(s.background_rebuilds_started, s.background_rebuilds + s.abandoned_rebuilds);
+  EXPECT_GT(s.last_rebuild_unix_ms, 0);
+  EXPECT_GT(s.last_rebuild_seconds, 0.0);
   EXPECT_EQ(wrong.load(), 0u) << "of " << reads.load();
   EXPECT_GT(reads.load(), 0u);
   Fib4::ReaderSlot slot(fib);

@@ -57,6 +57,13 @@ inline uint32_t KeyChunk(Key k, int pos, int n) {
   return static_cast<uint32_t>(k >> (KeyTraits<Key>::kBits - pos - n)) & ((1u << n) - 1);
 }
 
+// KeyChunk() without its test of n (0 for n == 0 by the mask), for branch-free loops.
+// REQUIRES: 0 <= n <= 31, pos + n <= kBits, pos + n >= 1.
+template <typename Key>
+inline uint32_t KeyChunkNz(Key k, int pos, int n) {
+  return static_cast<uint32_t>(k >> (KeyTraits<Key>::kBits - pos - n)) & ((1u << n) - 1);
+}
+
 // k with bit i set. REQUIRES: 0 <= i < kBits.
 template <typename Key>
 inline Key KeyWithBit(Key k, int i) {

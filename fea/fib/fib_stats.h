@@ -39,8 +39,14 @@ struct FibStats {
   size_t lookup_bytes = 0;           // trie + rows + per-VR next-hop tables
   uint64_t rebuilds = 0;             // all rebuilds, blocking or concurrent
   uint64_t background_rebuilds = 0;  // of those, by the FIB's worker (auto_rebuild)
+  uint64_t background_rebuilds_started =
+      0;                             // worker runs started (completed + abandoned + running)
   uint64_t abandoned_rebuilds = 0;   // concurrent rebuilds given up (VRs changed, log overflow)
   size_t dead_bytes = 0;             // freed trie slots and rows awaiting reuse
+  size_t dead_trie_nodes = 0;        // of those, node slots no lookup can reach any more
+  size_t dead_rows = 0;              // of those, rows no leaf refers to any more
+  double last_rebuild_seconds = 0;   // wall time of the last completed rebuild (0: none yet)
+  int64_t last_rebuild_unix_ms = 0;  // when it completed (system clock; 0: none yet)
   uint64_t updates = 0;
   std::vector<uint64_t> depth_histogram;
 };

@@ -1,6 +1,7 @@
 #include "fea/fib/multi_vr_fib.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace strata::fib {
 
@@ -305,9 +306,24 @@ std::vector<VrId> MultiVrFib<Key>::LiveVrsLocked() const {
   return all;
 }
 
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int64_t UnixMillis() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
 template <typename Key>
 void MultiVrFib<Key>::Rebuild() {
   std::lock_guard lock(mu_);
+  const auto t0 = std::chrono::steady_clock::now();
   std::vector<VrId> all = LiveVrsLocked();
   std::vector<Group> fresh;
   if (!all.empty()) fresh = Partition(master_, all);
@@ -317,6 +333,8 @@ void MultiVrFib<Key>::Rebuild() {
   updates_since_rebuild_ = 0;
   PublishLocked();
   FinishLocked(nullptr, nullptr);
+  last_rebuild_seconds_ = SecondsSince(t0);
+  last_rebuild_unix_ms_ = UnixMillis();
 }
 
 template <typename Key>
@@ -346,6 +364,7 @@ bool MultiVrFib<Key>::NeedsRebuild() const {
 
 template <typename Key>
 bool MultiVrFib<Key>::RebuildConcurrently() {
+  const auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<RouteMaster<Key>> copy;  // destroyed last, after the lock is released
   std::vector<VrId> all;
   uint64_t generation;
@@ -386,6 +405,8 @@ bool MultiVrFib<Key>::RebuildConcurrently() {
   updates_since_rebuild_ = 0;
   PublishLocked();
   FinishLocked(nullptr, nullptr);
+  last_rebuild_seconds_ = SecondsSince(t0);  // copy, build, replay and swap
+  last_rebuild_unix_ms_ = UnixMillis();
   return true;
 }
 
@@ -395,6 +416,7 @@ bool MultiVrFib<Key>::MaybeStartBackgroundRebuild() {
   if (worker_running_.load(std::memory_order_acquire) || !NeedsRebuild()) return false;
   if (worker_.joinable()) worker_.join();
   worker_running_.store(true, std::memory_order_release);
+  background_started_.fetch_add(1, std::memory_order_relaxed);
   worker_ = std::thread([this] {
     if (RebuildConcurrently()) background_rebuilds_.fetch_add(1, std::memory_order_relaxed);
     worker_running_.store(false, std::memory_order_release);
@@ -453,6 +475,8 @@ FibStats MultiVrFib<Key>::Stats() const {
     s.trie_bytes += gs.trie_bytes;
     s.row_bytes += gs.row_bytes;
     s.dead_bytes += g->dead_bytes();
+    s.dead_trie_nodes += g->dead_slots();
+    s.dead_rows += g->dead_rows();
     if (s.depth_histogram.size() < gs.depth_histogram.size()) {
       s.depth_histogram.resize(gs.depth_histogram.size(), 0);
     }
@@ -471,7 +495,10 @@ FibStats MultiVrFib<Key>::Stats() const {
   s.lookup_bytes = s.trie_bytes + s.row_bytes + s.next_hop_bytes;
   s.rebuilds = rebuilds_;
   s.background_rebuilds = background_rebuilds_.load(std::memory_order_relaxed);
+  s.background_rebuilds_started = background_started_.load(std::memory_order_relaxed);
   s.abandoned_rebuilds = abandoned_rebuilds_;
+  s.last_rebuild_seconds = last_rebuild_seconds_;
+  s.last_rebuild_unix_ms = last_rebuild_unix_ms_;
   s.updates = updates_;
   return s;
 }

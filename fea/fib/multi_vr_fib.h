@@ -288,6 +288,9 @@ class MultiVrFib {
   uint64_t rebuilds_ = 0;
   uint64_t abandoned_rebuilds_ = 0;
   std::atomic<uint64_t> background_rebuilds_{0};
+  std::atomic<uint64_t> background_started_{0};
+  double last_rebuild_seconds_ = 0;
+  int64_t last_rebuild_unix_ms_ = 0;
   uint64_t updates_ = 0;
   uint64_t finishes_ = 0;
   uint64_t updates_since_rebuild_ = 0;

@@ -131,11 +131,12 @@ int SharedTrie<Key>::ChooseBranch(size_t i, size_t j, int pos) const {
     maxd = std::max(maxd, d);
   }
   int limit = std::min(maxd, options_.max_branch);
+  const double fill = pos == root_bits_ ? options_.fill_below_root : options_.fill;
   int b = 1;
   double frac = 0;
   for (int cand = 2; cand <= limit; ++cand) {
     frac += cnt[cand - 1] * std::ldexp(1.0, -(cand - 1));
-    if (frac > 1.0 - options_.fill) break;
+    if (frac > 1.0 - fill) break;
     b = cand;
   }
   return b;

@@ -32,8 +32,12 @@
 namespace strata::fib {
 
 struct TrieOptions {
-  int root_bits = 16;     // upper bound; small groups get a narrower root
-  double fill = 0.5;      // LC-trie fill factor
+  int root_bits = 16;  // upper bound; small groups get a narrower root
+  double fill = 0.5;   // LC-trie fill factor
+  // Fill factor of the nodes right below the root block (a /24 under a 16-bit root): wider
+  // nodes there put most table prefixes one word below the root instead of two or three
+  // (docs/fib.md, "Skewed lookups": K = 50 similar 4.9 -> 9.7 MB, dissimilar 63 -> 73 MB).
+  double fill_below_root = 0.05;
   int max_branch = 16;    // inner nodes
   double reserve = 1.25;  // node capacity after Build(), as a multiple of what it used
 };
@@ -61,10 +65,22 @@ class SharedTrie {
   void Update(VrId vr, Key key, int len);
 
   // Reader. REQUIRES: inside a read section; col < members().size().
+  // The first step below the root has no branch (a root leaf re-reads its own word, a cache
+  // hit): most walks end at the root or one level below it, and a branch on which would be
+  // mispredicted often under mixed traffic, each miss stopping the next lookups from starting
+  // while this one waits for memory (see docs/fib.md, "skewed lookups").
   NextHopId Lookup(uint32_t col, Key addr) const {
     const std::atomic<uint32_t>* n = nodes_.load(std::memory_order_acquire);
-    uint32_t w = n[KeyChunk(addr, 0, root_bits_)].load(std::memory_order_acquire);
+    uint32_t at = KeyChunk(addr, 0, root_bits_);
+    uint32_t w = n[at].load(std::memory_order_acquire);
     int pos = root_bits_;
+    {
+      const int b = static_cast<int>(w & kBranchMask);
+      const uint32_t next = (w >> kBranchBits) + KeyChunkNz(addr, pos, b);
+      at = b != 0 ? next : at;
+      pos += b;
+      w = n[at].load(std::memory_order_acquire);
+    }
     while ((w & kBranchMask) != 0) {
       int b = static_cast<int>(w & kBranchMask);
       w = n[(w >> kBranchBits) + KeyChunk(addr, pos, b)].load(std::memory_order_acquire);
@@ -162,6 +178,8 @@ class SharedTrie {
   size_t dead_bytes() const {
     return free_slots_ * sizeof(uint32_t) + rows_.dead_rows() * width_ * sizeof(uint16_t);
   }
+  size_t dead_slots() const { return free_slots_; }
+  size_t dead_rows() const { return rows_.dead_rows(); }
   size_t allocated_bytes() const { return capacity_ * sizeof(uint32_t) + rows_.bytes(); }
   GroupStats Stats() const;
 

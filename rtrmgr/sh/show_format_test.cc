@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "libipc/call/atoms_json.h"
+#include "libipc/interfaces/fea.pb.h"
+#include "libipc/reflection.h"
+
 namespace strata::rtrmgr::sh {
 namespace {
 
@@ -49,6 +53,27 @@ TEST(ShowFormatTest, BgpStatsCountsRedistributedRoutesPerProtocol) {
   EXPECT_EQ(ShowFormat::Format(ShowRequest::Kind::kBgpStats, j),
             "export_policy: vr-out\npeers: 2\nredistributed_protocols: connected,static\n"
             "redistributed_routes: connected=1,static=3\n");
+
+// `show fib stats` prints fea/1.0/get_stats as "key: value" lines, zeros included: the rebuild
+// counters and garbage are there before the first rebuild, not only after it.
+TEST(ShowFormatTest, FibStatsShowRebuildsGarbageAndLastRebuild) {
+  fea::v1::GetStatsReply reply;
+  reply.set_rebuilds(3);
+  reply.set_background_rebuilds_started(3);
+  reply.set_background_rebuilds_completed(2);
+  reply.set_garbage_rows(17);
+  reply.set_garbage_bytes(1700);
+  reply.set_last_rebuild_usec(190000);
+  reply.set_last_rebuild_unix_ms(1795000000000);
+  const std::string t = ShowFormat::Format(ShowRequest::Kind::kFibStats,
+                                           ipc::AtomsToJson(ipc::MessageToAtoms(reply)));
+  for (const char* line :
+       {"rebuilds: 3\n", "background_rebuilds_started: 3\n", "background_rebuilds_completed: 2\n",
+        "abandoned_rebuilds: 0\n", "garbage_trie_nodes: 0\n", "garbage_rows: 17\n",
+        "garbage_bytes: 1700\n", "last_rebuild_usec: 190000\n",
+        "last_rebuild_unix_ms: 1795000000000\n"}) {
+    EXPECT_NE(t.find(line), std::string::npos) << line << " in\n" << t;
+  }
 }
 
 TEST(ShowFormatTest, CellsFlattenListsAndMissingValues) {
