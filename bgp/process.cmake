@@ -44,6 +44,7 @@ strata_test(bgp_process_test
     process/confederation_speaker_test.cc
     process/asio_clock_test.cc
     process/graceful_restart_process_test.cc
+    process/llgr_process_test.cc
     process/redistribute_process_test.cc
   LIBS strata_bgp_process strata_finder)
 

@@ -155,6 +155,7 @@ class BgpSpeaker {
   void run_slice();
   // Sets the capability (and the helper's settings) from the peer's flag and our state.
   void apply_graceful_restart(PeerSettings& settings) const;
+  void apply_long_lived_graceful_restart(PeerSettings& settings) const;
   void check_restart_done();
   void finish_restart(const char* why);
   // Builds every peer again (their session settings changed); sessions reset.
