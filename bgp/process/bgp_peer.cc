@@ -36,7 +36,8 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
   peer->gr_ = std::make_unique<PeerGracefulRestart>(
       io, pipeline, peer->id_, sc.Name(),
       std::chrono::seconds(peer->settings_.graceful_restart_config.stale_time),
-      std::chrono::seconds(peer->settings_.long_lived_stale_time), peer->settings_.graceful_restart);
+      std::chrono::seconds(peer->settings_.long_lived_stale_time),
+      peer->settings_.graceful_restart);
   peer->since_ = std::chrono::steady_clock::now();
   if (peer->settings_.enabled && start) peer->session_->Start();
   return peer;

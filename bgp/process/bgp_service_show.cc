@@ -100,7 +100,8 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   out->set_long_lived_stale_time(p.settings().long_lived_stale_time);
   out->set_long_lived_graceful_restart(gr.llgr_negotiated());
   out->set_llgr_stale_routes(gr.llgr_stale_routes());
-  if (auto left = gr.llgr_time_left()) out->set_llgr_time_left(static_cast<uint32_t>(left->count()));
+  if (auto left = gr.llgr_time_left())
+    out->set_llgr_time_left(static_cast<uint32_t>(left->count()));
 }
 
 void BgpService::ListPeers(const v1::ListPeersRequest& request,

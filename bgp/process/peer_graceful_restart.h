@@ -21,9 +21,9 @@
 // Threading: the io_context thread. REQUIRES: the pipeline outlives this object.
 #pragma once
 
+#include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
