@@ -51,6 +51,7 @@ strata_test(bgp_process_test
     process/bgp_proto_convert_test.cc
     process/graceful_restart_process_test.cc
     process/graceful_restart_deferral_test.cc
+    process/llgr_process_test.cc
     process/redistribute_process_test.cc
     process/redist_stale_test.cc
     process/speaker_pair_fixture.cc

@@ -218,6 +218,22 @@ Status BgpPipeline::sweep_stale(PeerId id, std::optional<Family> family) {
   return Status::Ok();
 }
 
+Status BgpPipeline::mark_llgr_stale(PeerId id, std::optional<Family> family) {
+  Peer* p = find(id);
+  if (!p) return NotFound("no peer " + std::to_string(id));
+  if (p->in->stale() == 0) return Status::Ok();
+  RouteTable dropped = p->in->mark_llgr_stale(family);
+  if (dropped.size() > 0) start_deletion(*p, std::move(dropped));
+  return Status::Ok();
+}
+
+Status BgpPipeline::set_llgr_negotiated(PeerId id, bool negotiated) {
+  Peer* p = find(id);
+  if (!p) return NotFound("no peer " + std::to_string(id));
+  p->config.llgr = negotiated;
+  return Status::Ok();
+}
+
 void BgpPipeline::set_refilter_background(Peer& p) {
   // Policy changes re-filter in slices of the deletion's size, held like deletions while the
   // fanout's readers are behind; re-filtering is not flapping; an export change's slice is sent
@@ -362,6 +378,7 @@ StatusOr<PipelinePeerCounters> BgpPipeline::counters(PeerId id) const {
   c.deletions_pending = p->deletions.size();
   c.damping_suppressed = p->damping ? p->damping->suppressed() : 0;
   c.stale = p->in->stale();
+  c.llgr_stale = p->in->llgr_stale();
   return c;
 }
 

@@ -76,6 +76,7 @@ struct PipelinePeerCounters {
   size_t deletions_pending = 0;       // deletion stages still withdrawing old sessions
   uint64_t damping_suppressed = 0;    // prefixes suppressed by flap damping now
   uint64_t stale = 0;                 // routes kept from an earlier session (graceful restart)
+  uint64_t llgr_stale = 0;            // of which long-lived stale (LLGR_STALE, RFC 9494)
 };
 
 class BgpPipeline {
@@ -114,6 +115,14 @@ class BgpPipeline {
   // `family`, every family if unset: on End-of-RIB, when the new session does not keep the
   // family, or when the restart or stale timer ends. Error: no such peer.
   Status sweep_stale(PeerId id, std::optional<Family> family = std::nullopt);
+  // Long-lived graceful restart helper (RFC 9494 4.2): the graceful restart time of the peer's
+  // stale routes of `family` (every family if unset) is over: those carrying NO_LLGR are
+  // withdrawn (in the background), the others stay, re-announced with LLGR_STALE (least
+  // preferred, only sent to peers that negotiated LLGR) until re-announced or swept.
+  Status mark_llgr_stale(PeerId id, std::optional<Family> family = std::nullopt);
+  // Whether the peer's next session negotiated LLGR (may be sent LLGR_STALE routes); takes
+  // effect at the next peer_up. Error: no such peer.
+  Status set_llgr_negotiated(PeerId id, bool negotiated);
   // One UPDATE's worth: announced prefixes share `attrs`. Error if the peer is not up.
   Status receive_update(PeerId id, const AttributeSetPtr& attrs,
                         std::span<const IpPrefix> announced, std::span<const IpPrefix> withdrawn);

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "bgp/pipeline/llgr_community.h"
+
 namespace strata::bgp {
 namespace {
 
@@ -15,7 +17,8 @@ const IpAddr& EffectiveRouterId(const BgpRoute& r) {
   return originator ? *originator : r.peer->router_id;
 }
 
-constexpr std::array<DecisionStep, 9> kSteps = {{
+constexpr std::array<DecisionStep, 10> kSteps = {{
+    {DecisionReason::kNotLlgrStale, &CompareNotLlgrStale},
     {DecisionReason::kLocalPref, &CompareLocalPref},
     {DecisionReason::kAsPathLength, &CompareAsPathLength},
     {DecisionReason::kOrigin, &CompareOrigin},
@@ -33,6 +36,8 @@ std::string_view DecisionReasonName(DecisionReason r) {
   switch (r) {
     case DecisionReason::kOnlyRoute:
       return "only-route";
+    case DecisionReason::kNotLlgrStale:
+      return "not-llgr-stale";
     case DecisionReason::kLocalPref:
       return "local-pref";
     case DecisionReason::kAsPathLength:
@@ -53,6 +58,10 @@ std::string_view DecisionReasonName(DecisionReason r) {
       return "peer-address";
   }
   return "unknown";
+}
+
+int CompareNotLlgrStale(const BgpRoute& a, const BgpRoute& b) {
+  return Lower(IsLlgrStale(a), IsLlgrStale(b));
 }
 
 int CompareLocalPref(const BgpRoute& a, const BgpRoute& b) {

@@ -6,6 +6,7 @@
 // stops when one route is left; the step that removed the last rival is the reason it won. The
 // MED step only compares routes from the same neighbouring AS, which is why selection eliminates
 // over the set rather than sorting (MED is not a total order). Order:
+//   not LLGR_STALE (RFC 9494 4.4: any other route wins over a long-lived stale one) >
 //   LOCAL_PREF (highest, default 100) > AS_PATH length (shortest) > ORIGIN (lowest) >
 //   MED (lowest, missing = 0, same neighbour AS only) > eBGP over iBGP (confederation-external
 //   counts as iBGP) > IGP metric (lowest) >
@@ -34,11 +35,13 @@ enum class DecisionReason : uint8_t {
   kRouterId,
   kClusterListLength,
   kPeerAddress,
+  kNotLlgrStale,
 };
 
 // "only-route", "local-pref", "as-path-length", ... for `show bgp routes`.
 std::string_view DecisionReasonName(DecisionReason r);
 
+int CompareNotLlgrStale(const BgpRoute& a, const BgpRoute& b);
 int CompareLocalPref(const BgpRoute& a, const BgpRoute& b);
 int CompareAsPathLength(const BgpRoute& a, const BgpRoute& b);
 int CompareOrigin(const BgpRoute& a, const BgpRoute& b);

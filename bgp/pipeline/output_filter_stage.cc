@@ -1,5 +1,7 @@
 #include "bgp/pipeline/output_filter_stage.h"
 
+#include "bgp/pipeline/llgr_community.h"
+
 namespace strata::bgp {
 
 OutputFilterStage::OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config,
@@ -78,6 +80,10 @@ BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const Ro
                                               bool count) const {
   if (route->peer->id == peer_) {
     counters_.to_source += count;
+    return nullptr;
+  }
+  if (!config_.llgr && IsLlgrStale(*route)) {
+    counters_.llgr_stale += count;
     return nullptr;
   }
   // iBGP to iBGP only by reflection: from a client to all, from a non-client to clients.

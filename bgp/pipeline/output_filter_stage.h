@@ -1,6 +1,7 @@
 // OutputFilterStage: the output filter bank of one peer's branch, below its fanout reader.
 //
-// RFC 4271 rules, in order: never send a route back to the peer it came from; iBGP-learned
+// RFC 4271 rules, in order: never send a route back to the peer it came from; never send a
+// route carrying LLGR_STALE to a peer that did not negotiate LLGR (RFC 9494 4.3); iBGP-learned
 // routes are not sent to iBGP peers (full mesh), except as route reflection allows (RFC 4456 6):
 // a route from a client goes to every iBGP peer, one from a non-client to clients only, and a
 // reflected route gets ORIGINATOR_ID (the source's router id, if absent) and our CLUSTER_ID
@@ -46,6 +47,7 @@ class OutputFilterStage : public PassThroughStage {
     uint64_t to_originator = 0;  // reflected route not sent to its ORIGINATOR_ID
     uint64_t no_nexthop = 0;     // no local address of the route's family
     uint64_t policy_rejected = 0;
+    uint64_t llgr_stale = 0;  // LLGR_STALE route, the peer did not negotiate LLGR (RFC 9494 4.3)
   };
 
   OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config, BgpStage* parent,

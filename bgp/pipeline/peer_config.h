@@ -27,6 +27,9 @@ struct PipelinePeerConfig {
   bool route_reflector_client = false;
   RoutePolicy import_policy;  // null: accept all
   RoutePolicy export_policy;  // null: advertise all that the BGP rules allow
+  // The session negotiated long-lived graceful restart (RFC 9494): it may be sent LLGR_STALE
+  // routes. Set with BgpPipeline::set_llgr_negotiated before peer_up.
+  bool llgr = false;
 };
 
 }  // namespace strata::bgp

@@ -1,8 +1,11 @@
 #include "bgp/pipeline/peer_in.h"
 
 #include <cassert>
+#include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "bgp/pipeline/llgr_community.h"
 
 namespace strata::bgp {
 
@@ -10,11 +13,17 @@ void PeerIn::announce(const BgpRouteRef& route) {
   assert(route && route->peer && route->peer->id == id_);
   if (BgpRouteRef* held = table_.find_mutable(route->prefix)) {
     BgpRouteRef old = std::exchange(*held, route);
-    if (is_stale(*old) && !is_stale(*route)) --stale_;
+    forget(*old);
+    with_llgr_community_ += IsLlgrStale(*route);
+    if (is_stale(*route)) {  // not from the current session (stage tests without one)
+      ++stale_;
+      llgr_stale_ += IsLlgrStale(*route);
+    }
     send_replace(old, route);
     return;
   }
   table_.insert(route->prefix, route);
+  with_llgr_community_ += IsLlgrStale(*route);
   send_add(route);
 }
 
@@ -22,7 +31,7 @@ bool PeerIn::withdraw(const IpPrefix& prefix) {
   const BgpRouteRef* held = table_.find(prefix);
   if (!held) return false;
   BgpRouteRef old = *held;
-  if (is_stale(*old)) --stale_;
+  forget(*old);
   table_.erase(prefix);
   send_delete(old);
   return true;
@@ -41,6 +50,8 @@ BgpRouteRef PeerIn::lookup_route(const IpPrefix& prefix) const {
 
 RouteTable PeerIn::take_routes() {
   stale_ = 0;
+  with_llgr_community_ = 0;
+  llgr_stale_ = 0;
   return std::exchange(table_, RouteTable());
 }
 
@@ -49,6 +60,7 @@ void PeerIn::set_session(PeerRef session) {
   session_ = std::move(session);
   // A new session has sent nothing yet: whatever is held came from an earlier one.
   stale_ = table_.size();
+  llgr_stale_ = with_llgr_community_;
 }
 
 RouteTable PeerIn::take_stale(std::optional<Family> family) {
@@ -60,9 +72,50 @@ RouteTable PeerIn::take_stale(std::optional<Family> family) {
     out.insert(it.key(), r);
     gone.push_back(it.key());
   }
-  for (const IpPrefix& p : gone) table_.erase(p);
-  stale_ -= gone.size();
+  for (const IpPrefix& p : gone) {
+    forget(**table_.find(p));
+    table_.erase(p);
+  }
   return out;
+}
+
+void PeerIn::forget(const BgpRoute& old) {
+  const bool llgr = IsLlgrStale(old);
+  with_llgr_community_ -= llgr;
+  if (is_stale(old)) {
+    --stale_;
+    llgr_stale_ -= llgr;
+  }
+}
+
+RouteTable PeerIn::mark_llgr_stale(std::optional<Family> family) {
+  RouteTable dropped;
+  std::vector<IpPrefix> to_mark;
+  for (auto it = table_.begin(); !it.at_end(); ++it) {
+    const BgpRouteRef& r = it.value();
+    if (!is_stale(*r) || (family && it.key().family() != *family)) continue;
+    if (IsNoLlgr(*r)) {
+      dropped.insert(it.key(), r);
+    } else if (!IsLlgrStale(*r)) {
+      to_mark.push_back(it.key());
+    }
+  }
+  for (auto it = dropped.begin(); !it.at_end(); ++it) {
+    forget(*it.value());
+    table_.erase(it.key());
+  }
+  // Routes usually share attribute sets: mark each set once.
+  std::unordered_map<const AttributeSet*, AttributeSetPtr> marked;
+  for (const IpPrefix& p : to_mark) {
+    BgpRouteRef* held = table_.find_mutable(p);
+    AttributeSetPtr& attrs = marked[(*held)->attrs.get()];
+    if (!attrs) attrs = WithLlgrStale((*held)->attrs);
+    BgpRouteRef old = std::exchange(*held, WithAttrs(**held, attrs));
+    ++with_llgr_community_;
+    ++llgr_stale_;
+    send_replace(old, *held);
+  }
+  return dropped;
 }
 
 }  // namespace strata::bgp

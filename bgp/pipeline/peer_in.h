@@ -10,6 +10,8 @@
 // route is stale when it came from another session than the current one (set_session): a new
 // session (or none) makes every held route stale in O(1), a re-announcement replaces a stale
 // route by a fresh one, and take_stale() hands the stale routes of a family to a DeletionStage.
+// Long-lived graceful restart (RFC 9494 4.2): mark_llgr_stale() re-announces the stale routes of
+// a family with the LLGR_STALE community and hands over those carrying NO_LLGR instead.
 // Threading: single-threaded.
 #pragma once
 
@@ -50,6 +52,11 @@ class PeerIn : public BgpStage {
   RouteTable take_stale(std::optional<Family> family);
   // Routes held from an earlier session.
   size_t stale() const { return stale_; }
+  // Sends a replace of each stale route of `family` (every family if unset) with LLGR_STALE
+  // added, and hands over (without sending anything) those carrying NO_LLGR.
+  RouteTable mark_llgr_stale(std::optional<Family> family);
+  // Stale routes carrying LLGR_STALE (marked here, or so received).
+  size_t llgr_stale() const { return llgr_stale_; }
 
   PeerId id() const { return id_; }
   size_t size() const { return table_.size(); }
@@ -62,6 +69,9 @@ class PeerIn : public BgpStage {
   RouteTable table_;
   PeerRef session_;
   size_t stale_ = 0;
+  size_t with_llgr_community_ = 0;  // held routes carrying LLGR_STALE, stale or not
+  size_t llgr_stale_ = 0;
+  void forget(const BgpRoute& old);  // counters of a route leaving the table
 };
 
 }  // namespace strata::bgp

@@ -37,7 +37,9 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
   peer->id_ = *id;
   peer->gr_ = std::make_unique<PeerGracefulRestart>(
       io, pipeline, peer->id_, sc.Name(),
-      std::chrono::seconds(peer->settings_.graceful_restart_config.stale_time));
+      std::chrono::seconds(peer->settings_.graceful_restart_config.stale_time),
+      std::chrono::seconds(peer->settings_.long_lived_stale_time),
+      peer->settings_.graceful_restart);
   peer->since_ = std::chrono::steady_clock::now();
   if (peer->settings_.enabled && start) peer->session_->Start();
   return peer;
@@ -144,6 +146,7 @@ void BgpPeer::OnSessionEstablished(const NegotiatedSession& session) {
   (void)pipeline_.set_export_policy(id_, export_hook());
   const OpenMessage* open = session_->fsm().remote_open();
   const IpAddr router_id = open ? open->bgp_id : settings_.session.peer_address;
+  (void)pipeline_.set_llgr_negotiated(id_, session.long_lived_graceful_restart);
   if (Status s = pipeline_.peer_up(id_, router_id, *this); !s.ok()) {
     log_->error("{}: peer_up failed: {}", settings_.session.Name(), s.ToString());
     return;

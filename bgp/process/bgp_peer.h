@@ -50,6 +50,9 @@ struct PeerSettings {
   // session.graceful_restart (the capability) from it and from graceful_restart_config.
   bool graceful_restart = true;
   GracefulRestartConfig graceful_restart_config;
+  // RFC 9494 long-lived graceful restart: the long-lived stale time (seconds) we advertise for
+  // every family and the longest we keep the peer's routes LLGR-stale; 0: off.
+  uint32_t long_lived_stale_time = 0;
   // RFC 8212: an eBGP peer without a policy in a direction passes no route that way.
   bool ebgp_requires_policy = true;
 };

@@ -133,6 +133,10 @@ StatusOr<PeerSettings> PeerSettingsFromProto(const v1::AddPeerRequest& r) {
   s.enabled = !r.disabled();
   s.graceful_restart = !r.has_graceful_restart() || r.graceful_restart();
   s.ebgp_requires_policy = !r.has_ebgp_requires_policy() || r.ebgp_requires_policy();
+  if (r.long_lived_stale_time() > LongLivedGracefulRestartCapability::kMaxStaleTime) {
+    return InvalidArgument("long_lived_stale_time must be 0..16777215 seconds");
+  }
+  s.long_lived_stale_time = r.long_lived_stale_time();
   return s;
 }
 

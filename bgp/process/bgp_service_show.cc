@@ -67,6 +67,7 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
     if (n->enhanced_route_refresh) out->add_capabilities("enhanced-route-refresh");
     if (n->codec.extended_message) out->add_capabilities("extended-message");
     if (n->graceful_restart) out->add_capabilities("graceful-restart");
+    if (n->long_lived_graceful_restart) out->add_capabilities("long-lived-graceful-restart");
     for (const AfiSafi& f : n->families) out->add_capabilities("multiprotocol:" + FamilyName(f));
   }
   if (BgpPipeline* pl = speaker_.pipeline()) {
@@ -104,6 +105,11 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   out->set_output_deferred(p.output_gate().closed());
   if (p.output_gate().closed()) out->set_output_deferred_routes(p.output_gate().size());
   for (const AfiSafi& f : p.end_of_rib_received()) out->add_end_of_rib_received(FamilyName(f));
+  out->set_long_lived_stale_time(p.settings().long_lived_stale_time);
+  out->set_long_lived_graceful_restart(gr.llgr_negotiated());
+  out->set_llgr_stale_routes(gr.llgr_stale_routes());
+  if (auto left = gr.llgr_time_left())
+    out->set_llgr_time_left(static_cast<uint32_t>(left->count()));
 }
 
 void BgpService::ListPeers(const v1::ListPeersRequest& request,

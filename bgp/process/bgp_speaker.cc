@@ -287,7 +287,8 @@ Status BgpSpeaker::ChangePeer(PeerSettings settings) {
       a.mrai_ms == b.mrai_ms && a.families == b.families && a.md5_password == b.md5_password &&
       a.ttl_security_hops == b.ttl_security_hops && a.enforce_first_as == b.enforce_first_as &&
       a.route_reflector_client == b.route_reflector_client &&
-      a.graceful_restart == b.graceful_restart;
+      a.graceful_restart == b.graceful_restart &&
+      a.long_lived_graceful_restart == b.long_lived_graceful_restart;
   if (same_session) {
     change_in_place(*p, settings);
     return Status::Ok();

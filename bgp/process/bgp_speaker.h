@@ -172,6 +172,7 @@ class BgpSpeaker {
   void run_slice();
   // Sets the capability (and the helper's settings) from the peer's flag and our state.
   void apply_graceful_restart(PeerSettings& settings) const;
+  void apply_long_lived_graceful_restart(PeerSettings& settings) const;
   void check_restart_done();
   // The wait for End-of-RIB is over: once the pipeline settled, complete_restart.
   void finish_restart(const char* why);

@@ -21,8 +21,15 @@ namespace strata::bgp {
 
 void BgpSpeaker::apply_graceful_restart(PeerSettings& settings) const {
   settings.graceful_restart_config = local_ ? local_->graceful_restart : GracefulRestartConfig{};
+  apply_long_lived_graceful_restart(settings);
   if (!settings.graceful_restart) {
-    settings.session.graceful_restart.reset();
+    // RFC 9494 4.1: LLGR needs the GR capability: a restart time of 0 and no family asks for
+    // no graceful restart, only the long-lived one.
+    if (settings.session.long_lived_graceful_restart) {
+      settings.session.graceful_restart = GracefulRestartCapability{};
+    } else {
+      settings.session.graceful_restart.reset();
+    }
     return;
   }
   GracefulRestartCapability cap;
@@ -32,6 +39,20 @@ void BgpSpeaker::apply_graceful_restart(PeerSettings& settings) const {
   // family is listed; the F bit says we did keep it, which is only true after a restart.
   for (const AfiSafi& f : settings.session.families) cap.families.push_back({f, restarting_});
   settings.session.graceful_restart = cap;
+}
+
+void BgpSpeaker::apply_long_lived_graceful_restart(PeerSettings& settings) const {
+  if (settings.long_lived_stale_time == 0) {
+    settings.session.long_lived_graceful_restart.reset();
+    return;
+  }
+  // The F bit is left clear: after a restart of ours the peer keeps our long-lived stale routes
+  // only until the new session is up (our routes in the RIB are not LLGR-stale).
+  LongLivedGracefulRestartCapability cap;
+  for (const AfiSafi& f : settings.session.families) {
+    cap.families.push_back({f, false, settings.long_lived_stale_time});
+  }
+  settings.session.long_lived_graceful_restart = cap;
 }
 
 void BgpSpeaker::readd_peers() {

@@ -27,6 +27,8 @@ bool RemoteHas(const Capabilities& remote, CapabilityCode code,
       return !remote.add_path.empty();
     case CapabilityCode::kEnhancedRouteRefresh:
       return remote.enhanced_route_refresh;
+    case CapabilityCode::kLongLivedGracefulRestart:
+      return remote.long_lived_graceful_restart.has_value();
   }
   return false;
 }
@@ -40,6 +42,7 @@ OpenNegotiator::OpenNegotiator(const PeerConfig& config) : config_(config) {
   caps.enhanced_route_refresh = config.enhanced_route_refresh;
   caps.extended_message = config.extended_message;
   caps.graceful_restart = config.graceful_restart;
+  caps.long_lived_graceful_restart = config.long_lived_graceful_restart;
   local_open_ = OpenMessage::Make(config.open_as(), config.hold_time, config.router_id, caps);
 }
 
@@ -67,6 +70,10 @@ void OpenNegotiator::AppendLocalCapability(CapabilityCode code, std::vector<uint
       break;
     case CapabilityCode::kEnhancedRouteRefresh:
       one.enhanced_route_refresh = true;
+      break;
+    case CapabilityCode::kLongLivedGracefulRestart:
+      one.long_lived_graceful_restart =
+          local.long_lived_graceful_restart.value_or(LongLivedGracefulRestartCapability{});
       break;
   }
   ByteWriter w;

@@ -71,6 +71,8 @@ struct PeerConfig {
   bool enhanced_route_refresh = true;
   bool extended_message = true;
   std::optional<GracefulRestartCapability> graceful_restart;  // advertised as given
+  // RFC 9494, advertised as given (with graceful_restart, which it needs).
+  std::optional<LongLivedGracefulRestartCapability> long_lived_graceful_restart;
   // Capabilities the peer must advertise, or we refuse the OPEN with Unsupported Capability.
   // kMultiprotocol means every family above.
   std::vector<CapabilityCode> required_capabilities;

@@ -37,6 +37,23 @@ bool DecodeGracefulRestart(std::span<const uint8_t> v, GracefulRestartCapability
   return true;
 }
 
+bool DecodeLongLivedGracefulRestart(std::span<const uint8_t> v,
+                                    LongLivedGracefulRestartCapability& llgr) {
+  if (v.size() % 7 != 0) return false;
+  ByteReader r(v);
+  while (!r.empty()) {
+    LongLivedGracefulRestartCapability::Family f;
+    uint8_t flags = 0;
+    uint8_t hi = 0;
+    uint16_t lo = 0;
+    if (!ReadAfiSafi(r, f.afi_safi) || !r.U8(flags) || !r.U8(hi) || !r.U16(lo)) return false;
+    f.forwarding_preserved = (flags & 0x80) != 0;
+    f.stale_time = (uint32_t{hi} << 16) | lo;
+    llgr.families.push_back(f);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool Capabilities::Supports(AfiSafi f) const {
@@ -59,6 +76,7 @@ std::string Capabilities::ToString() const {
   if (extended_message) add("ext-msg");
   if (graceful_restart) add("gr(" + std::to_string(graceful_restart->restart_time) + "s)");
   if (!add_path.empty()) add("add-path");
+  if (long_lived_graceful_restart) add("llgr");
   for (const auto& u : unknown) add("unknown(" + std::to_string(u.code) + ")");
   return s;
 }
@@ -101,6 +119,21 @@ void EncodeCapabilities(const Capabilities& caps, ByteWriter& w) {
       v.U8(caps.add_path[i].send_receive);
     }
     Put(w, CapabilityCode::kAddPath, v);
+  }
+  if (caps.long_lived_graceful_restart) {
+    ByteWriter v;
+    // A capability value holds at most 255 bytes: 7 * 36.
+    const auto& families = caps.long_lived_graceful_restart->families;
+    for (size_t i = 0; i < families.size() && i < 36; ++i) {
+      const uint32_t t =
+          std::min(families[i].stale_time, LongLivedGracefulRestartCapability::kMaxStaleTime);
+      v.U16(families[i].afi_safi.afi);
+      v.U8(families[i].afi_safi.safi);
+      v.U8(families[i].forwarding_preserved ? 0x80 : 0);
+      v.U8(static_cast<uint8_t>(t >> 16));
+      v.U16(static_cast<uint16_t>(t & 0xffff));
+    }
+    Put(w, CapabilityCode::kLongLivedGracefulRestart, v);
   }
   for (const auto& u : caps.unknown) {
     w.U8(u.code);
@@ -148,6 +181,12 @@ WireResult<bool> DecodeCapabilities(std::span<const uint8_t> value, Capabilities
         GracefulRestartCapability gr;
         if (!DecodeGracefulRestart(v, gr)) return Malformed();
         caps.graceful_restart = std::move(gr);
+        break;
+      }
+      case CapabilityCode::kLongLivedGracefulRestart: {
+        LongLivedGracefulRestartCapability llgr;
+        if (!DecodeLongLivedGracefulRestart(v, llgr)) return Malformed();
+        caps.long_lived_graceful_restart = std::move(llgr);
         break;
       }
       case CapabilityCode::kAddPath: {

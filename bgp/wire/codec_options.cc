@@ -36,6 +36,14 @@ NegotiatedSession Negotiate(const Capabilities& local, uint16_t local_hold_time,
       if (f.forwarding_preserved) s.peer_forwarding_preserved.push_back(f.afi_safi);
     }
   }
+  if (local.long_lived_graceful_restart && remote.long_lived_graceful_restart &&
+      remote.graceful_restart) {
+    s.long_lived_graceful_restart = true;
+    for (const auto& f : remote.long_lived_graceful_restart->families) {
+      if (std::find(s.families.begin(), s.families.end(), f.afi_safi) == s.families.end()) continue;
+      s.peer_llgr_families.push_back(f);
+    }
+  }
   return s;
 }
 

@@ -36,6 +36,11 @@ struct NegotiatedSession {
   uint16_t peer_restart_time = 0;
   std::vector<AfiSafi> peer_gr_families;
   std::vector<AfiSafi> peer_forwarding_preserved;
+  // RFC 9494: both sides sent the LLGR capability and the peer also sent Graceful Restart
+  // (4.1: LLGR without GR is disregarded). The peer's negotiated families with their F bit and
+  // long-lived stale time.
+  bool long_lived_graceful_restart = false;
+  std::vector<LongLivedGracefulRestartCapability::Family> peer_llgr_families;
 };
 
 NegotiatedSession Negotiate(const Capabilities& local, uint16_t local_hold_time,

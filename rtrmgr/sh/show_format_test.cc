@@ -53,6 +53,7 @@ TEST(ShowFormatTest, BgpStatsCountsRedistributedRoutesPerProtocol) {
   EXPECT_EQ(ShowFormat::Format(ShowRequest::Kind::kBgpStats, j),
             "export_policy: vr-out\npeers: 2\nredistributed_protocols: connected,static\n"
             "redistributed_routes: connected=1,static=3\n");
+}
 
 // `show fib stats` prints fea/1.0/get_stats as "key: value" lines, zeros included: the rebuild
 // counters and garbage are there before the first rebuild, not only after it.
