@@ -41,25 +41,33 @@ void NexthopResolverStage::unindex(const BgpRouteRef& r) {
   }
 }
 
+BgpRouteRef NexthopResolverStage::Annotated(const BgpRouteRef& in, uint32_t metric) {
+  if (!in->annotated) {  // first pass through a resolver: nothing below has seen it
+    in->annotated = true;
+    in->resolvable = true;
+    in->igp_metric = metric;
+    return in;
+  }
+  if (in->resolvable && in->igp_metric == metric) return in;
+  auto copy = std::make_shared<BgpRoute>(*in);
+  copy->igp_metric = metric;
+  copy->resolvable = true;
+  return copy;
+}
+
 void NexthopResolverStage::reevaluate(Entry& e) {
   const bool same_input = e.sent && e.sent_from_in;
   BgpRouteRef annotated;
   if (auto nh = NexthopOf(*e.in)) {
     if (auto answer = cache_.lookup(*nh); answer && answer->resolvable) {
       if (same_input && e.sent->igp_metric == answer->metric) return;
-      auto copy = std::make_shared<BgpRoute>(*e.in);
-      copy->igp_metric = answer->metric;
-      copy->resolvable = true;
-      annotated = std::move(copy);
+      annotated = Annotated(e.in, answer->metric);
     }
   } else if (const auto& self = e.in->path().next_hop;
              self && self->is_zero() && self->family() == e.in->prefix.family()) {
     // The zero address is "ourselves": a route we originate, always usable.
     if (same_input && e.sent) return;
-    auto copy = std::make_shared<BgpRoute>(*e.in);
-    copy->igp_metric = 0;
-    copy->resolvable = true;
-    annotated = std::move(copy);
+    annotated = Annotated(e.in, 0);
   }
   if (same_input && annotated) ++reevaluated_;
   BgpRouteRef old = std::exchange(e.sent, annotated);

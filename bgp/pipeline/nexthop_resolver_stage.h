@@ -8,8 +8,11 @@
 // (routes the speaker originates): such a route is usable at once, with metric 0.
 // When the cache reports a change in a subnet, every route with a next hop inside is
 // re-evaluated and replaced (or withdrawn) downstream if its annotation changed.
+// Annotation: a route is annotated in place the first time it passes (BgpRoute::annotated), so
+// in the steady state the route sent is PeerIn's object itself; only a changed answer for a route
+// already sent makes an annotated copy (sharing the attribute set) for the replace downstream.
 // State: per prefix the route from upstream (a reference to PeerIn's object, not a copy) and
-// the annotated copy sent downstream (derived data: it shares the attribute set), in a compact
+// the route sent downstream (usually the same object), in a compact
 // trie (slab nodes, no per-entry malloc); and an index next hop -> prefixes (flat hash sets).
 // Threading: single-threaded.
 #pragma once
@@ -57,6 +60,9 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
     bool sent_from_in = false;  // `sent` was made from `in` (not from an earlier input)
   };
   static std::optional<IpAddr> NexthopOf(const BgpRoute& r);
+  // `in` annotated as resolvable with `metric`: `in` itself when it was never annotated (done in
+  // place) or already carries that annotation, else a copy.
+  static BgpRouteRef Annotated(const BgpRouteRef& in, uint32_t metric);
   void index(const BgpRouteRef& r);
   void unindex(const BgpRouteRef& r);
   // Recomputes the annotation of the prefix and sends the difference downstream.
