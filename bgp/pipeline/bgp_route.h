@@ -42,9 +42,13 @@ struct BgpRoute {
   IpPrefix prefix;
   AttributeSetPtr attrs;
   PeerRef peer;
-  // Derived by the nexthop resolver; meaningless above it.
-  uint32_t igp_metric = 0;
-  bool resolvable = false;
+  // Derived by the nexthop resolver; meaningless above it. Set once: the resolver annotates a
+  // route in place the first time it passes it on (nothing below the resolver has seen it yet,
+  // and nothing above reads these), so a route is stored once, not copied per stage; a later
+  // different answer gets a copy. After `annotated` they never change.
+  mutable uint32_t igp_metric = 0;
+  mutable bool resolvable = false;
+  mutable bool annotated = false;
 
   const PathAttributes& path() const { return attrs->attrs(); }
   // "10.0.0.0/8 from 192.0.2.1 [origin igp as-path ...]".

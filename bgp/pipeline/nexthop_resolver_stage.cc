@@ -27,8 +27,6 @@ void NexthopResolverStage::index(const BgpRouteRef& r) {
   if (auto nh = NexthopOf(*r)) {
     by_nexthop_[*nh].insert(r->prefix);
     cache_.add_user(*nh);  // may answer synchronously and call nexthops_changed
-  } else {
-    no_nexthop_.insert(r->prefix);
   }
 }
 
@@ -40,72 +38,78 @@ void NexthopResolverStage::unindex(const BgpRouteRef& r) {
       if (it->second.empty()) by_nexthop_.erase(it);
     }
     cache_.remove_user(*nh);
-  } else {
-    no_nexthop_.erase(r->prefix);
   }
 }
 
+BgpRouteRef NexthopResolverStage::Annotated(const BgpRouteRef& in, uint32_t metric) {
+  if (!in->annotated) {  // first pass through a resolver: nothing below has seen it
+    in->annotated = true;
+    in->resolvable = true;
+    in->igp_metric = metric;
+    return in;
+  }
+  if (in->resolvable && in->igp_metric == metric) return in;
+  auto copy = std::make_shared<BgpRoute>(*in);
+  copy->igp_metric = metric;
+  copy->resolvable = true;
+  return copy;
+}
+
 void NexthopResolverStage::reevaluate(Entry& e) {
-  const bool same_input = e.sent && e.sent_from == e.in;
+  const bool same_input = e.sent && e.sent_from_in;
   BgpRouteRef annotated;
   if (auto nh = NexthopOf(*e.in)) {
     if (auto answer = cache_.lookup(*nh); answer && answer->resolvable) {
       if (same_input && e.sent->igp_metric == answer->metric) return;
-      auto copy = std::make_shared<BgpRoute>(*e.in);
-      copy->igp_metric = answer->metric;
-      copy->resolvable = true;
-      annotated = std::move(copy);
+      annotated = Annotated(e.in, answer->metric);
     }
   } else if (const auto& self = e.in->path().next_hop;
              self && self->is_zero() && self->family() == e.in->prefix.family()) {
     // The zero address is "ourselves": a route we originate, always usable.
     if (same_input && e.sent) return;
-    auto copy = std::make_shared<BgpRoute>(*e.in);
-    copy->igp_metric = 0;
-    copy->resolvable = true;
-    annotated = std::move(copy);
+    annotated = Annotated(e.in, 0);
   }
   if (same_input && annotated) ++reevaluated_;
   BgpRouteRef old = std::exchange(e.sent, annotated);
-  e.sent_from = annotated ? e.in : nullptr;
+  e.sent_from_in = annotated != nullptr;
   send_change(old, annotated);
 }
 
 void NexthopResolverStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  entries_[route->prefix] = Entry{route, nullptr, nullptr};
+  entries_.insert(route->prefix, Entry{route, nullptr, false});
   index(route);  // a synchronous answer may already send the route
-  reevaluate(entries_.at(route->prefix));
+  reevaluate(*entries_.find_mutable(route->prefix));
 }
 
 void NexthopResolverStage::replace_route(const BgpRouteRef& /*old_route*/,
                                          const BgpRouteRef& new_route, BgpStage* /*caller*/) {
-  auto it = entries_.find(new_route->prefix);
-  if (it == entries_.end()) {  // contract broken upstream; treat as add
+  Entry* e = entries_.find_mutable(new_route->prefix);
+  if (!e) {  // contract broken upstream; treat as add
     add_route(new_route, nullptr);
     return;
   }
-  BgpRouteRef previous = it->second.in;
-  it->second.in = new_route;
+  BgpRouteRef previous = std::exchange(e->in, new_route);
+  e->sent_from_in = false;
   if (NexthopOf(*previous) != NexthopOf(*new_route)) {
     // Index the new next hop before unindexing the old so a shared answer is not deregistered.
     index(new_route);
     unindex(previous);
   }
-  reevaluate(entries_.at(new_route->prefix));
+  reevaluate(*entries_.find_mutable(new_route->prefix));  // slabs never move: e is still valid
 }
 
 void NexthopResolverStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  auto it = entries_.find(route->prefix);
-  if (it == entries_.end()) return;
-  Entry e = std::move(it->second);
-  entries_.erase(it);
+  Entry* found = entries_.find_mutable(route->prefix);
+  if (!found) return;
+  Entry e = std::move(*found);
+  entries_.erase(route->prefix);
   unindex(e.in);
   if (e.sent) send_delete(e.sent);
 }
 
 BgpRouteRef NexthopResolverStage::lookup_route(const IpPrefix& prefix) const {
-  auto it = entries_.find(prefix);
-  return it == entries_.end() ? nullptr : it->second.sent;
+  const Entry* e = entries_.find(prefix);
+  return e ? e->sent : nullptr;
 }
 
 void NexthopResolverStage::replace_parent(BgpStage* old_parent, BgpStage* new_parent) {
@@ -121,15 +125,16 @@ void NexthopResolverStage::nexthops_changed(const IpPrefix& region) {
     std::sort(affected.begin() + static_cast<std::ptrdiff_t>(start), affected.end());
   }
   for (const IpPrefix& p : affected) {
-    auto it = entries_.find(p);
-    if (it != entries_.end()) reevaluate(it->second);
+    if (Entry* e = entries_.find_mutable(p)) reevaluate(*e);
   }
 }
 
 NexthopResolverStage::Counters NexthopResolverStage::counters() const {
   Counters c;
   c.reevaluated = reevaluated_;
-  for (const auto& [prefix, e] : entries_) {
+  for (auto hit = entries_.next_after(std::nullopt); hit.value;
+       hit = entries_.next_after(hit.prefix)) {
+    const Entry& e = *hit.value;
     if (e.sent) continue;
     auto nh = NexthopOf(*e.in);
     if (nh && !cache_.lookup(*nh)) {

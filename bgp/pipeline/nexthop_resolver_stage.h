@@ -8,20 +8,23 @@
 // (routes the speaker originates): such a route is usable at once, with metric 0.
 // When the cache reports a change in a subnet, every route with a next hop inside is
 // re-evaluated and replaced (or withdrawn) downstream if its annotation changed.
-// State: per prefix the route from upstream and the annotated copy sent downstream (derived
-// data: the annotated copy shares its attribute set), and an index next hop -> prefixes.
+// Annotation: a route is annotated in place the first time it passes (BgpRoute::annotated), so
+// in the steady state the route sent is PeerIn's object itself; only a changed answer for a route
+// already sent makes an annotated copy (sharing the attribute set) for the replace downstream.
+// State: per prefix the route from upstream (a reference to PeerIn's object, not a copy) and
+// the route sent downstream (usually the same object), in a compact
+// trie (slab nodes, no per-entry malloc); and an index next hop -> prefixes (flat hash sets).
 // Threading: single-threaded.
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 
+#include "absl/container/flat_hash_set.h"
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/nexthop_cache.h"
+#include "rib/route_trie.h"
 
 namespace strata::bgp {
 
@@ -52,11 +55,14 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
 
  private:
   struct Entry {
-    BgpRouteRef in;         // as received from upstream
-    BgpRouteRef sent;       // annotated copy sent downstream, or null while held
-    BgpRouteRef sent_from;  // the input `sent` was made from
+    BgpRouteRef in;            // as received from upstream
+    BgpRouteRef sent;          // annotated copy sent downstream, or null while held
+    bool sent_from_in = false;  // `sent` was made from `in` (not from an earlier input)
   };
   static std::optional<IpAddr> NexthopOf(const BgpRoute& r);
+  // `in` annotated as resolvable with `metric`: `in` itself when it was never annotated (done in
+  // place) or already carries that annotation, else a copy.
+  static BgpRouteRef Annotated(const BgpRouteRef& in, uint32_t metric);
   void index(const BgpRouteRef& r);
   void unindex(const BgpRouteRef& r);
   // Recomputes the annotation of the prefix and sends the difference downstream.
@@ -65,11 +71,12 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   std::string label_;
   BgpStage* parent_;
   NexthopCache& cache_;
-  std::unordered_map<IpPrefix, Entry> entries_;
+  rib::RouteTrie<Entry> entries_;
   // Hash sets: a full table puts most prefixes under a few next hops, and a tree of IpPrefix
-  // costs a memcmp per level on every add and delete.
-  std::map<IpAddr, std::unordered_set<IpPrefix>> by_nexthop_;
-  std::unordered_set<IpPrefix> no_nexthop_;
+  // costs a memcmp per level on every add and delete. Flat (open addressing): 24 bytes a prefix
+  // instead of a 56-byte node and a bucket. Routes without a next hop are never re-evaluated and
+  // are not indexed.
+  std::map<IpAddr, absl::flat_hash_set<IpPrefix, std::hash<IpPrefix>>> by_nexthop_;
   uint64_t reevaluated_ = 0;
 };
 

@@ -100,6 +100,31 @@ TEST_F(NexthopResolverTest, UnresolvableRoutesAreNotPassed) {
   Check();
 }
 
+TEST_F(NexthopResolverTest, AnnotatesInPlaceOnceThenCopiesOnChange) {
+  Announce("1.0.0.0/8", "192.0.2.1");
+  const BgpRouteRef stored = in.lookup_route(P("1.0.0.0/8"));
+  oracle.answer_all();
+  // The first annotation is made on PeerIn's own object: the route is stored once.
+  const BgpRouteRef sent = resolver.lookup_route(P("1.0.0.0/8"));
+  ASSERT_NE(sent, nullptr);
+  EXPECT_EQ(sent.get(), stored.get());
+  EXPECT_TRUE(stored->annotated);
+  EXPECT_EQ(stored->igp_metric, 10u);
+  // A changed answer: a copy is sent and the object already below keeps its annotation.
+  rec.clear_events();
+  oracle.set_route(P("192.0.2.0/24"), 30);
+  oracle.answer_all();
+  const BgpRouteRef changed = resolver.lookup_route(P("1.0.0.0/8"));
+  ASSERT_NE(changed, nullptr);
+  EXPECT_NE(changed.get(), stored.get());
+  EXPECT_EQ(changed->igp_metric, 30u);
+  EXPECT_EQ(changed->attrs, stored->attrs);  // the attribute set is shared, not copied
+  EXPECT_EQ(stored->igp_metric, 10u);
+  ASSERT_EQ(rec.EventStrings(), (V{"=1.0.0.0/8 p1"}));
+  EXPECT_EQ(rec.events()[0].route.get(), changed.get());
+  Check();
+}
+
 TEST_F(NexthopResolverTest, InvalidationReevaluatesAffectedRoutesOnly) {
   oracle.set_route(P("203.0.113.0/24"), 20);
   Announce("1.0.0.0/8", "192.0.2.1");
