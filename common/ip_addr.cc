@@ -78,18 +78,6 @@ uint32_t IpAddr::v4_host_order() const {
          uint32_t{bytes_[3]};
 }
 
-uint64_t IpAddr::hi64() const {
-  uint64_t v;
-  std::memcpy(&v, bytes_.data(), sizeof v);
-  return be64toh(v);
-}
-
-uint64_t IpAddr::lo64() const {
-  uint64_t v;
-  std::memcpy(&v, bytes_.data() + 8, sizeof v);
-  return be64toh(v);
-}
-
 IpAddr IpAddr::Masked(int len) const {
   IpAddr a = *this;
   const int total = static_cast<int>(byte_length());
@@ -120,12 +108,6 @@ std::string IpAddr::ToString() const {
   char buf[INET6_ADDRSTRLEN];
   inet_ntop(is_v4() ? AF_INET : AF_INET6, bytes_.data(), buf, sizeof(buf));
   return buf;
-}
-
-std::strong_ordering operator<=>(const IpAddr& a, const IpAddr& b) {
-  if (a.family_ != b.family_) return a.family_ <=> b.family_;
-  const int c = std::memcmp(a.bytes_.data(), b.bytes_.data(), a.bytes_.size());
-  return c <=> 0;
 }
 
 }  // namespace strata

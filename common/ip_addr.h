@@ -5,9 +5,12 @@
 // network order; an IPv4 address uses the first four. Thread-compatible value type.
 #pragma once
 
+#include <endian.h>
+
 #include <array>
 #include <compare>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <span>
 #include <string>
@@ -44,8 +47,9 @@ class IpAddr {
   // REQUIRES: is_v4().
   uint32_t v4_host_order() const;
   // The high and low 64 bits of an IPv6 address (IPv4: the address in the top 32 bits of hi).
-  uint64_t hi64() const;
-  uint64_t lo64() const;
+  // Inline: hashing and comparing prefixes in the BGP stages calls them per route.
+  uint64_t hi64() const { return be64toh(raw64(0)); }
+  uint64_t lo64() const { return be64toh(raw64(8)); }
 
   // Bit i counted from the most significant; REQUIRES: 0 <= i < bit_length().
   bool bit(int i) const { return (bytes_[i >> 3] >> (7 - (i & 7))) & 1; }
@@ -57,20 +61,51 @@ class IpAddr {
 
   std::string ToString() const;
 
-  friend bool operator==(const IpAddr&, const IpAddr&) = default;
-  friend std::strong_ordering operator<=>(const IpAddr& a, const IpAddr& b);
+  friend bool operator==(const IpAddr& a, const IpAddr& b) {
+    return a.raw64(0) == b.raw64(0) && a.raw64(8) == b.raw64(8) && a.family_ == b.family_;
+  }
+  // Family, then the bytes in network order (compared as two host-order words).
+  friend std::strong_ordering operator<=>(const IpAddr& a, const IpAddr& b) {
+    if (a.family_ != b.family_) return a.family_ <=> b.family_;
+    if (auto c = a.hi64() <=> b.hi64(); c != 0) return c;
+    return a.lo64() <=> b.lo64();
+  }
 
  private:
+  // Eight bytes from `at` as stored (network order), without a byte swap.
+  uint64_t raw64(size_t at) const {
+    uint64_t v;
+    std::memcpy(&v, bytes_.data() + at, sizeof v);
+    return v;
+  }
+
   std::array<uint8_t, 16> bytes_{};
   Family family_ = Family::kIpv4;
 };
+
+// The finalizer of MurmurHash3 (fmix64): every input bit reaches every output bit, so hash tables
+// that use the low bits (absl) or a prime modulus (std) both spread addresses that differ only in
+// a few high bits, as IPv4 prefixes do.
+inline uint64_t HashMix64(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
+// The two words of an address and a small tag (family, prefix length) folded into one word before
+// mixing; an IPv4 address leaves the low 32 bits of hi64 free for the tag.
+inline uint64_t HashAddr(const IpAddr& a, uint64_t tag) {
+  return HashMix64(a.hi64() ^ (a.lo64() * 0x9E3779B97F4A7C15ULL) ^ tag);
+}
 
 }  // namespace strata
 
 template <>
 struct std::hash<strata::IpAddr> {
   size_t operator()(const strata::IpAddr& a) const noexcept {
-    uint64_t h = a.hi64() * 0x9E3779B97F4A7C15ULL ^ a.lo64() ^ static_cast<uint64_t>(a.family());
-    return static_cast<size_t>(h ^ (h >> 29));
+    return static_cast<size_t>(strata::HashAddr(a, static_cast<uint64_t>(a.family())));
   }
 };

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace strata {
 namespace {
 
@@ -46,6 +48,34 @@ TEST(IpAddrTest, OrdersByFamilyThenBytes) {
   auto v6 = *IpAddr::Parse("::");
   EXPECT_LT(v4, v6);
   EXPECT_LT(*IpAddr::Parse("10.0.0.1"), *IpAddr::Parse("10.0.0.2"));
+}
+
+TEST(IpAddrTest, OrdersIpv6ByBothWords) {
+  // The inline comparison reads two words; the order must stay the bytes' order.
+  EXPECT_LT(*IpAddr::Parse("2001:db8::ffff"), *IpAddr::Parse("2001:db8:0:1::"));
+  EXPECT_LT(*IpAddr::Parse("2001:db8::1"), *IpAddr::Parse("2001:db8::2"));
+  EXPECT_GT(*IpAddr::Parse("8000::"), *IpAddr::Parse("7fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"));
+  EXPECT_EQ(*IpAddr::Parse("2001:db8::1") <=> *IpAddr::Parse("2001:db8::1"),
+            std::strong_ordering::equal);
+  EXPECT_EQ(IpAddr::Parse("2001:db8::1")->lo64(), 1u);
+}
+
+TEST(IpAddrTest, EqualityNeedsSameFamily) {
+  // 0.0.0.0 and :: have the same (zero) bytes.
+  EXPECT_NE(IpAddr::Zero(Family::kIpv4), IpAddr::Zero(Family::kIpv6));
+  EXPECT_NE(std::hash<IpAddr>()(IpAddr::Zero(Family::kIpv4)),
+            std::hash<IpAddr>()(IpAddr::Zero(Family::kIpv6)));
+  EXPECT_EQ(*IpAddr::Parse("192.0.2.1"), IpAddr::V4(0xC0000201));
+  EXPECT_NE(*IpAddr::Parse("2001:db8::1"), *IpAddr::Parse("2001:db8::2"));
+}
+
+TEST(IpAddrTest, HashSpreadsNeighbouringAddressesOverLowBits) {
+  // Tables that index by the low bits (absl) must not see consecutive IPv4 addresses collide.
+  std::set<size_t> low16;
+  for (uint32_t i = 0; i < 65536; ++i)
+    low16.insert(std::hash<IpAddr>()(IpAddr::V4(i << 8)) & 0xFFFF);
+  // A random function fills 1 - 1/e (63%) of 65536 slots with 65536 keys.
+  EXPECT_GT(low16.size(), 38000u);
 }
 
 TEST(IpAddrTest, FromBytesChecksSize) {

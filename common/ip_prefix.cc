@@ -58,9 +58,4 @@ IpAddr IpPrefix::Last() const {
 
 std::string IpPrefix::ToString() const { return addr_.ToString() + "/" + std::to_string(len_); }
 
-std::strong_ordering operator<=>(const IpPrefix& a, const IpPrefix& b) {
-  if (auto c = a.addr_ <=> b.addr_; c != 0) return c;
-  return a.len_ <=> b.len_;
-}
-
 }  // namespace strata

@@ -51,8 +51,13 @@ class IpPrefix {
 
   std::string ToString() const;
 
-  friend bool operator==(const IpPrefix&, const IpPrefix&) = default;
-  friend std::strong_ordering operator<=>(const IpPrefix& a, const IpPrefix& b);
+  friend bool operator==(const IpPrefix& a, const IpPrefix& b) {
+    return a.len_ == b.len_ && a.addr_ == b.addr_;
+  }
+  friend std::strong_ordering operator<=>(const IpPrefix& a, const IpPrefix& b) {
+    if (auto c = a.addr_ <=> b.addr_; c != 0) return c;
+    return a.len_ <=> b.len_;
+  }
 
  private:
   IpAddr addr_;
@@ -64,6 +69,7 @@ class IpPrefix {
 template <>
 struct std::hash<strata::IpPrefix> {
   size_t operator()(const strata::IpPrefix& p) const noexcept {
-    return std::hash<strata::IpAddr>()(p.addr()) * 31 + static_cast<size_t>(p.len());
+    const uint64_t tag = static_cast<uint64_t>(p.family()) << 8 | static_cast<uint64_t>(p.len());
+    return static_cast<size_t>(strata::HashAddr(p.addr(), tag));
   }
 };

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace strata {
 namespace {
 
@@ -41,6 +43,27 @@ TEST(IpPrefixTest, Containment) {
 TEST(IpPrefixTest, SortsCoveringPrefixFirst) {
   EXPECT_LT(*IpPrefix::Parse("10.0.0.0/8"), *IpPrefix::Parse("10.0.0.0/16"));
   EXPECT_LT(*IpPrefix::Parse("10.0.0.0/16"), *IpPrefix::Parse("10.1.0.0/16"));
+}
+
+TEST(IpPrefixTest, EqualityAndHashSeeTheLength) {
+  const auto a = *IpPrefix::Parse("10.0.0.0/8");
+  const auto b = *IpPrefix::Parse("10.0.0.0/16");
+  EXPECT_NE(a, b);
+  EXPECT_NE(std::hash<IpPrefix>()(a), std::hash<IpPrefix>()(b));
+  EXPECT_EQ(a, *IpPrefix::Parse("10.1.2.3/8", /*allow_host_bits=*/true));
+  EXPECT_EQ(std::hash<IpPrefix>()(a),
+            std::hash<IpPrefix>()(*IpPrefix::Parse("10.1.2.3/8", /*allow_host_bits=*/true)));
+  EXPECT_NE(*IpPrefix::Parse("0.0.0.0/0"), *IpPrefix::Parse("::/0"));
+}
+
+TEST(IpPrefixTest, HashSpreadsATableOfSlash24s) {
+  // 65536 consecutive /24s, as a full table holds: their low 16 hash bits fill about 1 - 1/e of
+  // the slots, as a random function's would.
+  std::set<size_t> low16;
+  for (uint32_t i = 0; i < 65536; ++i) {
+    low16.insert(std::hash<IpPrefix>()(IpPrefix(IpAddr::V4((0x0A0000 + i) << 8), 24)) & 0xFFFF);
+  }
+  EXPECT_GT(low16.size(), 38000u);
 }
 
 }  // namespace
