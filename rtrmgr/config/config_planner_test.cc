@@ -73,7 +73,8 @@ TEST(ConfigPlannerTest, FreshStartCreatesEverythingInProcessOrder) {
                     "set_local_config?local_as:u32=65001&router_id:ipv4=10.0.0.1&port:u32=179",
                 "create bgp.red virtual-router red bgp peer 10.0.0.2: " + kBgp +
                     "add_peer?peer:ipv4=10.0.0.2&peer_as:u32=65002&peer_port:u32=179&hold_time:"
-                    "u32=90&passive:bool=false&next_hop_self:bool=false&disabled:bool=false undo " +
+                    "u32=90&passive:bool=false&next_hop_self:bool=false&disabled:bool=false&long_"
+                    "lived_stale_time:u32=0 undo " +
                     kBgp + "delete_peer?peer:ipv4=10.0.0.2",
                 "create bgp.red virtual-router red bgp peer 10.0.0.2 import: " + kBgp +
                     "set_peer_policy?peer:ipv4=10.0.0.2&direction:txt=import&policy:txt=accept-"
@@ -93,7 +94,7 @@ TEST(ConfigPlannerTest, AddPeer) {
                 "create bgp.red virtual-router red bgp peer 2001:db8::9: " + kBgp +
                 "add_peer?peer:ipv6=2001:db8::9&peer_as:u32=65009&local_address:ipv6=2001:db8::1&"
                 "peer_port:u32=179&hold_time:u32=90&passive:bool=true&next_hop_self:bool=false&"
-                "disabled:bool=false undo " +
+                "disabled:bool=false&long_lived_stale_time:u32=0 undo " +
                 kBgp + "delete_peer?peer:ipv6=2001:db8::9"}));
 }
 
