@@ -53,6 +53,9 @@ struct Neighbor {
   bool graceful_restart = false;
   // The restart time it advertises, in seconds; 0: the daemon's default (BIRD, FRR: 120).
   uint32_t graceful_restart_time = 0;
+  // RFC 9494 (BIRD, Strata): long-lived stale time in seconds; 0: off (BIRD `long lived graceful
+  // restart on; long lived stale time N`, Strata `long_lived_stale_time` of add_peer).
+  uint32_t long_lived_stale_time = 0;
 };
 
 struct SpeakerConfig {

@@ -86,6 +86,10 @@ std::string BirdSpeaker::MakeConfig(const SpeakerConfig& config, const std::stri
     if (n.graceful_restart && n.graceful_restart_time) {
       c << "  graceful restart time " << n.graceful_restart_time << ";\n";
     }
+    if (n.long_lived_stale_time) {
+      c << "  long lived graceful restart on; long lived stale time " << n.long_lived_stale_time
+        << ";\n";
+    }
     if (n.ipv4) c << "  ipv4 { import all; export filter originated; };\n";
     if (n.ipv6) c << "  ipv6 { import all; export filter originated; };\n";
     c << "}\n";

@@ -120,13 +120,16 @@ Status StrataSpeaker::ConfigureBgp() {
                 "&router_id:ipv4=" + config_.router_id);
   if (!r.ok()) return r.status();
   for (const auto& n : config_.neighbors) {
-    const std::string xrl = bgp_target() + "add_peer?peer:" + AddrType(n.address) + "=" +
-                            n.address + "&peer_as:u32=" + std::to_string(n.remote_as) +
-                            "&local_address:" + AddrType(n.local_address) + "=" + n.local_address +
-                            "&hold_time:u32=9&connect_retry:u32=1" +
-                            "&ipv4_unicast:bool=" + (n.ipv4 ? "true" : "false") +
-                            "&ipv6_unicast:bool=" + (n.ipv6 ? "true" : "false") +
-                            "&ebgp_requires_policy:bool=false";
+    const std::string xrl =
+        bgp_target() + "add_peer?peer:" + AddrType(n.address) + "=" + n.address +
+        "&peer_as:u32=" + std::to_string(n.remote_as) +
+        "&local_address:" + AddrType(n.local_address) + "=" + n.local_address +
+        "&hold_time:u32=9&connect_retry:u32=1" +
+        "&ipv4_unicast:bool=" + (n.ipv4 ? "true" : "false") +
+        "&ipv6_unicast:bool=" + (n.ipv6 ? "true" : "false") + "&ebgp_requires_policy:bool=false" +
+        (n.long_lived_stale_time
+             ? "&long_lived_stale_time:u32=" + std::to_string(n.long_lived_stale_time)
+             : std::string());
     r = Call(xrl);
     if (!r.ok()) return r.status();
   }
