@@ -55,6 +55,7 @@ strata_test(bgp_process_test
     process/redistribute_process_test.cc
     process/redist_stale_test.cc
     process/speaker_pair_fixture.cc
+    process/drop_tcp.cc
     ${CMAKE_SOURCE_DIR}/rib/fake_fea.cc
     process/vr_policy_test.cc
     process/vr_policy_process_test.cc

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "bgp/process/bgp_process.h"
+#include "bgp/process/drop_tcp.h"
 #include "bgp/process/test_env.h"
 #include "libipc/interfaces/bgp.strata.h"
 #include "libipc/interfaces/rib.strata.h"
@@ -26,25 +27,6 @@ namespace rpb = strata::rib::v1;
 
 IpPrefix P(std::string_view s) { return *IpPrefix::Parse(s); }
 IpAddr A(std::string_view s) { return *IpAddr::Parse(s); }
-
-// Shuts down every TCP connection of this process to or from `port` (no NOTIFICATION).
-int DropTcp(uint16_t port) {
-  int dropped = 0;
-  for (int fd = 3; fd < 4096; ++fd) {
-    int type = 0;
-    socklen_t len = sizeof(type);
-    if (::getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_STREAM) continue;
-    sockaddr_in self{}, peer{};
-    socklen_t sl = sizeof(self), pl = sizeof(peer);
-    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&self), &sl) != 0) continue;
-    if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &pl) != 0) continue;
-    if (self.sin_family != AF_INET) continue;
-    if (ntohs(self.sin_port) != port && ntohs(peer.sin_port) != port) continue;
-    ::shutdown(fd, SHUT_RDWR);
-    ++dropped;
-  }
-  return dropped;
-}
 
 struct Speaker {
   uint32_t as;
@@ -130,8 +112,7 @@ class GracefulRestartDeferralTest : public ::testing::Test {
   }
   bpb::GetStatsReply Stats(const std::string& vr) {
     bpb::GetStatsReply stats;
-    EXPECT_TRUE(
-        (Bgp<bpb::GetStatsRequest, bpb::GetStatsReply>(vr, "get_stats", {}, &stats)).ok());
+    EXPECT_TRUE((Bgp<bpb::GetStatsRequest, bpb::GetStatsReply>(vr, "get_stats", {}, &stats)).ok());
     return stats;
   }
   // The RIB's ebgp table: "prefix" or "prefix stale", sorted as text.
@@ -268,8 +249,8 @@ TEST_F(GracefulRestartDeferralTest, PeersGetNothingUntilEveryEndOfRibThenTheTabl
   // route, then End-of-RIB per family; its sweep dropped 10.3, which a no longer has.
   EXPECT_EQ(BFromA().in(MessageType::kUpdate), updates_before_ + 2 + families_);
   ASSERT_TRUE(env_.RunUntil([&] {
-    return RibTable("b") == std::vector<std::string>{"10.1.0.0/16", "10.2.0.0/16", "10.20.0.0/16",
-                                                     "10.4.0.0/16"};
+    return RibTable("b") ==
+           std::vector<std::string>{"10.1.0.0/16", "10.2.0.0/16", "10.20.0.0/16", "10.4.0.0/16"};
   })) << ::testing::PrintToString(RibTable("b"));
   const bpb::PeerStatus b = Peer("b", "a");
   EXPECT_EQ(b.stale_routes(), 0u);
@@ -280,8 +261,9 @@ TEST_F(GracefulRestartDeferralTest, PeersGetNothingUntilEveryEndOfRibThenTheTabl
             4u);
   EXPECT_FALSE(Stats("a").graceful_restart_restarting());
   EXPECT_EQ(Stats("a").graceful_restart_awaiting_size(), 0);
-  ASSERT_TRUE(env_.RunUntil(
-      [&] { return RibTable("a") == std::vector<std::string>{"10.20.0.0/16", "10.8.0.0/16"}; }));
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return RibTable("a") == std::vector<std::string>{"10.20.0.0/16", "10.8.0.0/16"};
+  }));
 }
 
 // c never comes back: a's selection deferral timer (3 s) releases b. a advertised a restart time
@@ -307,9 +289,9 @@ TEST_F(GracefulRestartDeferralTest, DeferralTimerReleasesPeersWhenOneNeverSendsE
     return RibTable("b") == std::vector<std::string>{"10.1.0.0/16", "10.2.0.0/16", "10.4.0.0/16"};
   })) << ::testing::PrintToString(RibTable("b"));
   // a's RIB: 10.8 re-learnt, 10.20 (c's, not back) swept at a's graceful_restart_done.
-  ASSERT_TRUE(
-      env_.RunUntil([&] { return RibTable("a") == std::vector<std::string>{"10.8.0.0/16"}; }))
-      << ::testing::PrintToString(RibTable("a"));
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return RibTable("a") == std::vector<std::string>{"10.8.0.0/16"};
+  })) << ::testing::PrintToString(RibTable("a"));
   EXPECT_FALSE(Stats("a").graceful_restart_restarting());
 }
 
@@ -325,8 +307,8 @@ TEST_F(GracefulRestartDeferralTest, PeersRestartingTogetherDoNotWaitForEachOther
   }
   Configure("a", {"b"}, {"10.1.0.0/16"});
   Configure("b", {"a"}, {"10.8.0.0/16"});
-  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("a").size() == 1 && RibTable("b").size() == 1; },
-                            15s));
+  ASSERT_TRUE(
+      env_.RunUntil([&] { return RibTable("a").size() == 1 && RibTable("b").size() == 1; }, 15s));
   ASSERT_GT(DropTcp(port_), 0);
   KillBgp("a");
   KillBgp("b");
@@ -352,7 +334,8 @@ TEST_F(GracefulRestartDeferralTest, PeersRestartingTogetherDoNotWaitForEachOther
   ASSERT_TRUE(env_.RunUntil([&] {
     return RibTable("a") == std::vector<std::string>{"10.8.0.0/16"} &&
            RibTable("b") == std::vector<std::string>{"10.1.0.0/16"};
-  })) << ::testing::PrintToString(RibTable("a")) << ::testing::PrintToString(RibTable("b"));
+  })) << ::testing::PrintToString(RibTable("a"))
+      << ::testing::PrintToString(RibTable("b"));
 }
 
 }  // namespace

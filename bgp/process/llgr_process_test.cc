@@ -7,32 +7,13 @@
 #include <sys/socket.h>
 
 #include "bgp/process/bgp_speaker_test_fixture.h"
+#include "bgp/process/drop_tcp.h"
 
 namespace strata::bgp::speaker_test {
 namespace {
 
 // Ports 12850..12859 (apart from the other process tests: ctest runs them at once).
 constexpr uint16_t kLlgrPort = 12850;
-
-// Shuts down every TCP connection of this process to or from `port`: a session lost with no
-// NOTIFICATION, as when a speaker crashes.
-int DropTcp(uint16_t port) {
-  int dropped = 0;
-  for (int fd = 3; fd < 4096; ++fd) {
-    int type = 0;
-    socklen_t len = sizeof(type);
-    if (::getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_STREAM) continue;
-    sockaddr_in self{}, peer{};
-    socklen_t sl = sizeof(self), pl = sizeof(peer);
-    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&self), &sl) != 0) continue;
-    if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &pl) != 0) continue;
-    if (self.sin_family != AF_INET) continue;
-    if (ntohs(self.sin_port) != port && ntohs(peer.sin_port) != port) continue;
-    ::shutdown(fd, SHUT_RDWR);
-    ++dropped;
-  }
-  return dropped;
-}
 
 class LlgrProcessTest : public BgpSpeakerTest {
  protected:
