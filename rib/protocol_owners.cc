@@ -46,8 +46,7 @@ void ProtocolOwners::start_restart_timer(const std::string& protocol, Entry& e,
 std::chrono::milliseconds ProtocolOwners::restart_remaining(const Entry& e) const {
   if (!e.restarting || !e.restart_timer) return std::chrono::milliseconds(0);
   const auto left = e.restart_timer->expiry() - std::chrono::steady_clock::now();
-  return std::max(std::chrono::milliseconds(0),
-                  std::chrono::ceil<std::chrono::milliseconds>(left));
+  return std::max(std::chrono::milliseconds(0), std::chrono::ceil<std::chrono::milliseconds>(left));
 }
 
 Status ProtocolOwners::disable(const std::string& protocol) {

@@ -8,11 +8,11 @@
 // controls the end (RFC 4724 4.1): when it registers again during the restart and says how long
 // it defers its route selection, the timer is replaced by one of that deferral plus its restart
 // time (the time to re-announce), bounded by max_deferral, so a long deferral does not see its
-// stale routes swept (and the kernel lose them) mid-restart; restart_done ends it. A deleted built-in table
-// (connected, static, ebgp, ibgp) is disabled: it keeps its (empty) stage, refuses routes, and
-// comes back when registered again; other deleted tables are removed from the RIB and forgotten
-// here. Lifetime events come from the Router's instance watches; `watch` is called once per owner
-// name. Counters for `show`. Threading: the io_context thread.
+// stale routes swept (and the kernel lose them) mid-restart; restart_done ends it. A deleted
+// built-in table (connected, static, ebgp, ibgp) is disabled: it keeps its (empty) stage, refuses
+// routes, and comes back when registered again; other deleted tables are removed from the RIB and
+// forgotten here. Lifetime events come from the Router's instance watches; `watch` is called once
+// per owner name. Counters for `show`. Threading: the io_context thread.
 #pragma once
 
 #include <chrono>

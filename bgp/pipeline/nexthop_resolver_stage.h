@@ -55,8 +55,8 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
 
  private:
   struct Entry {
-    BgpRouteRef in;            // as received from upstream
-    BgpRouteRef sent;          // annotated copy sent downstream, or null while held
+    BgpRouteRef in;             // as received from upstream
+    BgpRouteRef sent;           // annotated copy sent downstream, or null while held
     bool sent_from_in = false;  // `sent` was made from `in` (not from an earlier input)
   };
   static std::optional<IpAddr> NexthopOf(const BgpRoute& r);

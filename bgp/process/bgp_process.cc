@@ -40,7 +40,7 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
   speaker_ = std::make_unique<BgpSpeaker>(router_.io(), *oracle_, *sink_, std::move(hooks),
                                           options_.clock);
   redist_ = std::make_unique<RibRedistClient>(router_, rib_target_, instance_, *speaker_,
-                                             options_.redist);
+                                              options_.redist);
   oracle_->set_redist(redist_.get());
   service_ = std::make_unique<BgpService>(*speaker_, sink_.get(), oracle_.get());
   service_->set_redist(redist_.get());

@@ -65,9 +65,9 @@ TEST(OutputGateTest, ClosedGateCoalescesChurnAndReleasesTheFinalTableOnce) {
   EXPECT_EQ(gate.size(), 3u);
   const auto released = gate.Open();
   EXPECT_FALSE(gate.closed());
-  EXPECT_EQ(Flatten(released), (std::map<IpPrefix, uint32_t>{{P("10.0.0.0/8"), 2},
-                                                              {P("12.0.0.0/8"), 3},
-                                                              {P("2001:db8::/32"), 3}}));
+  EXPECT_EQ(Flatten(released),
+            (std::map<IpPrefix, uint32_t>{
+                {P("10.0.0.0/8"), 2}, {P("12.0.0.0/8"), 3}, {P("2001:db8::/32"), 3}}));
   // Grouped by attribute set and family: MED 2 v4, MED 3 v4, MED 3 v6.
   ASSERT_EQ(released.size(), 3u);
   for (const auto& g : released) {

@@ -2,7 +2,9 @@
 
 namespace strata::bgp {
 
-void RedistStale::mark(const std::set<IpPrefix>& given) { stale_.insert(given.begin(), given.end()); }
+void RedistStale::mark(const std::set<IpPrefix>& given) {
+  stale_.insert(given.begin(), given.end());
+}
 
 bool RedistStale::refresh(const IpPrefix& prefix) { return stale_.erase(prefix) != 0; }
 

@@ -11,9 +11,9 @@ TEST(RedistStaleTest, SweepNamesOnlyWhatTheNewRibDidNotSend) {
   RedistStale stale;
   stale.mark({P("10.5.0.0/16"), P("10.6.0.0/16"), P("2001:db8::/32")});
   EXPECT_EQ(stale.size(), 3u);
-  EXPECT_TRUE(stale.refresh(P("10.6.0.0/16")));     // sent again by the new RIB
-  EXPECT_FALSE(stale.refresh(P("10.7.0.0/16")));    // new: was never stale
-  EXPECT_FALSE(stale.refresh(P("10.6.0.0/16")));    // once is enough
+  EXPECT_TRUE(stale.refresh(P("10.6.0.0/16")));   // sent again by the new RIB
+  EXPECT_FALSE(stale.refresh(P("10.7.0.0/16")));  // new: was never stale
+  EXPECT_FALSE(stale.refresh(P("10.6.0.0/16")));  // once is enough
   EXPECT_TRUE(stale.contains(P("10.5.0.0/16")));
   EXPECT_FALSE(stale.contains(P("10.6.0.0/16")));
   EXPECT_EQ(stale.sweep(), (std::vector<IpPrefix>{P("10.5.0.0/16"), P("2001:db8::/32")}));

@@ -24,7 +24,8 @@ rpb::AddOriginTableRequest TableRequest(const RibIpcSink::Options& options, RibO
   req.set_graceful_restart(options.graceful_restart);
   req.set_restart_time_s(options.restart_time_s);
   // Restarting: we say when we are done (graceful_restart_done), not the RIB's timer.
-  if (deferring && options.graceful_restart) req.set_selection_deferral_s(options.selection_deferral_s);
+  if (deferring && options.graceful_restart)
+    req.set_selection_deferral_s(options.selection_deferral_s);
   return req;
 }
 }  // namespace
