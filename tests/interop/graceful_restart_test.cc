@@ -51,15 +51,6 @@ class GracefulRestartInteropTest : public InteropTest {
   std::string BirdProtocol(BirdSpeaker& bird) {
     return bird.Birdc({"show", "protocols", "all", "nb0"}).output;
   }
-  // Strata's RIB entry for `prefix`, if any.
-  std::optional<RibRoute> RibRouteFor(StrataSpeaker& s, const std::string& prefix) {
-    auto routes = s.RibRoutes();
-    if (!routes.ok()) return std::nullopt;
-    for (const auto& r : *routes) {
-      if (r.prefix == prefix) return r;
-    }
-    return std::nullopt;
-  }
 
   // The restarting peer (`peer`, on link 1: 10.1.0.0/24 and 10.3.0.0/24 originated), Strata
   // (AS 65000) and a third speaker, BIRD AS 65003 on link 2, all Established and converged.
@@ -91,7 +82,7 @@ class GracefulRestartInteropTest : public InteropTest {
     EXPECT_TRUE(strata.WaitEstablished(link_->a_v4())) << strata.Logs() << peer.Logs();
     EXPECT_TRUE(strata.WaitEstablished(link2_->a_v4())) << strata.Logs();
     for (const char* prefix : {"10.1.0.0/24", "10.3.0.0/24"}) {
-      EXPECT_TRUE(PollUntil([&] { return RibRouteFor(strata, prefix).has_value(); }, 20s));
+      EXPECT_TRUE(PollUntil([&] { return strata.RibRouteFor(prefix).has_value(); }, 20s));
       EXPECT_TRUE(third_->WaitForRoute(prefix).has_value()) << prefix;
     }
     const auto status = strata.PeerStatus(link_->a_v4());
@@ -103,8 +94,7 @@ class GracefulRestartInteropTest : public InteropTest {
   }
   // list_peers' stale_routes of the restarting peer (a uint64: a string in proto3 JSON).
   uint64_t StaleRoutes(StrataSpeaker& strata) {
-    const auto v = strata.PeerStatus(link_->a_v4()).value("stale_routes", nlohmann::json(0));
-    return v.is_string() ? std::stoull(v.get<std::string>()) : v.get<uint64_t>();
+    return StrataSpeaker::Counter(strata.PeerStatus(link_->a_v4()), "stale_routes");
   }
   bool PeerRestarting(StrataSpeaker& strata) {
     return strata.PeerStatus(link_->a_v4()).value("peer_restarting", false);
@@ -116,7 +106,7 @@ class GracefulRestartInteropTest : public InteropTest {
         << strata.PeerStatus(link_->a_v4()).dump();
     EXPECT_EQ(StaleRoutes(strata), 2u);
     for (const char* prefix : {"10.1.0.0/24", "10.3.0.0/24"}) {
-      EXPECT_TRUE(RibRouteFor(strata, prefix).has_value()) << prefix;
+      EXPECT_TRUE(strata.RibRouteFor(prefix).has_value()) << prefix;
       EXPECT_TRUE(third_->FindRoute(prefix).has_value()) << prefix;
     }
   }
@@ -125,8 +115,8 @@ class GracefulRestartInteropTest : public InteropTest {
     ASSERT_TRUE(strata.WaitEstablished(link_->a_v4())) << strata.Logs();
     ASSERT_TRUE(PollUntil([&] { return !PeerRestarting(strata) && StaleRoutes(strata) == 0; }, 30s))
         << strata.PeerStatus(link_->a_v4()).dump() << strata.Logs();
-    EXPECT_TRUE(PollUntil([&] { return !RibRouteFor(strata, "10.3.0.0/24").has_value(); }, 10s));
-    EXPECT_TRUE(RibRouteFor(strata, "10.1.0.0/24").has_value());
+    EXPECT_TRUE(PollUntil([&] { return !strata.RibRouteFor("10.3.0.0/24").has_value(); }, 10s));
+    EXPECT_TRUE(strata.RibRouteFor("10.1.0.0/24").has_value());
     EXPECT_TRUE(third_->WaitForRouteGone("10.3.0.0/24")) << third_->Logs();
     EXPECT_TRUE(third_->FindRoute("10.1.0.0/24").has_value());
     EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("established_transitions", 0u), 2u);
@@ -140,7 +130,7 @@ class GracefulRestartInteropTest : public InteropTest {
   // The peer stays away longer than its 3 s restart time: its routes are withdrawn.
   void ExpectWithdrawnAfterRestartTime(StrataSpeaker& strata) {
     const auto gone = [&] {
-      return !RibRouteFor(strata, "10.1.0.0/24") && !RibRouteFor(strata, "10.3.0.0/24");
+      return !strata.RibRouteFor("10.1.0.0/24") && !strata.RibRouteFor("10.3.0.0/24");
     };
     ASSERT_TRUE(PollUntil(gone, 15s)) << strata.PeerStatus(link_->a_v4()).dump();
     EXPECT_FALSE(PeerRestarting(strata));
@@ -192,7 +182,7 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileBirdHelps) {
   ASSERT_OK(strata.Start());
   ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
   ASSERT_TRUE(bird.WaitForRoute("10.9.0.0/24").has_value());
-  ASSERT_TRUE(PollUntil([&] { return RibRouteFor(strata, "10.1.0.0/24").has_value(); }, 20s));
+  ASSERT_TRUE(PollUntil([&] { return strata.RibRouteFor("10.1.0.0/24").has_value(); }, 20s));
   const auto peer = strata.PeerStatus(link_->a_v4());
   EXPECT_EQ(peer.value("graceful_restart", false), true) << peer.dump();
   EXPECT_EQ(peer.value("peer_restart_time", 0u), 120u) << peer.dump();  // BIRD's default
@@ -209,7 +199,7 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileBirdHelps) {
   // Strata's RIB keeps BIRD's route, stale.
   ASSERT_TRUE(PollUntil(
       [&] {
-        auto r = RibRouteFor(strata, "10.1.0.0/24");
+        auto r = strata.RibRouteFor("10.1.0.0/24");
         return r && r->stale;
       },
       10s));
@@ -219,7 +209,7 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileBirdHelps) {
   // Converged: BIRD's route fresh in the RIB, the restart over, BIRD's helper done.
   ASSERT_TRUE(PollUntil(
       [&] {
-        auto r = RibRouteFor(strata, "10.1.0.0/24");
+        auto r = strata.RibRouteFor("10.1.0.0/24");
         auto stats = strata.Call(strata.bgp_target() + "get_stats");
         return r && !r->stale && stats.ok() && !stats->value("graceful_restart_restarting", false);
       },
@@ -257,7 +247,7 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileFrrHelps) {
   ASSERT_OK(strata.Start());
   ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
   ASSERT_TRUE(frr.WaitForRoute("10.9.0.0/24").has_value());
-  ASSERT_TRUE(PollUntil([&] { return RibRouteFor(strata, "10.2.0.0/24").has_value(); }, 20s));
+  ASSERT_TRUE(PollUntil([&] { return strata.RibRouteFor("10.2.0.0/24").has_value(); }, 20s));
   EXPECT_EQ(strata.PeerStatus(link_->a_v4()).value("graceful_restart", false), true);
   // FRR's path for Strata's route: `"stale":true` while Strata is away.
   auto frr_path = [&] {
@@ -274,7 +264,7 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileFrrHelps) {
       << frr_path();
   ASSERT_TRUE(PollUntil(
       [&] {
-        auto r = RibRouteFor(strata, "10.2.0.0/24");
+        auto r = strata.RibRouteFor("10.2.0.0/24");
         return r && r->stale;
       },
       10s));
@@ -283,7 +273,7 @@ TEST_F(GracefulRestartInteropTest, StrataRestartsWhileFrrHelps) {
   ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
   ASSERT_TRUE(PollUntil(
       [&] {
-        auto r = RibRouteFor(strata, "10.2.0.0/24");
+        auto r = strata.RibRouteFor("10.2.0.0/24");
         return r && !r->stale;
       },
       30s))

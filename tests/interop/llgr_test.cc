@@ -32,18 +32,6 @@ class LlgrInteropTest : public InteropTest {
     strata_ns_ = &AddNs("s");
     link_ = &AddLink(*bird_ns_, *strata_ns_, 1);
   }
-  // A uint64 of list_peers (JSON strings; absent when 0).
-  uint64_t Counter(const nlohmann::json& peer, const std::string& key) {
-    if (!peer.is_object() || !peer.contains(key)) return 0;
-    const auto& v = peer[key];
-    return v.is_string() ? std::stoull(v.get<std::string>()) : v.get<uint64_t>();
-  }
-  bool InRib(StrataSpeaker& s, const std::string& prefix) {
-    auto routes = s.RibRoutes();
-    return routes.ok() && std::any_of(routes->begin(), routes->end(),
-                                      [&](const RibRoute& r) { return r.prefix == prefix; });
-  }
-
   NetNs* bird_ns_ = nullptr;
   NetNs* strata_ns_ = nullptr;
   VethLink* link_ = nullptr;
@@ -74,7 +62,7 @@ TEST_F(LlgrInteropTest, StrataKeepsBirdsRoutesLlgrStaleThenWithdrawsThem) {
                                 StrataBinariesFromEnv());
   ASSERT_OK(strata.Start());
   ASSERT_TRUE(strata.WaitEstablished(link_->a_v4()));
-  ASSERT_TRUE(PollUntil([&] { return InRib(strata, "10.1.0.0/24"); }, 20s));
+  ASSERT_TRUE(PollUntil([&] { return strata.RibRouteFor("10.1.0.0/24").has_value(); }, 20s));
   auto peer = strata.PeerStatus(link_->a_v4());
   EXPECT_EQ(peer.value("long_lived_graceful_restart", false), true) << peer.dump();
   EXPECT_EQ(peer.value("peer_restart_time", 0u), 1u) << peer.dump();
@@ -82,7 +70,10 @@ TEST_F(LlgrInteropTest, StrataKeepsBirdsRoutesLlgrStaleThenWithdrawsThem) {
   bird.Kill();
   // After BIRD's 1 s restart time: kept, LLGR-stale, still in the RIB.
   ASSERT_TRUE(PollUntil(
-      [&] { return Counter(strata.PeerStatus(link_->a_v4()), "llgr_stale_routes") == 1; }, 10s))
+      [&] {
+        return StrataSpeaker::Counter(strata.PeerStatus(link_->a_v4()), "llgr_stale_routes") == 1;
+      },
+      10s))
       << strata.PeerStatus(link_->a_v4()).dump() << strata.Logs();
   auto routes = strata.ReceivedRoutes();
   ASSERT_OK(routes.status());
@@ -91,18 +82,19 @@ TEST_F(LlgrInteropTest, StrataKeepsBirdsRoutesLlgrStaleThenWithdrawsThem) {
   EXPECT_NE(
       std::find(routes->front().communities.begin(), routes->front().communities.end(), "65535:6"),
       routes->front().communities.end());
-  EXPECT_TRUE(InRib(strata, "10.1.0.0/24"));
+  EXPECT_TRUE(strata.RibRouteFor("10.1.0.0/24").has_value());
   peer = strata.PeerStatus(link_->a_v4());
   // list_peers prints every field (an unset one as 0): a timer runs, with at most 4 s left.
-  EXPECT_GE(Counter(peer, "llgr_time_left"), 1u) << peer.dump();
-  EXPECT_LE(Counter(peer, "llgr_time_left"), 4u) << peer.dump();
+  EXPECT_GE(StrataSpeaker::Counter(peer, "llgr_time_left"), 1u) << peer.dump();
+  EXPECT_LE(StrataSpeaker::Counter(peer, "llgr_time_left"), 4u) << peer.dump();
 
   // BIRD's 4 s long-lived stale time ends: withdrawn.
-  ASSERT_TRUE(PollUntil([&] { return !InRib(strata, "10.1.0.0/24"); }, 15s)) << strata.Logs();
+  ASSERT_TRUE(PollUntil([&] { return !strata.RibRouteFor("10.1.0.0/24").has_value(); }, 15s))
+      << strata.Logs();
   peer = strata.PeerStatus(link_->a_v4());
-  EXPECT_EQ(Counter(peer, "llgr_stale_routes"), 0u) << peer.dump();
-  EXPECT_EQ(Counter(peer, "stale_routes"), 0u) << peer.dump();
-  EXPECT_EQ(Counter(peer, "llgr_time_left"), 0u) << peer.dump();  // no timer runs
+  EXPECT_EQ(StrataSpeaker::Counter(peer, "llgr_stale_routes"), 0u) << peer.dump();
+  EXPECT_EQ(StrataSpeaker::Counter(peer, "stale_routes"), 0u) << peer.dump();
+  EXPECT_EQ(StrataSpeaker::Counter(peer, "llgr_time_left"), 0u) << peer.dump();  // no timer runs
 }
 
 }  // namespace

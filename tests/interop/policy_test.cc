@@ -119,7 +119,6 @@ std::string GobgpExportPolicy(const std::string& tagged = "65010:1") {
          "&terms.1.action:txt=POLICY_ACTION_ACCEPT&default_action:txt=POLICY_ACTION_REJECT";
 }
 
-// A list_peers counter (protobuf's JSON may give a uint64 as a string).
 // A list_peers counter; proto3's JSON leaves out zeros, so a missing one is 0 (tests compare
 // counters they have seen above zero). No peer entry at all fails the test.
 uint64_t Counter(const json& peer, const std::string& key) {
@@ -127,9 +126,7 @@ uint64_t Counter(const json& peer, const std::string& key) {
     ADD_FAILURE() << "no list_peers entry for the peer (looking for " << key << ")";
     return 0;
   }
-  if (!peer.contains(key)) return 0;
-  const json& v = peer[key];
-  return v.is_string() ? std::stoull(v.get<std::string>()) : v.get<uint64_t>();
+  return StrataSpeaker::Counter(peer, key);
 }
 
 // UPDATEs GoBGP has received from `neighbor` (`gobgp neighbor X -j`).

@@ -218,6 +218,21 @@ StatusOr<std::vector<RibRoute>> StrataSpeaker::RibRoutes() {
   return out;
 }
 
+std::optional<RibRoute> StrataSpeaker::RibRouteFor(const std::string& prefix) {
+  auto routes = RibRoutes();
+  if (!routes.ok()) return std::nullopt;
+  for (const auto& r : *routes) {
+    if (r.prefix == prefix) return r;
+  }
+  return std::nullopt;
+}
+
+uint64_t StrataSpeaker::Counter(const json& peer, const std::string& key) {
+  if (!peer.is_object() || !peer.contains(key)) return 0;
+  const json& v = peer[key];
+  return v.is_string() ? std::stoull(v.get<std::string>()) : v.get<uint64_t>();
+}
+
 Status StrataSpeaker::Announce(const Route& route) {
   std::string xrl =
       bgp_target() + "add_network?prefix:" + NetType(route.prefix) + "=" + route.prefix;

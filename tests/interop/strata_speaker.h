@@ -11,7 +11,10 @@
 // Logs: finder.log, rib.log, bgp.log (stdout/stderr of each process, STRATA_LOG_LEVEL=debug).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "tests/interop/bgp_speaker.h"
 #include "tests/interop/command.h"
@@ -60,8 +63,12 @@ class StrataSpeaker : public BgpSpeaker {
   Status AddStaticRoute(const std::string& prefix, const std::string& nexthop);
   // The winning routes of the RIB.
   StatusOr<std::vector<RibRoute>> RibRoutes();
+  // The RIB's winning route for `prefix`, if any (none when the RIB does not answer).
+  std::optional<RibRoute> RibRouteFor(const std::string& prefix);
   // list_peers' entry for `neighbor`, or null.
   nlohmann::json PeerStatus(const std::string& neighbor);
+  // A uint64 of a list_peers entry (proto3 JSON gives it as a string); 0 when absent.
+  static uint64_t Counter(const nlohmann::json& peer, const std::string& key);
   // One bgp/1.0 route in the common form (exposed for tests of the parser).
   static Route ParseRoute(const nlohmann::json& route);
 
