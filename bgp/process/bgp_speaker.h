@@ -87,7 +87,8 @@ class BgpSpeaker {
   // Routes redistributed from the RIB (bgp_speaker_redist.cc): originated like networks but with
   // ORIGIN INCOMPLETE and the route's next hop (zero: self); the export policy's `protocol` match
   // sees `protocol`. A prefix also originated by AddNetwork is the network's (add_network wins);
-  // the redistributed route is kept and comes back when the network is deleted.
+  // the redistributed route is kept and comes back when the network is deleted. Adding a route
+  // identical to the one held (after the next hop is normalised) changes nothing.
   struct RedistRoute {
     std::string protocol;
     std::optional<IpAddr> nexthop;

@@ -29,6 +29,11 @@ Status BgpSpeaker::RedistAdd(const IpPrefix& prefix, RedistRoute route) {
   if (route.protocol.empty()) return InvalidArgument("redistributed route without protocol");
   if (route.nexthop && route.nexthop->family() != prefix.family()) route.nexthop.reset();
   if (route.nexthop && route.nexthop->is_zero()) route.nexthop.reset();
+  if (auto it = redist_.find(prefix); it != redist_.end() &&
+                                      it->second.protocol == route.protocol &&
+                                      it->second.nexthop == route.nexthop) {
+    return Status::Ok();  // unchanged (e.g. sent again after a RIB restart): nothing to announce
+  }
   redist_[prefix] = route;
   if (networks_.contains(prefix)) return Status::Ok();  // add_network wins
   if (pipeline_) inject_redist(prefix, route);

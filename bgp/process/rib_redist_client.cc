@@ -183,16 +183,10 @@ Status RibRedistClient::redist_add(const rcpb::RedistAddRequest& request) {
     BgpSpeaker::RedistRoute route{r.protocol(), std::nullopt};
     if (r.has_nexthop()) {
       auto nh = rib::AddrFromProto(r.nexthop(), "nexthop");
-      // As the speaker keeps it: a zero or other-family next hop means self.
-      if (nh.ok() && !nh->is_zero() && nh->family() == prefix->family()) route.nexthop = *nh;
+      if (nh.ok()) route.nexthop = *nh;
     }
     stale_.refresh(*prefix);
-    const auto& held = speaker_.redistributed();
-    if (auto it = held.find(*prefix); given_.contains(*prefix) && it != held.end() &&
-                                      it->second.protocol == route.protocol &&
-                                      it->second.nexthop == route.nexthop) {
-      continue;  // unchanged (a stale route sent again): peers hear nothing
-    }
+    // An unchanged route (a stale one sent again) is a no-op in the speaker: peers hear nothing.
     if (Status s = speaker_.RedistAdd(*prefix, std::move(route)); !s.ok()) return s;
     given_.insert(*prefix);
     log_->debug("redistributed {} ({})", prefix->ToString(), r.protocol());
