@@ -13,9 +13,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
 
+#include "absl/container/btree_map.h"
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/session_sink.h"
 
@@ -59,7 +59,7 @@ class PeerOut : public PassThroughStage {
   SessionSink& sink_;
   size_t max_batch_;
   FlowFn flow_;
-  std::map<IpPrefix, AttributeSetPtr> pending_;  // null: withdraw
+  absl::btree_map<IpPrefix, AttributeSetPtr> pending_;  // null: withdraw; sorted
   bool blocked_ = false;
   Counters counters_;
 };
