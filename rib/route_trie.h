@@ -73,6 +73,8 @@ class RouteTrie {
     }
     // REQUIRES: has_value().
     const T& value() const { return *value_ptr(); }
+    // The value in place, for walks that update every entry. REQUIRES: has_value().
+    T& mutable_value() const { return *const_cast<T*>(value_ptr()); }
     // Moves to the next node holding a value. REQUIRES: !at_end().
     Iterator& operator++() {
       bool v6 = v6_;

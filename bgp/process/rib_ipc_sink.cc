@@ -41,32 +41,66 @@ RibIpcSink::RibIpcSink(ipc::Router& router, Options options, SkipFn skip)
 
 RibIpcSink::~RibIpcSink() = default;
 
-void RibIpcSink::set_want(const IpPrefix& prefix, std::optional<Want> want) {
-  Slot& slot = routes_[prefix];
-  if (want) {
-    if (!slot.wanted) ++wanted_count_;
-    slot.wanted = *want;
-  } else if (slot.wanted) {
-    --wanted_count_;
-    slot.wanted.reset();
+uint32_t RibIpcSink::NexthopIndex::Ref(const IpAddr& a) {
+  auto [it, fresh] = index_.try_emplace(a, 0);
+  if (!fresh) {
+    ++refs_[it->second];
+    return it->second;
   }
-  mark_dirty(prefix, slot);
+  uint32_t h;
+  if (!free_.empty()) {
+    h = free_.back();
+    free_.pop_back();
+    addrs_[h] = a;
+    refs_[h] = 1;
+  } else {
+    h = static_cast<uint32_t>(addrs_.size());
+    addrs_.push_back(a);
+    refs_.push_back(1);
+  }
+  it->second = h;
+  return h;
+}
+
+void RibIpcSink::NexthopIndex::Unref(uint32_t handle) {
+  if (--refs_[handle] > 0) return;
+  index_.erase(addrs_[handle]);
+  free_.push_back(handle);
+}
+
+void RibIpcSink::set_want(const IpPrefix& prefix, std::optional<Want> want) {
   if (profile_queued.enabled()) {
     profile_queued.Record((want ? "add " : "delete ") + prefix.ToString());
   }
+  Slot* slot = routes_.find_mutable(prefix);
+  if (!slot) {
+    if (!want) return;  // nothing wanted, nothing sent: nothing to do
+    routes_.insert(prefix, Slot());
+    slot = routes_.find_mutable(prefix);
+  }
+  const std::optional<Want> old = slot->wanted();
+  if (want && !old) ++wanted_count_;
+  if (!want && old) --wanted_count_;
+  slot->set_wanted(want);
+  unref(old);
+  mark_dirty(prefix, *slot);
 }
 
 void RibIpcSink::mark_dirty(const IpPrefix& prefix, Slot& slot) {
-  if (slot.dirty) return;
-  slot.dirty = true;
+  if (slot.dirty()) return;
+  slot.set_dirty(true);
   dirty_.push_back(prefix);
 }
 
 void RibIpcSink::forget_sent() {
-  for (auto& [prefix, slot] : routes_) {
-    if (!slot.sent) continue;
-    slot.sent.reset();
-    mark_dirty(prefix, slot);
+  for (auto it = routes_.begin(); !it.at_end(); ++it) {
+    if (!it.has_value()) continue;
+    Slot& slot = it.mutable_value();
+    const std::optional<Want> sent = slot.sent();
+    if (!sent) continue;
+    slot.set_sent(std::nullopt);
+    unref(sent);
+    mark_dirty(it.key(), slot);
   }
   sent_count_ = 0;
 }
@@ -77,7 +111,7 @@ void RibIpcSink::add_route(RibOrigin origin, const BgpRouteRef& route) {
     set_want(route->prefix, std::nullopt);
     return;
   }
-  set_want(route->prefix, Want{origin, *nh, route->igp_metric});
+  set_want(route->prefix, Want{origin, nexthops_.Ref(*nh), route->igp_metric});
 }
 
 void RibIpcSink::replace_route(RibOrigin origin, const BgpRouteRef& /*old_route*/,
@@ -90,10 +124,14 @@ void RibIpcSink::delete_route(RibOrigin /*origin*/, const BgpRouteRef& route) {
 }
 
 void RibIpcSink::clear() {
-  for (auto& [prefix, slot] : routes_) {
-    if (!slot.wanted) continue;
-    slot.wanted.reset();
-    mark_dirty(prefix, slot);
+  for (auto it = routes_.begin(); !it.at_end(); ++it) {
+    if (!it.has_value()) continue;
+    Slot& slot = it.mutable_value();
+    const std::optional<Want> wanted = slot.wanted();
+    if (!wanted) continue;
+    slot.set_wanted(std::nullopt);
+    unref(wanted);
+    mark_dirty(it.key(), slot);
   }
   wanted_count_ = 0;
   flush();
@@ -117,9 +155,9 @@ void RibIpcSink::send_round() {
     add[t].set_protocol(name);
   }
   auto index = [](RibOrigin o) { return o == RibOrigin::kEbgp ? 0 : 1; };
-  auto entry = [](const IpPrefix& p, const Want& w, rpb::RouteEntry* e) {
+  auto entry = [this](const IpPrefix& p, const Want& w, rpb::RouteEntry* e) {
     rib::PrefixToProto(p, e->mutable_prefix());
-    rib::AddrToProto(w.nexthop, e->mutable_nexthop());
+    rib::AddrToProto(nexthops_.at(w.nexthop), e->mutable_nexthop());
     e->set_metric(w.metric);
   };
   size_t taken = 0;
@@ -127,14 +165,13 @@ void RibIpcSink::send_round() {
     const IpPrefix prefix = dirty_.front();
     dirty_.pop_front();
     ++taken;
-    auto it = routes_.find(prefix);
-    if (it == routes_.end()) continue;
-    Slot& slot = it->second;
-    slot.dirty = false;
-    const std::optional<Want>& w = slot.wanted;
-    const std::optional<Want>& s = slot.sent;
+    Slot* slot = routes_.find_mutable(prefix);
+    if (!slot) continue;
+    slot->set_dirty(false);
+    const std::optional<Want> w = slot->wanted();
+    const std::optional<Want> s = slot->sent();
     if (!w && !s) {
-      routes_.erase(it);
+      routes_.erase(prefix);
       continue;
     }
     if (w && s && *w == *s) continue;
@@ -147,10 +184,13 @@ void RibIpcSink::send_round() {
     if (profile_sent.enabled()) profile_sent.Record((w ? "add " : "delete ") + prefix.ToString());
     if (w) {
       if (!s) ++sent_count_;
-      slot.sent = *w;
+      nexthops_.AddRef(w->nexthop);
+      slot->set_sent(w);
+      unref(s);
     } else {
       --sent_count_;
-      routes_.erase(it);
+      routes_.erase(prefix);
+      unref(s);
     }
   }
   rpb::RibClient client(router_, options_.rib_target);

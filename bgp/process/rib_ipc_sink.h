@@ -22,11 +22,13 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "bgp/pipeline/rib_sink.h"
 #include "common/log.h"
 #include "libipc/router.h"
+#include "rib/route_trie.h"
 
 namespace strata::bgp {
 
@@ -92,18 +94,66 @@ class RibIpcSink : public RibSink {
   const Counters& counters() const { return counters_; }
 
  private:
+  // What the RIB should hold for a prefix: its origin table, next hop and metric. The next hop
+  // is an index into nexthops_ (a full table has a few hundred distinct next hops for a million
+  // prefixes), so a slot is 20 bytes instead of two 20-byte addresses and their options.
   struct Want {
     RibOrigin origin = RibOrigin::kEbgp;
-    IpAddr nexthop;
+    uint32_t nexthop = 0;  // NexthopIndex handle
     uint32_t metric = 0;
     friend bool operator==(const Want&, const Want&) = default;
   };
   // One prefix: what the RIB should hold and what it has been sent; dirty while queued.
-  struct Slot {
-    std::optional<Want> wanted;
-    std::optional<Want> sent;  // what the RIB holds once every sent call applied
-    bool dirty = false;
+  class Slot {
+   public:
+    std::optional<Want> wanted() const { return get(kWanted, kWantedIbgp, wanted_); }
+    std::optional<Want> sent() const { return get(kSent, kSentIbgp, sent_); }
+    bool dirty() const { return flags_ & kDirty; }
+    void set_dirty(bool d) { set_flag(kDirty, d); }
+    // The previous want's next hop reference is the caller's to drop.
+    void set_wanted(const std::optional<Want>& w) { put(kWanted, kWantedIbgp, wanted_, w); }
+    void set_sent(const std::optional<Want>& w) { put(kSent, kSentIbgp, sent_, w); }
+
+   private:
+    enum : uint8_t { kWanted = 1, kWantedIbgp = 2, kSent = 4, kSentIbgp = 8, kDirty = 16 };
+    struct Packed {
+      uint32_t nexthop = 0;
+      uint32_t metric = 0;
+    };
+    std::optional<Want> get(uint8_t has, uint8_t ibgp, const Packed& p) const {
+      if (!(flags_ & has)) return std::nullopt;
+      return Want{(flags_ & ibgp) ? RibOrigin::kIbgp : RibOrigin::kEbgp, p.nexthop, p.metric};
+    }
+    void put(uint8_t has, uint8_t ibgp, Packed& p, const std::optional<Want>& w) {
+      set_flag(has, w.has_value());
+      set_flag(ibgp, w && w->origin == RibOrigin::kIbgp);
+      p = w ? Packed{w->nexthop, w->metric} : Packed{};
+    }
+    void set_flag(uint8_t f, bool on) { flags_ = on ? (flags_ | f) : (flags_ & ~f); }
+
+    Packed wanted_;
+    Packed sent_;
+    uint8_t flags_ = 0;
   };
+  // Next hop addresses by counted handle: one entry per distinct next hop in use.
+  class NexthopIndex {
+   public:
+    uint32_t Ref(const IpAddr& a);
+    void AddRef(uint32_t handle) { ++refs_[handle]; }
+    void Unref(uint32_t handle);
+    const IpAddr& at(uint32_t handle) const { return addrs_[handle]; }
+    size_t size() const { return index_.size(); }
+
+   private:
+    std::vector<IpAddr> addrs_;
+    std::vector<uint32_t> refs_;
+    std::vector<uint32_t> free_;
+    absl::flat_hash_map<IpAddr, uint32_t, std::hash<IpAddr>> index_;
+  };
+  void unref(const std::optional<Want>& w) {
+    if (w) nexthops_.Unref(w->nexthop);
+  }
+  // `want` carries a next hop reference, which the slot takes over.
   void set_want(const IpPrefix& prefix, std::optional<Want> want);
   void mark_dirty(const IpPrefix& prefix, Slot& slot);
   // Every sent route counts as not sent (the RIB's state is unknown or gone).
@@ -121,8 +171,10 @@ class RibIpcSink : public RibSink {
   Options options_;
   SkipFn skip_;
   std::shared_ptr<spdlog::logger> log_;
-  // One hash map for both states and a FIFO of the dirty prefixes (each queued once).
-  std::unordered_map<IpPrefix, Slot> routes_;
+  // One trie (slab nodes, no malloc per prefix) for both states and a FIFO of the dirty
+  // prefixes (each queued once).
+  rib::RouteTrie<Slot> routes_;
+  NexthopIndex nexthops_;
   std::deque<IpPrefix> dirty_;
   size_t wanted_count_ = 0;
   size_t sent_count_ = 0;
