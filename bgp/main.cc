@@ -2,6 +2,7 @@
 // Wires a Router and a BgpProcess together on one io_context; exits when the Finder goes.
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <cstdio>
 
 #include "bgp/process/bgp_process.h"
 #include "common/log.h"
@@ -20,6 +21,14 @@ int main(int argc, char** argv) {
   app.add_option("--rib-in-flight", opts.rib_in_flight, "RIB calls outstanding at most")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
+  app.add_option("--input-high-water", opts.input_high_water,
+                 "changes waiting for the peers or the RIB at which the sessions stop reading")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000000));
+  app.add_option("--input-low-water", opts.input_low_water,
+                 "changes still waiting at which the sessions read again")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000000));
   uint32_t redist_stale_s = 120;
   uint32_t redist_settle_s = 5;
   app.add_option("--redist-stale-time", redist_stale_s,
@@ -32,6 +41,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 600));
   app.add_option("--listen", families, "transport families to serve on")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  if (opts.input_low_water > opts.input_high_water) {
+    std::fprintf(stderr, "--input-low-water must not exceed --input-high-water\n");
+    return 2;
+  }
   opts.redist.stale_time = std::chrono::seconds(redist_stale_s);
   opts.redist.settle = std::chrono::seconds(redist_settle_s);
   if (opts.vr.empty()) {

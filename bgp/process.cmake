@@ -59,6 +59,7 @@ strata_test(bgp_process_test
     ${CMAKE_SOURCE_DIR}/rib/fake_fea.cc
     process/vr_policy_test.cc
     process/vr_policy_process_test.cc
+    process/input_flow_speaker_test.cc
   LIBS strata_bgp_process strata_finder)
 
 # Starts strata-finder, strata-rib and strata-bgp processes; drives them with strata-call.

@@ -296,6 +296,10 @@ Status BgpPipeline::receive_update(PeerId id, const AttributeSetPtr& attrs,
   return Status::Ok();
 }
 
+size_t BgpPipeline::input_backlog() const {
+  return fanout_->input_backlog(std::chrono::steady_clock::now());
+}
+
 Status BgpPipeline::peer_output_ready(PeerId id) {
   Peer* p = find(id);
   if (!p || !p->out) return FailedPrecondition("peer " + std::to_string(id) + " is not up");

@@ -53,6 +53,13 @@ struct PipelineConfig {
   size_t deletion_slice = 200;   // routes withdrawn per deletion slice
   size_t fanout_slice = 500;     // changes per reader per fanout slice
   size_t peer_out_batch = 1000;  // pending prefixes that force a PeerOut flush
+  // Input flow control: the sessions stop reading UPDATEs while the fanout's input_backlog()
+  // is at input_high_water or more, and read again once it is down to input_low_water. A read
+  // of 64 KB holds about 10,000 prefixes and a fanout slice passes fanout_slice per reader, so
+  // without it a full table waits in the fanout's queue (a million entries) instead of in the
+  // peer's TCP window.
+  size_t input_high_water = 20000;
+  size_t input_low_water = 5000;
   // Time for route flap damping (needed to turn it on). REQUIRES: outlives the pipeline.
   PipelineClock* clock = nullptr;
   size_t damping_slice = 1000;  // reuse events per damping slice
@@ -128,6 +135,11 @@ class BgpPipeline {
                         std::span<const IpPrefix> announced, std::span<const IpPrefix> withdrawn);
   // The session's sink is no longer busy.
   Status peer_output_ready(PeerId id);
+  // Input flow control (see PipelineConfig::input_high_water): changes queued in the fanout
+  // that some output branch has still to take (readers paused too long excluded).
+  size_t input_backlog() const;
+  bool input_congested() const { return input_backlog() >= config_.input_high_water; }
+  bool input_drained() const { return input_backlog() <= config_.input_low_water; }
 
   // Route flap damping (RFC 2439, DampingStage) of routes from eBGP peers (not the local
   // pseudo-peer of AS 0); off by default. nullopt turns it off. Turning it off or changing the

@@ -82,7 +82,10 @@ void FanoutStage::remove_reader(Reader* reader) {
   trim();
 }
 
-void FanoutStage::pause(Reader* reader) { reader->paused_ = true; }
+void FanoutStage::pause(Reader* reader) {
+  if (!reader->paused_) reader->paused_at_ = std::chrono::steady_clock::now();
+  reader->paused_ = true;
+}
 
 void FanoutStage::resume(Reader* reader) {
   reader->paused_ = false;
@@ -93,6 +96,15 @@ size_t FanoutStage::backlog() const {
   uint64_t lag = 0;
   for (const auto& r : readers_) {
     if (!r->paused_) lag = std::max(lag, end_seq() - r->next_seq_);
+  }
+  return lag;
+}
+
+size_t FanoutStage::input_backlog(std::chrono::steady_clock::time_point now) const {
+  uint64_t lag = 0;
+  for (const auto& r : readers_) {
+    if (r->paused_ && now - r->paused_at_ > stuck_after_) continue;
+    lag = std::max(lag, end_seq() - r->next_seq_);
   }
   return lag;
 }

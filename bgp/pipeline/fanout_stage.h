@@ -17,6 +17,7 @@
 // Threading: single-threaded.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -25,9 +26,9 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/peer_in.h"
 #include "rib/task_scheduler.h"
@@ -65,6 +66,7 @@ class FanoutStage : public BgpStage {
     std::function<void()> flush_;
     uint64_t next_seq_;
     bool paused_ = false;
+    std::chrono::steady_clock::time_point paused_at_;  // when paused_ last became true
     bool dumping_;
     bool dump_started_ = false;
     RouteTable::Iterator cursor_;  // stands on the last dumped prefix
@@ -110,6 +112,11 @@ class FanoutStage : public BgpStage {
   // Changes the furthest-behind reader that is not paused has still to pass (paused readers wait
   // for their session and do not count: they catch up later from the queue).
   size_t backlog() const;
+  // The same for input flow control (the sessions stop reading while it is high): paused
+  // readers count too, unless paused for longer than stuck_after by `now` (a peer that does
+  // not read holds nobody back, while one whose socket just filled keeps the queue short).
+  size_t input_backlog(std::chrono::steady_clock::time_point now) const;
+  void set_stuck_after(std::chrono::steady_clock::duration d) { stuck_after_ = d; }
 
   size_t queue_size() const { return queue_.size(); }
   size_t table_size() const { return table_.size(); }
@@ -142,10 +149,12 @@ class FanoutStage : public BgpStage {
 
   rib::TaskScheduler& scheduler_;
   size_t slice_entries_;
+  std::chrono::steady_clock::duration stuck_after_ = std::chrono::seconds(1);
   RouteTable table_;
   std::deque<Entry> queue_;
   uint64_t first_seq_ = 0;
-  std::unordered_map<IpPrefix, Chain> queued_by_prefix_;
+  // Open addressing (no node per queued prefix: a full table in flight queues a million).
+  absl::flat_hash_map<IpPrefix, Chain, std::hash<IpPrefix>> queued_by_prefix_;
   std::list<std::unique_ptr<Reader>> readers_;  // after table_: cursors go first
   rib::TaskHandle task_;
 };

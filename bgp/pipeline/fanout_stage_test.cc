@@ -155,3 +155,32 @@ TEST_F(FanoutStageTest, ManyQueuedChangesOfOnePrefixAnswerPerReader) {
 
 }  // namespace
 }  // namespace strata::bgp
+
+namespace strata::bgp {
+namespace {
+
+// Input flow control: a reader whose session just filled counts (the queue it holds is what
+// the sessions must stop feeding); one paused for longer than stuck_after does not (a peer
+// that does not read holds nobody back).
+TEST_F(FanoutStageTest, InputBacklogCountsBrieflyPausedReadersOnly) {
+  using std::chrono::seconds;
+  auto fast = AddBranch("fast", false);
+  auto slow = AddBranch("slow", false);
+  fanout.set_stuck_after(seconds(1));
+  const auto now = std::chrono::steady_clock::now();
+  fanout.pause(slow->reader);
+  for (int i = 0; i < 10; ++i) Announce(i, 1);
+  scheduler.run_until_idle();
+  EXPECT_EQ(fast->rec->current().size(), 10u);
+  EXPECT_EQ(fanout.backlog(), 0u);                    // only readers not paused
+  EXPECT_EQ(fanout.input_backlog(now), 10u);          // the slow reader paused just now
+  EXPECT_EQ(fanout.input_backlog(now + seconds(5)), 0u);  // paused too long: not waited for
+  fanout.resume(slow->reader);
+  scheduler.run_until_idle();
+  EXPECT_EQ(fanout.input_backlog(now + seconds(5)), 0u);
+  EXPECT_EQ(slow->rec->current().size(), 10u);
+  Check(*slow);
+}
+
+}  // namespace
+}  // namespace strata::bgp

@@ -199,3 +199,38 @@ TEST_F(PipelineTest, RejectsBadCalls) {
 
 }  // namespace
 }  // namespace strata::bgp
+
+namespace strata::bgp {
+namespace {
+
+// Input flow control: routes received faster than the output branches take them raise the
+// fanout's input backlog past the high-water mark; once the branches catch up it drains.
+TEST_F(PipelineTest, InputBacklogRisesWithUntakenChangesAndDrains) {
+  config.input_high_water = 20;
+  config.input_low_water = 5;
+  config.fanout_slice = 4;
+  pipeline.reset();  // the oracle serves one pipeline at a time
+  pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
+  PeerId e1 = AddPeer(65001, "10.0.0.1");
+  PeerId e2 = AddPeer(65002, "10.0.0.2");
+  testing::FakeSessionSink s1, s2;
+  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
+  ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
+  Send(e1, {65001}, {"10.0.0.0/24"});  // the next hop's answer is then known
+  scheduler.run_until_idle();
+  EXPECT_FALSE(pipeline->input_congested());
+  std::vector<std::string> prefixes;
+  for (int i = 0; i < 30; ++i) prefixes.push_back("10.1." + std::to_string(i) + ".0/24");
+  Send(e1, {65001}, prefixes);
+  EXPECT_EQ(pipeline->input_backlog(), 30u);  // nothing delivered yet
+  EXPECT_TRUE(pipeline->input_congested());
+  EXPECT_FALSE(pipeline->input_drained());
+  scheduler.run_until_idle();
+  EXPECT_EQ(pipeline->input_backlog(), 0u);
+  EXPECT_FALSE(pipeline->input_congested());
+  EXPECT_TRUE(pipeline->input_drained());
+  EXPECT_EQ(s2.table.size(), 31u);
+}
+
+}  // namespace
+}  // namespace strata::bgp

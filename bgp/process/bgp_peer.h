@@ -105,6 +105,8 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   const PeerSettings& settings() const { return settings_; }
   PeerId id() const { return id_; }
   const PeerSession& session() const { return *session_; }
+  // Input flow control: stop or resume reading from the peer (BgpSpeaker::check_input).
+  void SetReadPaused(bool paused) { session_->SetReadPaused(paused); }
   const Counters& counters() const { return counters_; }
   size_t adj_rib_out_size() const { return gate_.size(); }
   const OutputGate& output_gate() const { return gate_; }

@@ -216,6 +216,7 @@ void BgpService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
     }
     out.set_paths(paths);
     out.set_nexthops(pl->nexthop_cache().answers());
+    out.set_fanout_queue(pl->fanout().queue_size());
   }
   out.set_attribute_sets(speaker_.attribute_sets());
   if (sink_) {
@@ -223,6 +224,8 @@ void BgpService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
     out.set_rib_queue(sink_->queued());
   }
   out.set_background_tasks(speaker_.background_tasks());
+  out.set_input_pauses(speaker_.input_pauses());
+  out.set_input_paused(speaker_.input_paused());
   out.set_import_policy(speaker_.vr_policies().import_policy.name);
   out.set_export_policy(speaker_.vr_policies().export_policy.name);
   if (redist_) {

@@ -44,6 +44,30 @@ void BgpSpeaker::run_slice() {
       if (!alive.expired()) run_slice();
     });
   }
+  check_input();
+}
+
+void BgpSpeaker::check_input() {
+  const bool congested = pipeline_ && pipeline_->input_congested();
+  if (!input_paused_ && !congested) return;
+  if (!input_paused_) {
+    input_paused_ = true;
+    ++input_pauses_;
+    for (auto& [addr, p] : peers_) p->SetReadPaused(true);
+  } else if (!pipeline_ || pipeline_->input_drained()) {
+    input_paused_ = false;
+    input_timer_.reset();
+    for (auto& [addr, p] : peers_) p->SetReadPaused(false);
+    return;
+  }
+  if (input_timer_) return;
+  input_timer_ = std::make_unique<boost::asio::steady_timer>(io_, std::chrono::milliseconds(50));
+  input_timer_->async_wait(
+      [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+        if (ec || alive.expired()) return;
+        input_timer_.reset();
+        check_input();
+      });
 }
 
 BgpPeer* BgpSpeaker::find(const IpAddr& a) {
@@ -160,6 +184,8 @@ Status BgpSpeaker::build_pipeline() {
   pc.cluster_id = cluster_id().v4_host_order();
   pc.confed = local_->confed;
   pc.clock = clock_;
+  pc.input_high_water = input_high_water_;
+  pc.input_low_water = input_low_water_;
   pipeline_ = std::make_unique<BgpPipeline>(pc, oracle_, rib_, scheduler_);
   if (Status s = pipeline_->set_damping(damping_); !s.ok()) return s;
   PipelinePeerConfig local;

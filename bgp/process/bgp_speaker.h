@@ -142,6 +142,16 @@ class BgpSpeaker {
   std::vector<uint16_t> listen_ports() const;
   size_t attribute_sets() { return interner_.size(); }
   size_t background_tasks() const { return scheduler_.pending(); }
+  // Input flow control (PipelineConfig::input_high_water): whether the sessions are not being
+  // read now, and how often they were stopped.
+  bool input_paused() const { return input_paused_; }
+  // The marks (PipelineConfig::input_high_water / input_low_water), for the pipelines to come.
+  // REQUIRES: low <= high.
+  void set_input_water(size_t high, size_t low) {
+    input_high_water_ = high;
+    input_low_water_ = low;
+  }
+  uint64_t input_pauses() const { return input_pauses_; }
   // Test seam: called before each peer is built (add_peer, change_peer and its restore); a
   // non-OK status fails that build as a kernel refusal would.
   void set_peer_build_check(std::function<Status(const PeerSettings&)> check) {
@@ -194,6 +204,14 @@ class BgpSpeaker {
   std::shared_ptr<spdlog::logger> log_;
   rib::TaskScheduler scheduler_;
   bool slice_posted_ = false;
+  // Input flow control: checked after every scheduler slice and, while paused, by a timer (a
+  // reader paused too long stops counting without any slice running).
+  void check_input();
+  bool input_paused_ = false;
+  size_t input_high_water_ = PipelineConfig().input_high_water;
+  size_t input_low_water_ = PipelineConfig().input_low_water;
+  uint64_t input_pauses_ = 0;
+  std::unique_ptr<boost::asio::steady_timer> input_timer_;
   std::optional<LocalConfig> local_;
   AttributeInterner interner_;
   NullSink null_sink_;

@@ -57,6 +57,11 @@ void PeerSession::AcceptIncoming(boost::asio::ip::tcp::socket socket) {
   fsm_->OnTcpConnected(id, /*outgoing=*/false);
 }
 
+void PeerSession::SetReadPaused(bool paused) {
+  read_paused_ = paused;
+  for (auto& [id, conn] : conns_) conn->SetReadPaused(paused);
+}
+
 std::optional<IpAddr> PeerSession::local_address() const {
   const auto id = fsm_->established_connection();
   if (!id) return std::nullopt;
@@ -124,6 +129,7 @@ void PeerSession::StartReading(ConnId id, const std::shared_ptr<TcpConnection>& 
     CheckFlow();
   };
   h.on_written = [this] { CheckFlow(); };
+  conn->SetReadPaused(read_paused_);
   conn->StartReading(std::move(h));
 }
 

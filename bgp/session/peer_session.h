@@ -57,6 +57,11 @@ class PeerSession : private SessionEnv {
     return fsm_->SendRouteRefresh(family, subtype);
   }
 
+  // Input flow control (TcpConnection::SetReadPaused) on every connection of the session, and
+  // on those it makes or accepts while paused.
+  void SetReadPaused(bool paused);
+  bool read_paused() const { return read_paused_; }
+
   // False while the write queue is above its high-water mark (after OnWriteBlocked).
   bool writable() const { return !blocked_; }
   size_t write_queue_bytes() const;
@@ -90,6 +95,7 @@ class PeerSession : private SessionEnv {
   std::optional<std::pair<ConnId, std::shared_ptr<TcpConnection>>> pending_;
   ConnId next_id_ = 1;
   bool blocked_ = false;
+  bool read_paused_ = false;
 };
 
 }  // namespace strata::bgp

@@ -70,13 +70,22 @@ Status TcpConnection::SetOptions(const Options& options) {
 
 void TcpConnection::StartReading(Handlers handlers) {
   handlers_ = std::move(handlers);
+  started_ = true;
   ReadMore();
 }
 
+void TcpConnection::SetReadPaused(bool paused) {
+  read_paused_ = paused;
+  if (!paused && started_ && !reading_ && !detached_) ReadMore();
+}
+
 void TcpConnection::ReadMore() {
+  if (read_paused_ || reading_) return;
+  reading_ = true;
   socket_.async_read_some(
       boost::asio::buffer(read_buffer_),
       [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
+        self->reading_ = false;
         if (self->detached_) return;
         if (ec) {
           self->detached_ = true;

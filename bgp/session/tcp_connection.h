@@ -51,6 +51,12 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   // listener's).
   Status SetOptions(const Options& options);
   void StartReading(Handlers handlers);
+  // Input flow control: while paused no further read is issued (a read already under way still
+  // delivers its bytes); resuming issues one if reading had started. The peer's TCP window then
+  // fills and it stops sending, so a router that cannot keep up holds routes in the peer rather
+  // than in its own queues.
+  void SetReadPaused(bool paused);
+  bool read_paused() const { return read_paused_; }
 
   void Send(std::vector<uint8_t> bytes);
   // The local address of the connected socket (nullopt when not connected).
@@ -78,6 +84,9 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   size_t queued_bytes_ = 0;
   bool detached_ = false;
   bool closing_ = false;
+  bool started_ = false;      // StartReading was called
+  bool reading_ = false;      // a read is under way
+  bool read_paused_ = false;
 };
 
 }  // namespace strata::bgp
