@@ -138,7 +138,30 @@ void ApplyActions(const PolicyTerm& t, const PolicySubject& s, PathAttributes& a
   }
 }
 
+bool HasActions(const PolicyTerm& t) {
+  return t.set_local_pref || t.set_med || t.set_nexthop || t.set_origin || t.prepend_count > 0 ||
+         !t.add_communities.empty() || t.replace_communities || !t.delete_communities.empty() ||
+         !t.add_large_communities.empty() || t.replace_large_communities ||
+         !t.delete_large_communities.empty() || !t.add_ext_communities.empty() ||
+         t.replace_ext_communities || !t.delete_ext_communities.empty();
+}
+
 }  // namespace
+
+bool EvaluatePolicy(const Policy& policy, const PolicySubject& subject, const PathAttributes& in,
+                    std::optional<PathAttributes>& changed) {
+  changed.reset();
+  for (const PolicyTerm& t : policy.terms) {
+    if (!TermMatches(t, subject, changed ? *changed : in)) continue;
+    if (HasActions(t)) {
+      if (!changed) changed.emplace(in);
+      ApplyActions(t, subject, *changed);
+    }
+    if (t.action == PolicyAction::kAccept) return true;
+    if (t.action == PolicyAction::kReject) return false;
+  }
+  return policy.default_action == PolicyAction::kAccept;
+}
 
 bool EvaluatePolicy(const Policy& policy, const PolicySubject& subject, PathAttributes& attrs) {
   for (const PolicyTerm& t : policy.terms) {

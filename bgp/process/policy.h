@@ -97,6 +97,11 @@ struct PolicySubject {
 
 // Runs `policy` on `attrs` (changed in place by the actions of matching terms). True: accepted.
 bool EvaluatePolicy(const Policy& policy, const PolicySubject& subject, PathAttributes& attrs);
+// The same on `in` without copying it unless a matching term has actions: then `changed` holds
+// the copy with every action applied (later terms match on it), else it stays empty and `in`
+// is the outcome. Accept-only policies, the common case, so cost no copy per route.
+bool EvaluatePolicy(const Policy& policy, const PolicySubject& subject, const PathAttributes& in,
+                    std::optional<PathAttributes>& changed);
 
 // "65001:100" (or a plain 32-bit number) to a community value.
 StatusOr<uint32_t> ParseCommunity(std::string_view text);

@@ -22,10 +22,10 @@ BgpRouteRef ApplyPolicy(const Policy& policy, uint32_t local_as, const BgpRouteR
   subject.protocol = RouteProtocol(*route);
   subject.neighbor = NeighborOf(*route);
   subject.local_as = local_as;
-  PathAttributes attrs = route->path();
-  if (!EvaluatePolicy(policy, subject, attrs)) return nullptr;
-  if (attrs == route->path()) return route;
-  return WithAttrs(*route, AttributeSet::Make(std::move(attrs)));
+  std::optional<PathAttributes> changed;  // a copy only if a matching term changes something
+  if (!EvaluatePolicy(policy, subject, route->path(), changed)) return nullptr;
+  if (!changed || *changed == route->path()) return route;
+  return WithAttrs(*route, AttributeSet::Make(std::move(*changed)));
 }
 
 RoutePolicy MakeImportHook(PolicyRef policy, uint32_t local_as) {

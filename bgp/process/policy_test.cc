@@ -215,6 +215,34 @@ TEST(PolicyTest, NextTermKeepsChangesAndLaterTermsSeeThem) {
   EXPECT_EQ(a.local_pref, 300u);
 }
 
+// The copy-on-write form: no copy for terms without actions, the same outcome as in place when
+// a term changes attributes that a later term matches on.
+TEST(PolicyTest, CopyOnWriteEvaluationCopiesOnlyWhenATermActs) {
+  std::optional<PathAttributes> changed;
+  const PathAttributes in = Attrs();
+  EXPECT_TRUE(EvaluatePolicy(One(Term(PolicyAction::kAccept)), Subject("10.0.0.0/8"), in, changed));
+  EXPECT_FALSE(changed.has_value());
+  EXPECT_FALSE(EvaluatePolicy(One(Term(PolicyAction::kNextTerm)), Subject("10.0.0.0/8"), in,
+                              changed));
+  EXPECT_FALSE(changed.has_value());
+
+  Policy p;
+  p.name = "chain";
+  PolicyTerm tag = Term(PolicyAction::kNextTerm);
+  tag.add_communities = {*ParseCommunity("65001:1")};
+  PolicyTerm on_tag = Term(PolicyAction::kAccept);
+  on_tag.communities = {*ParseCommunity("65001:1")};
+  on_tag.set_local_pref = 300;
+  p.terms = {tag, on_tag};
+  ASSERT_TRUE(EvaluatePolicy(p, Subject("10.0.0.0/8"), in, changed));
+  ASSERT_TRUE(changed.has_value());
+  PathAttributes in_place = in;
+  ASSERT_TRUE(EvaluatePolicy(p, Subject("10.0.0.0/8"), in_place));
+  EXPECT_EQ(*changed, in_place);
+  EXPECT_EQ(changed->local_pref, 300u);
+  EXPECT_EQ(in, Attrs());  // the input is untouched
+}
+
 TEST(PolicyTest, RejectingTermStillEndsEvaluation) {
   Policy p;
   p.name = "r";
