@@ -1,5 +1,7 @@
 #include "bgp/process/rib_ipc_sink.h"
 
+#include <google/protobuf/arena.h>
+
 #include <vector>
 
 #include "common/profiler.h"
@@ -145,14 +147,23 @@ void RibIpcSink::flush() {
 
 void RibIpcSink::send_round() {
   // Per table: deletes, replaces, adds.
-  rpb::DeleteRoutesRequest del[2];
-  rpb::ReplaceRoutesRequest rep[2];
-  rpb::AddRoutesRequest add[2];
+  // The requests live on an arena for the round (serialized by the calls below): a few blocks
+  // instead of three or four mallocs and frees per route.
+  google::protobuf::ArenaOptions arena_options;
+  arena_options.start_block_size = size_t{16} << 10;
+  arena_options.max_block_size = size_t{64} << 10;
+  google::protobuf::Arena arena(arena_options);
+  rpb::DeleteRoutesRequest* del[2];
+  rpb::ReplaceRoutesRequest* rep[2];
+  rpb::AddRoutesRequest* add[2];
   for (int t = 0; t < 2; ++t) {
     const std::string name(RibOriginName(t == 0 ? RibOrigin::kEbgp : RibOrigin::kIbgp));
-    del[t].set_protocol(name);
-    rep[t].set_protocol(name);
-    add[t].set_protocol(name);
+    del[t] = google::protobuf::Arena::CreateMessage<rpb::DeleteRoutesRequest>(&arena);
+    rep[t] = google::protobuf::Arena::CreateMessage<rpb::ReplaceRoutesRequest>(&arena);
+    add[t] = google::protobuf::Arena::CreateMessage<rpb::AddRoutesRequest>(&arena);
+    del[t]->set_protocol(name);
+    rep[t]->set_protocol(name);
+    add[t]->set_protocol(name);
   }
   auto index = [](RibOrigin o) { return o == RibOrigin::kEbgp ? 0 : 1; };
   auto entry = [this](const IpPrefix& p, const Want& w, rpb::RouteEntry* e) {
@@ -176,10 +187,10 @@ void RibIpcSink::send_round() {
     }
     if (w && s && *w == *s) continue;
     if (w && s && w->origin == s->origin) {
-      entry(prefix, *w, rep[index(w->origin)].add_routes());
+      entry(prefix, *w, rep[index(w->origin)]->add_routes());
     } else {
-      if (s) rib::PrefixToProto(prefix, del[index(s->origin)].add_prefixes());
-      if (w) entry(prefix, *w, add[index(w->origin)].add_routes());
+      if (s) rib::PrefixToProto(prefix, del[index(s->origin)]->add_prefixes());
+      if (w) entry(prefix, *w, add[index(w->origin)]->add_routes());
     }
     if (profile_sent.enabled()) profile_sent.Record((w ? "add " : "delete ") + prefix.ToString());
     if (w) {
@@ -197,26 +208,26 @@ void RibIpcSink::send_round() {
   const uint64_t gen = generation_;
   auto alive = std::weak_ptr<bool>(alive_);
   for (int t = 0; t < 2; ++t) {
-    if (del[t].prefixes_size() > 0) {
+    if (del[t]->prefixes_size() > 0) {
       ++in_flight_;
       ++counters_.calls_sent;
-      client.DeleteRoutes(del[t],
+      client.DeleteRoutes(*del[t],
                           [this, gen, alive](const Status& s, const rpb::DeleteRoutesReply& r) {
                             if (!alive.expired()) call_done(gen, s, r.applied(), "delete_routes");
                           });
     }
-    if (rep[t].routes_size() > 0) {
+    if (rep[t]->routes_size() > 0) {
       ++in_flight_;
       ++counters_.calls_sent;
-      client.ReplaceRoutes(rep[t],
+      client.ReplaceRoutes(*rep[t],
                            [this, gen, alive](const Status& s, const rpb::ReplaceRoutesReply& r) {
                              if (!alive.expired()) call_done(gen, s, r.applied(), "replace_routes");
                            });
     }
-    if (add[t].routes_size() > 0) {
+    if (add[t]->routes_size() > 0) {
       ++in_flight_;
       ++counters_.calls_sent;
-      client.AddRoutes(add[t], [this, gen, alive](const Status& s, const rpb::AddRoutesReply& r) {
+      client.AddRoutes(*add[t], [this, gen, alive](const Status& s, const rpb::AddRoutesReply& r) {
         if (!alive.expired()) call_done(gen, s, r.applied(), "add_routes");
       });
     }
