@@ -3,6 +3,9 @@
 #include <set>
 #include <unordered_map>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+
 #include "common/profiler.h"
 #include "rib/proto_convert.h"
 
@@ -130,7 +133,8 @@ StatusOr<uint32_t> RibService::apply_routes(
   std::vector<RibRoute> parsed;
   parsed.reserve(static_cast<size_t>(routes.size()));
   // Check the whole batch first: prefixes this batch already touched are tracked here.
-  std::unordered_map<IpPrefix, bool> present;
+  absl::flat_hash_map<IpPrefix, bool, std::hash<IpPrefix>> present;
+  present.reserve(static_cast<size_t>(routes.size()));
   for (int i = 0; i < routes.size(); ++i) {
     auto r = RouteFromProto(routes.Get(i));
     if (!r.ok()) {
@@ -169,7 +173,9 @@ StatusOr<uint32_t> RibService::delete_routes(
   auto t = writable_table(protocol);
   if (!t.ok()) return t.status();
   std::vector<IpPrefix> parsed;
-  std::set<IpPrefix> seen;
+  parsed.reserve(static_cast<size_t>(prefixes.size()));
+  absl::flat_hash_set<IpPrefix, std::hash<IpPrefix>> seen;
+  seen.reserve(static_cast<size_t>(prefixes.size()));
   for (int i = 0; i < prefixes.size(); ++i) {
     const std::string field = "prefixes." + std::to_string(i);
     auto p = PrefixFromProto(prefixes.Get(i), field);
