@@ -62,47 +62,18 @@ class FamilyTrie {
 
   // Inserts or overwrites; returns true if the key was new.
   bool insert(const K& key, T value) {
-    uint32_t* slot = &root_;
-    while (*slot != kNil) {
-      const uint32_t cur = *slot;
-      Node& c = nodes_[cur];
-      const K ck = c.key();
-      if (ck == key) {
-        if (c.value() != kNil) {
-          values_[c.value()] = std::move(value);
-          return false;
-        }
-        c.set_value(values_.alloc(std::move(value)));
-        ++size_;
-        return true;
-      }
-      if (ck.Contains(key)) {
-        slot = &c.child[key.bit(c.len())];
-        continue;
-      }
-      // cur does not contain key: put a new node above cur.
-      const int common = K::Common(ck, key);
-      uint32_t top;
-      if (common == key.len) {  // key contains cur
-        top = nodes_.alloc(key);
-        nodes_[top].set_value(values_.alloc(std::move(value)));
-        nodes_[top].child[ck.bit(key.len)] = cur;
-      } else {  // siblings under a new glue node
-        top = nodes_.alloc(key.Masked(common));
-        const uint32_t leaf = nodes_.alloc(key);
-        nodes_[leaf].set_value(values_.alloc(std::move(value)));
-        const int bit = key.bit(common);
-        nodes_[top].child[bit] = leaf;
-        nodes_[top].child[1 - bit] = cur;
-      }
-      *slot = top;
-      ++size_;
-      return true;
-    }
-    *slot = nodes_.alloc(key);
-    nodes_[*slot].set_value(values_.alloc(std::move(value)));
-    ++size_;
-    return true;
+    bool fresh = false;
+    T* v = place(key, value, fresh);
+    if (!fresh) *v = std::move(value);
+    return fresh;
+  }
+
+  // The value at key, inserted as `value` if the key had none (one descent, no overwrite).
+  // Returns the value (stable: values live in slabs) and whether it was inserted.
+  std::pair<T*, bool> try_emplace(const K& key, T value) {
+    bool fresh = false;
+    T* v = place(key, value, fresh);
+    return {v, fresh};
   }
 
   // Removes the value at key; returns false if there was none. Pinned nodes stay.
@@ -233,6 +204,59 @@ class FamilyTrie {
   }
 
  private:
+  // The value slot for key: the existing one (fresh = false; `value` untouched), or one made
+  // from `value` (moved from; fresh = true).
+  T* place(const K& key, T& value, bool& fresh) {
+    uint32_t* slot = &root_;
+    while (*slot != kNil) {
+      const uint32_t cur = *slot;
+      Node& c = nodes_[cur];
+      const K ck = c.key();
+      if (ck == key) {
+        if (c.value() != kNil) {
+          fresh = false;
+          return &values_[c.value()];
+        }
+        c.set_value(values_.alloc(std::move(value)));
+        ++size_;
+        fresh = true;
+        return &values_[c.value()];
+      }
+      if (ck.Contains(key)) {
+        slot = &c.child[key.bit(c.len())];
+        continue;
+      }
+      // cur does not contain key: put a new node above cur.
+      const int common = K::Common(ck, key);
+      uint32_t top;
+      uint32_t holder;
+      if (common == key.len) {  // key contains cur
+        top = nodes_.alloc(key);
+        holder = top;
+        nodes_[top].set_value(values_.alloc(std::move(value)));
+        nodes_[top].child[ck.bit(key.len)] = cur;
+      } else {  // siblings under a new glue node
+        top = nodes_.alloc(key.Masked(common));
+        const uint32_t leaf = nodes_.alloc(key);
+        holder = leaf;
+        nodes_[leaf].set_value(values_.alloc(std::move(value)));
+        const int bit = key.bit(common);
+        nodes_[top].child[bit] = leaf;
+        nodes_[top].child[1 - bit] = cur;
+      }
+      *slot = top;
+      ++size_;
+      fresh = true;
+      return &values_[nodes_[holder].value()];
+    }
+    const uint32_t n = nodes_.alloc(key);
+    *slot = n;
+    nodes_[n].set_value(values_.alloc(std::move(value)));
+    ++size_;
+    fresh = true;
+    return &values_[nodes_[n].value()];
+  }
+
   bool subtree_has_value(uint32_t n) const {
     if (n == kNil) return false;
     if (nodes_[n].value() != kNil) return true;

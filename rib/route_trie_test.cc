@@ -38,6 +38,27 @@ TEST(RouteTrieTest, InsertFindEraseAcrossFamilies) {
   EXPECT_EQ(t.size(), 2u);
 }
 
+TEST(RouteTrieTest, TryEmplaceKeepsAnExistingValue) {
+  RouteTrie<int> t;
+  auto [a, fresh_a] = t.try_emplace(P("10.0.0.0/8"), 1);
+  EXPECT_TRUE(fresh_a);
+  auto [b, fresh_b] = t.try_emplace(P("10.0.0.0/8"), 2);
+  EXPECT_FALSE(fresh_b);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(*b, 1);
+  auto [c, fresh_c] = t.try_emplace(P("2001:db8::/32"), 3);  // the other family
+  EXPECT_TRUE(fresh_c);
+  EXPECT_EQ(*t.find(P("2001:db8::/32")), 3);
+  auto [d, fresh_d] = t.try_emplace(P("10.0.0.0/16"), 4);  // below an existing node
+  EXPECT_TRUE(fresh_d);
+  EXPECT_EQ(*d, 4);
+  auto [e, fresh_e] = t.try_emplace(P("10.0.0.0/7"), 5);  // above it
+  EXPECT_TRUE(fresh_e);
+  EXPECT_EQ(*e, 5);
+  EXPECT_EQ(t.size(), 4u);
+  EXPECT_EQ(*a, 1);  // slots do not move
+}
+
 TEST(RouteTrieTest, IteratesCoveringFirstThenByAddressV4BeforeV6) {
   RouteTrie<int> t;
   for (auto s : {"2001:db8::/32", "10.2.0.0/16", "10.0.0.0/8", "0.0.0.0/0", "10.1.0.0/16"}) {
@@ -97,10 +118,19 @@ TEST(RouteTrieTest, RandomOperationsMatchReferenceModel) {
     const IpPrefix p = random_prefix();
     switch (rng() % 4) {
       case 0:
-      case 1:
         EXPECT_EQ(t.insert(p, step), !ref.contains(p));
         ref[p] = step;
         break;
+      case 1: {
+        // try_emplace keeps an existing value and hands back the slot either way.
+        auto [v, fresh] = t.try_emplace(p, step);
+        EXPECT_EQ(fresh, !ref.contains(p));
+        auto [it, inserted] = ref.try_emplace(p, step);
+        EXPECT_EQ(inserted, fresh);
+        EXPECT_EQ(*v, it->second);
+        EXPECT_EQ(t.find(p), v);
+        break;
+      }
       case 2:
         EXPECT_EQ(t.erase(p), ref.erase(p) == 1);
         break;
