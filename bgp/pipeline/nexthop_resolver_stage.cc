@@ -76,9 +76,10 @@ void NexthopResolverStage::reevaluate(Entry& e) {
 }
 
 void NexthopResolverStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  entries_.insert(route->prefix, Entry{route, nullptr, false});
+  auto [e, fresh] = entries_.try_emplace(route->prefix, Entry{route, nullptr, false});
+  if (!fresh) *e = Entry{route, nullptr, false};
   index(route);  // a synchronous answer may already send the route
-  reevaluate(*entries_.find_mutable(route->prefix));
+  reevaluate(*e);  // slabs never move: e is still valid
 }
 
 void NexthopResolverStage::replace_route(const BgpRouteRef& /*old_route*/,

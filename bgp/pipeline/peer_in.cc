@@ -11,7 +11,8 @@ namespace strata::bgp {
 
 void PeerIn::announce(const BgpRouteRef& route) {
   assert(route && route->peer && route->peer->id == id_);
-  if (BgpRouteRef* held = table_.find_mutable(route->prefix)) {
+  auto [held, fresh] = table_.try_emplace(route->prefix, route);  // one descent either way
+  if (!fresh) {
     BgpRouteRef old = std::exchange(*held, route);
     forget(*old);
     with_llgr_community_ += IsLlgrStale(*route);
@@ -22,7 +23,6 @@ void PeerIn::announce(const BgpRouteRef& route) {
     send_replace(old, route);
     return;
   }
-  table_.insert(route->prefix, route);
   with_llgr_community_ += IsLlgrStale(*route);
   send_add(route);
 }

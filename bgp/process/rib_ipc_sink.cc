@@ -74,12 +74,8 @@ void RibIpcSink::set_want(const IpPrefix& prefix, std::optional<Want> want) {
   if (profile_queued.enabled()) {
     profile_queued.Record((want ? "add " : "delete ") + prefix.ToString());
   }
-  Slot* slot = routes_.find_mutable(prefix);
-  if (!slot) {
-    if (!want) return;  // nothing wanted, nothing sent: nothing to do
-    routes_.insert(prefix, Slot());
-    slot = routes_.find_mutable(prefix);
-  }
+  Slot* slot = want ? routes_.try_emplace(prefix, Slot()).first : routes_.find_mutable(prefix);
+  if (!slot) return;  // nothing wanted, nothing sent: nothing to do
   const std::optional<Want> old = slot->wanted();
   if (want && !old) ++wanted_count_;
   if (!want && old) --wanted_count_;
@@ -94,16 +90,24 @@ void RibIpcSink::mark_dirty(const IpPrefix& prefix, Slot& slot) {
   dirty_.push_back(prefix);
 }
 
-void RibIpcSink::forget_sent() {
+void RibIpcSink::drop_all(bool sent_side) {
   for (auto it = routes_.begin(); !it.at_end(); ++it) {
     if (!it.has_value()) continue;
     Slot& slot = it.mutable_value();
-    const std::optional<Want> sent = slot.sent();
-    if (!sent) continue;
-    slot.set_sent(std::nullopt);
-    unref(sent);
+    const std::optional<Want> dropped = sent_side ? slot.sent() : slot.wanted();
+    if (!dropped) continue;
+    if (sent_side) {
+      slot.set_sent(std::nullopt);
+    } else {
+      slot.set_wanted(std::nullopt);
+    }
+    unref(dropped);
     mark_dirty(it.key(), slot);
   }
+}
+
+void RibIpcSink::forget_sent() {
+  drop_all(/*sent_side=*/true);
   sent_count_ = 0;
 }
 
@@ -126,15 +130,7 @@ void RibIpcSink::delete_route(RibOrigin /*origin*/, const BgpRouteRef& route) {
 }
 
 void RibIpcSink::clear() {
-  for (auto it = routes_.begin(); !it.at_end(); ++it) {
-    if (!it.has_value()) continue;
-    Slot& slot = it.mutable_value();
-    const std::optional<Want> wanted = slot.wanted();
-    if (!wanted) continue;
-    slot.set_wanted(std::nullopt);
-    unref(wanted);
-    mark_dirty(it.key(), slot);
-  }
+  drop_all(/*sent_side=*/false);
   wanted_count_ = 0;
   flush();
 }

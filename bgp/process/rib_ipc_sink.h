@@ -158,6 +158,8 @@ class RibIpcSink : public RibSink {
   void mark_dirty(const IpPrefix& prefix, Slot& slot);
   // Every sent route counts as not sent (the RIB's state is unknown or gone).
   void forget_sent();
+  // Drops the sent (or wanted) side of every slot, queueing the slots that had one.
+  void drop_all(bool sent_side);
   void flush();
   void send_round();
   void register_tables();
