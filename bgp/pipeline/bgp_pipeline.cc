@@ -14,6 +14,7 @@ BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& 
       decision_(std::make_unique<DecisionStage>()),
       fanout_(std::make_unique<FanoutStage>(scheduler, config_.fanout_slice)) {
   decision_->set_next(fanout_.get());
+  decision_->use_downstream_table(fanout_.get());
   // rib_out_ is destroyed after the reader is removed (~BgpPipeline), so the flush target lives.
   rib_reader_ = fanout_->add_reader(
       "rib", [this] { rib_out_->flush(); }, /*dump=*/false);

@@ -21,6 +21,13 @@ void DecisionStage::decide(const IpPrefix& prefix, BgpStage* caller,
                            const BgpRouteRef& caller_route) {
   const std::vector<BgpRouteRef> cands = candidates(prefix, caller, caller_route);
   const Selection sel = SelectBest(cands);
+  if (table_) {
+    const BgpRouteRef old = table_->lookup_route(prefix);
+    if (!old && sel.best) ++count_;
+    if (old && !sel.best) --count_;
+    send_change(old, sel.best);
+    return;
+  }
   Decided* held = winners_.find_mutable(prefix);
   const BgpRouteRef old = held ? held->route : nullptr;
   if (!sel.best) {
@@ -47,6 +54,7 @@ void DecisionStage::delete_route(const BgpRouteRef& route, BgpStage* caller) {
 }
 
 BgpRouteRef DecisionStage::lookup_route(const IpPrefix& prefix) const {
+  if (table_) return table_->lookup_route(prefix);
   const Decided* d = winners_.find(prefix);
   return d ? d->route : nullptr;
 }
@@ -69,6 +77,13 @@ void DecisionStage::add_parent(BgpStage* parent) {
 void DecisionStage::remove_parent(BgpStage* parent) { replace_parent(parent, nullptr); }
 
 std::optional<DecisionStage::Explanation> DecisionStage::Explain(const IpPrefix& prefix) const {
+  if (table_) {
+    BgpRouteRef winner = table_->lookup_route(prefix);
+    if (!winner) return std::nullopt;
+    std::vector<BgpRouteRef> cands = candidates(prefix, nullptr, nullptr);
+    const Selection sel = SelectBest(cands);
+    return Explanation{Decided{std::move(winner), sel.reason}, std::move(cands)};
+  }
   const Decided* d = winners_.find(prefix);
   if (!d) return std::nullopt;
   return Explanation{*d, candidates(prefix, nullptr, nullptr)};

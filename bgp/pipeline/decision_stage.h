@@ -7,6 +7,10 @@
 // downstream and why it won, for lookups and for `show bgp routes` (Explain). Only usable routes
 // reach it: the resolver holds unresolvable ones. Downstream (the fanout) it sends add when a
 // prefix gains a winner, replace when the winner changes, delete when none is left.
+// Storage: in a pipeline the fanout below keeps the table of winners anyway (its table is
+// exactly what the decision sent), so use_downstream_table() makes the decision keep none and
+// ask the fanout instead: one trie of a million entries less. The reason is then recomputed by
+// Explain (SelectBest over the same candidates is deterministic). Alone (tests), it keeps its own.
 // Threading: single-threaded.
 #pragma once
 
@@ -41,6 +45,10 @@ class DecisionStage : public BgpStage {
   BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
   void replace_parent(BgpStage* old_parent, BgpStage* new_parent) override;
 
+  // The winners are what `table` (the next stage, which records every change synchronously and
+  // answers lookups with it) holds; nothing is stored here. REQUIRES: nothing sent yet.
+  void use_downstream_table(const BgpStage* table) { table_ = table; }
+
   // A new branch. REQUIRES: it has sent nothing yet.
   void add_parent(BgpStage* parent);
   // REQUIRES: the branch has withdrawn all its routes.
@@ -48,7 +56,7 @@ class DecisionStage : public BgpStage {
 
   // The winner and why, or nullopt if the prefix has none.
   std::optional<Explanation> Explain(const IpPrefix& prefix) const;
-  size_t size() const { return winners_.size(); }
+  size_t size() const { return table_ ? count_ : winners_.size(); }
 
  private:
   // Re-decides `prefix` given the changed branch's route (null after a delete).
@@ -57,7 +65,9 @@ class DecisionStage : public BgpStage {
                                       const BgpRouteRef& caller_route) const;
 
   std::vector<BgpStage*> parents_;
-  rib::RouteTrie<Decided> winners_;
+  rib::RouteTrie<Decided> winners_;  // unused with table_
+  const BgpStage* table_ = nullptr;
+  size_t count_ = 0;  // prefixes with a winner, with table_
 };
 
 }  // namespace strata::bgp
