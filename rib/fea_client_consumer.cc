@@ -141,9 +141,8 @@ Status FeaClientConsumer::push(const FeaBatch& batch) {
                                  const Status& s, const fpb::BeginResyncReply&) { done(s); });
   }
   if (!batch.changes.empty()) {
-    fpb::ApplyRoutesRequest req;
-    req.set_vr(options_.vr);
-    req.set_report_refused(true);
+    ArenaRequest held = NewApply();
+    fpb::ApplyRoutesRequest& req = *held.request;
     req.mutable_changes()->Reserve(static_cast<int>(batch.changes.size()));
     for (const FeaChange& c : batch.changes) ChangeToProto(c, req.add_changes());
     if (profile_sent.enabled()) {
@@ -151,7 +150,7 @@ Status FeaClientConsumer::push(const FeaBatch& batch) {
         profile_sent.Record((c.op == FeaOp::kDelete ? "delete " : "add ") + c.prefix.ToString());
       }
     }
-    send_apply(std::move(req), false, false);
+    send_apply(std::move(held), false, false);
   }
   if (batch.resync_end) {
     // Held until every ApplyRoutes sent so far is answered (and re-sent parts too).
@@ -163,13 +162,25 @@ Status FeaClientConsumer::push(const FeaBatch& batch) {
   return Status::Ok();
 }
 
-void FeaClientConsumer::send_apply(fpb::ApplyRoutesRequest req, bool before_end, bool resend) {
+FeaClientConsumer::ArenaRequest FeaClientConsumer::NewApply() const {
+  google::protobuf::ArenaOptions options;
+  options.start_block_size = size_t{16} << 10;
+  options.max_block_size = size_t{64} << 10;  // under malloc's mmap threshold: blocks reused
+  ArenaRequest r;
+  r.arena = std::make_unique<google::protobuf::Arena>(options);
+  r.request = google::protobuf::Arena::CreateMessage<fpb::ApplyRoutesRequest>(r.arena.get());
+  r.request->set_vr(options_.vr);
+  r.request->set_report_refused(true);
+  return r;
+}
+
+void FeaClientConsumer::send_apply(ArenaRequest req, bool before_end, bool resend) {
   const uint64_t id = next_apply_id_++;
   ++calls_sent_;
   if (!resend) ++in_flight_;  // a re-sent part keeps the slot of the call it replaces
   applies_.push_back(PendingApply{id, std::move(req), before_end});
   const uint64_t gen = generation_;
-  client_.ApplyRoutes(applies_.back().request,
+  client_.ApplyRoutes(applies_.back().request(),
                       [this, gen, id, self = std::weak_ptr<bool>(self_)](
                           const Status& s, const fpb::ApplyRoutesReply& reply) {
                         if (self.expired() || gen != generation_) return;
@@ -189,18 +200,17 @@ void FeaClientConsumer::apply_finished(uint64_t id, const Status& status,
     std::set<IpPrefix> later;
     for (const PendingApply& a : applies_) {
       if (a.id < id) continue;
-      for (const fpb::RouteChange& c : a.request.changes()) {
+      for (const fpb::RouteChange& c : a.request().changes()) {
         if (auto p = PrefixFromProto(c.prefix(), "prefix"); p.ok()) later.insert(*p);
       }
     }
-    const auto& changes = done.request.changes();
+    const auto& changes = done.request().changes();
     std::vector<bool> refused(static_cast<size_t>(changes.size()), false);
     for (const fpb::RefusedChange& r : reply.refused()) {
       if (r.index() < refused.size()) refused[r.index()] = true;
     }
-    fpb::ApplyRoutesRequest rest;
-    rest.set_vr(options_.vr);
-    rest.set_report_refused(true);
+    ArenaRequest rest_held = NewApply();
+    fpb::ApplyRoutesRequest& rest = *rest_held.request;
     std::vector<IpPrefix> refused_prefixes;
     for (int i = 0; i < changes.size(); ++i) {
       auto p = PrefixFromProto(changes[i].prefix(), "prefix");
@@ -218,7 +228,7 @@ void FeaClientConsumer::apply_finished(uint64_t id, const Status& status,
     report_refused(refused_prefixes);
     if (rest.changes_size() > 0) {
       ++batches_resent_;
-      send_apply(std::move(rest), done.before_end, true);
+      send_apply(std::move(rest_held), done.before_end, true);
       return;
     }
   }
