@@ -36,6 +36,21 @@ TesterSession::TesterSession(std::string local, uint32_t local_as, RouteCounter*
 Status TesterSession::Connect(const std::string& router, uint32_t router_as, int timeout_s) {
   const auto deadline = Clock::now() + std::chrono::seconds(timeout_s);
   while (true) {
+    Status s = Handshake(router, router_as, timeout_s, deadline);
+    if (s.ok() || s.code() != StatusCode::kUnavailable || Clock::now() > deadline) return s;
+    // Closed during OPEN: a router may accept a connection before its peer is configured and
+    // close it (gobgpd right after it starts). Start again until the deadline.
+    ::close(fd_);
+    fd_ = -1;
+    begin_ = end_ = 0;
+    codec_ = bgp::CodecOptions();
+    std::this_thread::sleep_for(200ms);
+  }
+}
+
+Status TesterSession::Handshake(const std::string& router, uint32_t router_as, int timeout_s,
+                                std::chrono::steady_clock::time_point deadline) {
+  while (true) {
     fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     const int one = 1;
     ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);

@@ -1,7 +1,8 @@
 // TesterSession: one BGP session of the benchmark's tester speaker, over a blocking TCP socket.
 //
 // Connect() binds the local address, connects to the router (retrying while it starts), sends
-// OPEN, waits for the router's OPEN and KEEPALIVE (the session is then Established) using the
+// OPEN, waits for the router's OPEN and KEEPALIVE (the session is then Established; a session
+// closed during OPEN, as gobgpd does right after it starts, is tried again) using the
 // project's codec (bgp/wire). A reader thread then frames the stream: UPDATE bodies go to the
 // RouteCounter if one is given, NOTIFICATIONs end the session, everything else is dropped. A
 // keepalive thread sends KEEPALIVEs every third of the hold time. Send() writes whole messages
@@ -45,6 +46,9 @@ class TesterSession {
   void ReadLoop();
   void KeepaliveLoop();
   Status WriteLocked(std::span<const uint8_t> bytes);
+  // One attempt: connect (retrying while nothing listens) and exchange OPEN and KEEPALIVE.
+  Status Handshake(const std::string& router, uint32_t router_as, int timeout_s,
+                   std::chrono::steady_clock::time_point deadline);
   // Reads one whole message into msg_ (blocking). False on EOF or error.
   bool ReadMessage();
 
