@@ -52,6 +52,20 @@ std::string MarkdownReport(const ReportContext& ctx, const std::vector<RouterRes
          Fmt(r.cpu_full_s, "%.2f") + " | " + Fmt(r.cpu_total_s, "%.2f") + " | " +
          Fmt(r.tester_cpu_full_s, "%.2f") + " | " + (r.extended_messages ? "yes" : "no") + " |\n";
   }
+  bool any_processes = false;
+  for (const auto& r : results) any_processes |= !r.processes.empty();
+  if (any_processes) {
+    o += "\n(a) per process: peak RSS over the whole run, CPU in (a) and in all\n\n"
+         "| router | process | peak RSS (MB) | CPU in (a) (s) | CPU total (s) |\n"
+         "|---|---|---|---|---|\n";
+    for (const auto& r : results) {
+      for (const auto& p : r.processes) {
+        o += "| " + r.router + " | " + p.name + " | " +
+             Fmt(static_cast<double>(p.rss_kb) / 1024.0, "%.1f") + " | " +
+             Fmt(p.cpu_full_s, "%.2f") + " | " + Fmt(p.cpu_total_s, "%.2f") + " |\n";
+      }
+    }
+  }
   o += "\n### (b) one new prefix crossing the router with the table loaded (ms)\n\n";
   o += "| router | announce median | announce p99 | withdraw median | withdraw p99 | lost |\n"
        "|---|---|---|---|---|---|\n";
@@ -134,6 +148,18 @@ std::string MarkdownReport(const ReportContext& ctx, const std::vector<RouterRes
   return o;
 }
 
+static std::string ProcessesJson(const RouterResult& r) {
+  std::string o;
+  for (size_t i = 0; i < r.processes.size(); ++i) {
+    const auto& p = r.processes[i];
+    o += std::string(i ? ", " : "") + "{\"name\": " + JsonStr(p.name) +
+         ", \"peak_rss_kb\": " + std::to_string(p.rss_kb) +
+         ", \"cpu_full_table_s\": " + JsonNum(p.cpu_full_s) +
+         ", \"cpu_total_s\": " + JsonNum(p.cpu_total_s) + "}";
+  }
+  return o;
+}
+
 std::string JsonReport(const ReportContext& ctx, const std::vector<RouterResult>& results) {
   std::string o = "{\n  \"command\": " + JsonStr(ctx.command) +
                   ",\n  \"table\": " + JsonStr(ctx.table_source) +
@@ -151,6 +177,7 @@ std::string JsonReport(const ReportContext& ctx, const std::vector<RouterResult>
          ", \"cpu_full_table_s\": " + JsonNum(r.cpu_full_s) +
          ", \"cpu_total_s\": " + JsonNum(r.cpu_total_s) +
          ", \"tester_cpu_full_table_s\": " + JsonNum(r.tester_cpu_full_s) +
+         ", \"processes\": [" + ProcessesJson(r) + "]" +
          ",\n     \"announce_median_ms\": " + JsonNum(r.lat_median_ms) +
          ", \"announce_p99_ms\": " + JsonNum(r.lat_p99_ms) +
          ", \"withdraw_median_ms\": " + JsonNum(r.wd_median_ms) +

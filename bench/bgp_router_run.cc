@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <thread>
 #include <unordered_set>
 
@@ -56,16 +58,30 @@ double SelfCpuSeconds() {
          static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
+// The command name of a process (/proc/PID/comm), "" if it is gone.
+std::string CommandName(pid_t pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/comm");
+  std::string name;
+  std::getline(f, name);
+  return name;
+}
+
 struct Usage {
   long rss_kb = 0;
   double cpu_s = 0;
+  std::map<std::string, std::pair<long, double>> by_name;  // peak RSS (kB), CPU (s)
 };
 Usage Measure(const RouterDriver& d) {
   Usage u;
   for (pid_t p : d.pids()) {
     if (p <= 0) continue;
-    u.rss_kb += PeakRssKb(p);
-    u.cpu_s += CpuSeconds(p);
+    const long rss = PeakRssKb(p);
+    const double cpu = CpuSeconds(p);
+    u.rss_kb += rss;
+    u.cpu_s += cpu;
+    auto& [name_rss, name_cpu] = u.by_name[CommandName(p)];
+    name_rss += rss;
+    name_cpu += cpu;
   }
   return u;
 }
@@ -179,11 +195,22 @@ RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessa
     return r;
   }
   std::string phase_errors;  // set in (a), (d) and (e), reported at the end
+  std::map<std::string, double> full_by_name;  // CPU in (a) per process name
   auto finish = [&](std::string error) {
     error = phase_errors + error;
     const Usage u = Measure(driver);
     r.rss_kb = u.rss_kb;
     r.cpu_total_s = u.cpu_s;
+    if (u.by_name.size() > 1) {
+      for (const auto& [name, usage] : u.by_name) {
+        RouterResult::ProcessUsage pu;
+        pu.name = name.empty() ? "?" : name;
+        pu.rss_kb = usage.first;
+        pu.cpu_total_s = usage.second;
+        if (auto a = full_by_name.find(name); a != full_by_name.end()) pu.cpu_full_s = a->second;
+        r.processes.push_back(std::move(pu));
+      }
+    }
     if (!error.empty()) {
       r.error = error + " (files in " + dir + ")";
     }
@@ -264,7 +291,12 @@ RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessa
       phase_errors = "kernel table holds only " + std::to_string(r.kernel_routes) + " routes; ";
     }
   }
-  r.cpu_full_s = Measure(driver).cpu_s - start.cpu_s;
+  const Usage after_full = Measure(driver);
+  r.cpu_full_s = after_full.cpu_s - start.cpu_s;
+  for (const auto& [name, usage] : after_full.by_name) {
+    auto before = start.by_name.find(name);
+    full_by_name[name] = usage.second - (before == start.by_name.end() ? 0 : before->second.second);
+  }
   if (r.received < table.routes) {
     return finish("counter got " + std::to_string(r.received) + " of " +
                   std::to_string(table.routes) + " routes");

@@ -68,6 +68,15 @@ struct RouterResult {
   // whole run
   long rss_kb = 0;
   double cpu_total_s = 0;
+  // The same per process (by command name, e.g. strata-bgp), for routers of several processes:
+  // peak RSS over the whole run, CPU in (a) and over the whole run.
+  struct ProcessUsage {
+    std::string name;
+    long rss_kb = 0;
+    double cpu_full_s = 0;
+    double cpu_total_s = 0;
+  };
+  std::vector<ProcessUsage> processes;
 };
 
 // Encoded UPDATEs of the whole table per message size limit, built once and shared.
