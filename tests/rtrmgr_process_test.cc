@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
@@ -423,14 +424,16 @@ TEST(RtrmgrBgpTest, FinderRestartKeepsSessionsAndBgpRoutes) {
     auto r = h.Run({"strata-sh", "-c", cmd + " --json"});
     return r.exit_code == 0 ? nlohmann::json::parse(r.out, nullptr, false) : nlohmann::json();
   };
-  auto blue_has = [&](const std::string& prefix) {
+  // Whether blue's RIB has the prefix; nullopt when the shell got no answer.
+  auto blue_query = [&](const std::string& prefix) -> std::optional<bool> {
     auto j = json("show route vr blue");
-    if (!j.is_object() || !j.contains("routes")) return false;
+    if (!j.is_object() || !j.contains("routes")) return std::nullopt;
     for (const auto& r : j["routes"]) {
       if (r["prefix"] == prefix) return true;
     }
     return false;
   };
+  auto blue_has = [&](const std::string& prefix) { return blue_query(prefix).value_or(false); };
   auto session = [&] {
     auto j = json("show bgp neighbor 127.0.0.3 vr red");
     return j.is_object() && j.contains("peers") && !j["peers"].empty() ? j["peers"][0]
@@ -467,7 +470,13 @@ TEST(RtrmgrBgpTest, FinderRestartKeepsSessionsAndBgpRoutes) {
       },
       20s))
       << h.ReadLog("rtrmgr");
-  EXPECT_TRUE(blue_has("10.77.0.0/16"));
+  // Right after the restart the shell may get no answer (rib.blue registers again with the new
+  // Finder): ask until it answers; then the route must be there, never withdrawn.
+  std::optional<bool> kept;
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] { return (kept = blue_query("10.77.0.0/16")).has_value(); }, 10s))
+      << h.ReadLog("rtrmgr");
+  EXPECT_TRUE(*kept);
   r = h.Run({"strata-sh", "-c",
              "configure; set virtual-router red bgp network 10.78.0.0/16 next-hop 127.0.0.2; "
              "commit"});
