@@ -2,8 +2,9 @@
 
 #include <openssl/crypto.h>
 
-#include <algorithm>
 #include <memory>
+
+#include "libipc/arena_options.h"
 
 namespace strata::ipc {
 
@@ -70,14 +71,12 @@ void Target::DispatchSerialized(std::string_view path, std::string_view key,
       return;
     }
   }
-  // The request lives on an arena for the call: a few blocks instead of a malloc and a free per
-  // field. Its first block is the thread's, kept from call to call, so a typical request
-  // (a 1000-route batch parses into about 200 KB) allocates nothing: transient blocks freed
-  // between the process's long-lived allocations would fragment its heap. Larger requests, or a
-  // call dispatched while another is being parsed, spill into blocks of at most 64 KB.
-  google::protobuf::ArenaOptions options;
-  options.start_block_size = std::clamp<size_t>(payload.size() * 2, 256, size_t{64} << 10);
-  options.max_block_size = size_t{64} << 10;
+  // The request lives on an arena for the call (BatchArenaOptions). Its first block is the
+  // thread's, kept from call to call, so a typical request (a 1000-route batch parses into about
+  // 200 KB) allocates nothing: transient blocks freed between the process's long-lived
+  // allocations would fragment its heap. Larger requests, or a call dispatched while another is
+  // being parsed, spill into blocks of at most 64 KB.
+  google::protobuf::ArenaOptions options = BatchArenaOptions(payload.size() * 2);
   ArenaBlock& block = ThreadArenaBlock();
   const bool own_block = !block.in_use;
   if (own_block) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/profiler.h"
+#include "libipc/arena_options.h"
 #include "rib/proto_convert.h"
 
 namespace strata::rib {
@@ -163,11 +164,8 @@ Status FeaClientConsumer::push(const FeaBatch& batch) {
 }
 
 FeaClientConsumer::ArenaRequest FeaClientConsumer::NewApply() const {
-  google::protobuf::ArenaOptions options;
-  options.start_block_size = size_t{16} << 10;
-  options.max_block_size = size_t{64} << 10;  // under malloc's mmap threshold: blocks reused
   ArenaRequest r;
-  r.arena = std::make_unique<google::protobuf::Arena>(options);
+  r.arena = std::make_unique<google::protobuf::Arena>(ipc::BatchArenaOptions());
   r.request = google::protobuf::Arena::CreateMessage<fpb::ApplyRoutesRequest>(r.arena.get());
   r.request->set_vr(options_.vr);
   r.request->set_report_refused(true);

@@ -1,11 +1,7 @@
 #include "rib/rib_service.h"
 
-#include <set>
-#include <unordered_map>
-
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-
 #include "common/profiler.h"
 #include "rib/proto_convert.h"
 

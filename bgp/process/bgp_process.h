@@ -29,8 +29,8 @@ class BgpProcess {
     size_t rib_in_flight = 4;        // RIB calls outstanding at most
     // Input flow control (PipelineConfig::input_high_water / input_low_water): the sessions
     // stop reading while this many changes wait in the fanout, and read again below the low mark.
-    size_t input_high_water = 20000;
-    size_t input_low_water = 5000;
+    size_t input_high_water = PipelineConfig().input_high_water;
+    size_t input_low_water = PipelineConfig().input_low_water;
     PipelineClock* clock = nullptr;  // damping's time; null: real time (tests: a FakeClock)
     // How long sessions wait at start for the RIB to say whether we are restarting.
     std::chrono::milliseconds rib_wait{3000};

@@ -1,10 +1,9 @@
 #include "bgp/process/rib_ipc_sink.h"
 
-#include <google/protobuf/arena.h>
-
 #include <vector>
 
 #include "common/profiler.h"
+#include "libipc/arena_options.h"
 #include "libipc/interfaces/rib.strata.h"
 #include "rib/proto_convert.h"
 
@@ -143,12 +142,8 @@ void RibIpcSink::flush() {
 
 void RibIpcSink::send_round() {
   // Per table: deletes, replaces, adds.
-  // The requests live on an arena for the round (serialized by the calls below): a few blocks
-  // instead of three or four mallocs and frees per route.
-  google::protobuf::ArenaOptions arena_options;
-  arena_options.start_block_size = size_t{16} << 10;
-  arena_options.max_block_size = size_t{64} << 10;
-  google::protobuf::Arena arena(arena_options);
+  // The requests live on an arena for the round (serialized by the calls below).
+  google::protobuf::Arena arena(ipc::BatchArenaOptions());
   rpb::DeleteRoutesRequest* del[2];
   rpb::ReplaceRoutesRequest* rep[2];
   rpb::AddRoutesRequest* add[2];
