@@ -176,9 +176,8 @@ std::string JsonReport(const ReportContext& ctx, const std::vector<RouterResult>
          ", \"peak_rss_kb\": " + std::to_string(r.rss_kb) +
          ", \"cpu_full_table_s\": " + JsonNum(r.cpu_full_s) +
          ", \"cpu_total_s\": " + JsonNum(r.cpu_total_s) +
-         ", \"tester_cpu_full_table_s\": " + JsonNum(r.tester_cpu_full_s) +
-         ", \"processes\": [" + ProcessesJson(r) + "]" +
-         ",\n     \"announce_median_ms\": " + JsonNum(r.lat_median_ms) +
+         ", \"tester_cpu_full_table_s\": " + JsonNum(r.tester_cpu_full_s) + ", \"processes\": [" +
+         ProcessesJson(r) + "]" + ",\n     \"announce_median_ms\": " + JsonNum(r.lat_median_ms) +
          ", \"announce_p99_ms\": " + JsonNum(r.lat_p99_ms) +
          ", \"withdraw_median_ms\": " + JsonNum(r.wd_median_ms) +
          ", \"withdraw_p99_ms\": " + JsonNum(r.wd_p99_ms) +

@@ -194,7 +194,7 @@ RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessa
     driver.Stop();
     return r;
   }
-  std::string phase_errors;  // set in (a), (d) and (e), reported at the end
+  std::string phase_errors;                    // set in (a), (d) and (e), reported at the end
   std::map<std::string, double> full_by_name;  // CPU in (a) per process name
   auto finish = [&](std::string error) {
     error = phase_errors + error;

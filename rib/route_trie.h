@@ -137,7 +137,8 @@ class RouteTrie {
   // The value at prefix, inserted as `value` if there was none (one descent; an existing value
   // is kept). Returns the value (stable until erased) and whether it was inserted.
   std::pair<T*, bool> try_emplace(const IpPrefix& prefix, T value) {
-    if (prefix.family() == Family::kIpv4) return v4_.try_emplace(TrieKey4::Of(prefix), std::move(value));
+    if (prefix.family() == Family::kIpv4)
+      return v4_.try_emplace(TrieKey4::Of(prefix), std::move(value));
     return v6_.try_emplace(TrieKey6::Of(prefix), std::move(value));
   }
 

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -473,8 +473,8 @@ TEST(RtrmgrBgpTest, FinderRestartKeepsSessionsAndBgpRoutes) {
   // Right after the restart the shell may get no answer (rib.blue registers again with the new
   // Finder): ask until it answers; then the route must be there, never withdrawn.
   std::optional<bool> kept;
-  ASSERT_TRUE(ProcessHarness::WaitFor(
-      [&] { return (kept = blue_query("10.77.0.0/16")).has_value(); }, 10s))
+  ASSERT_TRUE(
+      ProcessHarness::WaitFor([&] { return (kept = blue_query("10.77.0.0/16")).has_value(); }, 10s))
       << h.ReadLog("rtrmgr");
   EXPECT_TRUE(*kept);
   r = h.Run({"strata-sh", "-c",

@@ -172,8 +172,8 @@ TEST_F(FanoutStageTest, InputBacklogCountsBrieflyPausedReadersOnly) {
   for (int i = 0; i < 10; ++i) Announce(i, 1);
   scheduler.run_until_idle();
   EXPECT_EQ(fast->rec->current().size(), 10u);
-  EXPECT_EQ(fanout.backlog(), 0u);                    // only readers not paused
-  EXPECT_EQ(fanout.input_backlog(now), 10u);          // the slow reader paused just now
+  EXPECT_EQ(fanout.backlog(), 0u);                        // only readers not paused
+  EXPECT_EQ(fanout.input_backlog(now), 10u);              // the slow reader paused just now
   EXPECT_EQ(fanout.input_backlog(now + seconds(5)), 0u);  // paused too long: not waited for
   fanout.resume(slow->reader);
   scheduler.run_until_idle();

@@ -78,7 +78,7 @@ void NexthopResolverStage::reevaluate(Entry& e) {
 void NexthopResolverStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
   auto [e, fresh] = entries_.try_emplace(route->prefix, Entry{route, nullptr, false});
   if (!fresh) *e = Entry{route, nullptr, false};
-  index(route);  // a synchronous answer may already send the route
+  index(route);    // a synchronous answer may already send the route
   reevaluate(*e);  // slabs never move: e is still valid
 }
 

@@ -25,8 +25,8 @@ class BgpProcess {
  public:
   struct Options {
     std::string vr = "default";
-    size_t rib_batch = 1000;         // routes per RIB call
-    size_t rib_in_flight = 4;        // RIB calls outstanding at most
+    size_t rib_batch = 1000;   // routes per RIB call
+    size_t rib_in_flight = 4;  // RIB calls outstanding at most
     // Input flow control (PipelineConfig::input_high_water / input_low_water): the sessions
     // stop reading while this many changes wait in the fanout, and read again below the low mark.
     size_t input_high_water = PipelineConfig().input_high_water;

@@ -20,9 +20,9 @@ TEST_F(BgpSpeakerTest, SessionsPauseWhileTheFanoutIsFullAndEveryRouteArrives) {
   ConfigureSide("a", port);
   constexpr int kRoutes = 1200;
   for (int i = 0; i < kRoutes; ++i) {
-    ASSERT_TRUE(Network("a", "10." + std::to_string(i / 256) + "." + std::to_string(i % 256) +
-                                 ".0/24")
-                    .ok());
+    ASSERT_TRUE(
+        Network("a", "10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".0/24")
+            .ok());
   }
   ConfigureSide("b", port);
   ASSERT_TRUE(env_.RunUntil([&] { return PairEstablished(); }, 10s));

@@ -222,8 +222,8 @@ TEST(PolicyTest, CopyOnWriteEvaluationCopiesOnlyWhenATermActs) {
   const PathAttributes in = Attrs();
   EXPECT_TRUE(EvaluatePolicy(One(Term(PolicyAction::kAccept)), Subject("10.0.0.0/8"), in, changed));
   EXPECT_FALSE(changed.has_value());
-  EXPECT_FALSE(EvaluatePolicy(One(Term(PolicyAction::kNextTerm)), Subject("10.0.0.0/8"), in,
-                              changed));
+  EXPECT_FALSE(
+      EvaluatePolicy(One(Term(PolicyAction::kNextTerm)), Subject("10.0.0.0/8"), in, changed));
   EXPECT_FALSE(changed.has_value());
 
   Policy p;

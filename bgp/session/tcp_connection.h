@@ -84,8 +84,8 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   size_t queued_bytes_ = 0;
   bool detached_ = false;
   bool closing_ = false;
-  bool started_ = false;      // StartReading was called
-  bool reading_ = false;      // a read is under way
+  bool started_ = false;  // StartReading was called
+  bool reading_ = false;  // a read is under way
   bool read_paused_ = false;
 };
 
