@@ -12,9 +12,7 @@ NexthopResolverStage::NexthopResolverStage(std::string label, BgpStage* parent, 
 
 NexthopResolverStage::~NexthopResolverStage() {
   cache_.remove_client(this);
-  for (const auto& [nh, prefixes] : by_nexthop_) {
-    for (size_t i = 0; i < prefixes.size(); ++i) cache_.remove_user(nh);
-  }
+  for (const auto& [nh, chain] : by_nexthop_) cache_.remove_user(nh);
 }
 
 std::optional<IpAddr> NexthopResolverStage::NexthopOf(const BgpRoute& r) {
@@ -23,22 +21,67 @@ std::optional<IpAddr> NexthopResolverStage::NexthopOf(const BgpRoute& r) {
   return nh;
 }
 
-void NexthopResolverStage::index(const BgpRouteRef& r) {
-  if (auto nh = NexthopOf(*r)) {
-    by_nexthop_[*nh].insert(r->prefix);
-    cache_.add_user(*nh);  // may answer synchronously and call nexthops_changed
+void NexthopResolverStage::index(Entry& e) {
+  const auto nh = NexthopOf(*e.in);
+  if (!nh) return;
+  if (last_chain_ == by_nexthop_.end() || last_chain_->first != *nh) {
+    last_chain_ = by_nexthop_.try_emplace(*nh).first;
   }
+  Chain& chain = last_chain_->second;
+  e.prev = nullptr;
+  e.next = chain.first;
+  if (chain.first) chain.first->prev = &e;
+  chain.first = &e;
+  if (chain.count++ == 0) cache_.add_user(*nh);  // may answer synchronously and call nexthops_changed
 }
 
-void NexthopResolverStage::unindex(const BgpRouteRef& r) {
-  if (auto nh = NexthopOf(*r)) {
-    auto it = by_nexthop_.find(*nh);
-    if (it != by_nexthop_.end()) {
-      it->second.erase(r->prefix);
-      if (it->second.empty()) by_nexthop_.erase(it);
-    }
-    cache_.remove_user(*nh);
+std::optional<IpAddr> NexthopResolverStage::unlink(Entry& e) {
+  const auto nh = NexthopOf(*e.in);
+  if (!nh) return std::nullopt;
+  auto it = last_chain_ != by_nexthop_.end() && last_chain_->first == *nh ? last_chain_
+                                                                           : by_nexthop_.find(*nh);
+  if (it == by_nexthop_.end()) return std::nullopt;
+  Chain& chain = it->second;
+  if (e.prev) {
+    e.prev->next = e.next;
+  } else {
+    chain.first = e.next;
   }
+  if (e.next) e.next->prev = e.prev;
+  e.prev = e.next = nullptr;
+  if (--chain.count > 0) return std::nullopt;
+  if (last_chain_ == it) last_chain_ = by_nexthop_.end();
+  by_nexthop_.erase(it);
+  return nh;
+}
+
+void NexthopResolverStage::unindex(Entry& e) {
+  if (auto released = unlink(e)) cache_.remove_user(*released);
+}
+
+BgpRouteRef NexthopResolverStage::sent_of(const Entry& e) const {
+  switch (e.sent) {
+    case Sent::kNothing:
+      return nullptr;
+    case Sent::kIn:
+      return e.in;
+    case Sent::kCopy:
+      break;
+  }
+  auto it = copies_.find(e.in->prefix);
+  return it == copies_.end() ? nullptr : it->second;
+}
+
+void NexthopResolverStage::set_sent(Entry& e, BgpRouteRef sent, bool from_in) {
+  if (sent && sent != e.in) {
+    copies_[e.in->prefix] = std::move(sent);
+    e.sent = Sent::kCopy;
+    e.sent_from_in = from_in;
+    return;
+  }
+  if (e.sent == Sent::kCopy) copies_.erase(e.in->prefix);
+  e.sent = sent ? Sent::kIn : Sent::kNothing;
+  e.sent_from_in = false;
 }
 
 BgpRouteRef NexthopResolverStage::Annotated(const BgpRouteRef& in, uint32_t metric) {
@@ -56,29 +99,32 @@ BgpRouteRef NexthopResolverStage::Annotated(const BgpRouteRef& in, uint32_t metr
 }
 
 void NexthopResolverStage::reevaluate(Entry& e) {
-  const bool same_input = e.sent && e.sent_from_in;
+  const bool same_input = e.sent == Sent::kIn || (e.sent == Sent::kCopy && e.sent_from_in);
   BgpRouteRef annotated;
   if (auto nh = NexthopOf(*e.in)) {
     if (auto answer = cache_.lookup(*nh); answer && answer->resolvable) {
-      if (same_input && e.sent->igp_metric == answer->metric) return;
+      if (same_input && sent_of(e)->igp_metric == answer->metric) return;
       annotated = Annotated(e.in, answer->metric);
     }
   } else if (const auto& self = e.in->path().next_hop;
              self && self->is_zero() && self->family() == e.in->prefix.family()) {
     // The zero address is "ourselves": a route we originate, always usable.
-    if (same_input && e.sent) return;
+    if (same_input) return;
     annotated = Annotated(e.in, 0);
   }
   if (same_input && annotated) ++reevaluated_;
-  BgpRouteRef old = std::exchange(e.sent, annotated);
-  e.sent_from_in = annotated != nullptr;
+  BgpRouteRef old = sent_of(e);
+  set_sent(e, annotated, true);
   send_change(old, annotated);
 }
 
 void NexthopResolverStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  auto [e, fresh] = entries_.try_emplace(route->prefix, Entry{route, nullptr, false});
-  if (!fresh) *e = Entry{route, nullptr, false};
-  index(route);    // a synchronous answer may already send the route
+  auto [e, fresh] = entries_.try_emplace(route->prefix, Entry{route});
+  if (!fresh) {  // contract broken upstream (an add for a prefix held); treat as replace
+    replace_route(e->in, route, nullptr);
+    return;
+  }
+  index(*e);       // a synchronous answer may already send the route
   reevaluate(*e);  // slabs never move: e is still valid
 }
 
@@ -89,28 +135,34 @@ void NexthopResolverStage::replace_route(const BgpRouteRef& /*old_route*/,
     add_route(new_route, nullptr);
     return;
   }
-  BgpRouteRef previous = std::exchange(e->in, new_route);
-  e->sent_from_in = false;
-  if (NexthopOf(*previous) != NexthopOf(*new_route)) {
-    // Index the new next hop before unindexing the old so a shared answer is not deregistered.
-    index(new_route);
-    unindex(previous);
+  // What was sent stays sent until reevaluate replaces it: kept aside if it was `in` itself.
+  if (e->sent == Sent::kIn) {
+    copies_[e->in->prefix] = e->in;
+    e->sent = Sent::kCopy;
   }
-  reevaluate(*entries_.find_mutable(new_route->prefix));  // slabs never move: e is still valid
+  e->sent_from_in = false;
+  const bool moved = NexthopOf(*e->in) != NexthopOf(*new_route);
+  // Chain the new next hop before releasing the old so a shared answer is not deregistered.
+  const std::optional<IpAddr> released = moved ? unlink(*e) : std::nullopt;
+  e->in = new_route;
+  if (moved) index(*e);
+  if (released) cache_.remove_user(*released);
+  reevaluate(*e);  // slabs never move: e is still valid
 }
 
 void NexthopResolverStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  Entry* found = entries_.find_mutable(route->prefix);
-  if (!found) return;
-  Entry e = std::move(*found);
+  Entry* e = entries_.find_mutable(route->prefix);
+  if (!e) return;
+  unindex(*e);
+  const BgpRouteRef sent = sent_of(*e);
+  if (e->sent == Sent::kCopy) copies_.erase(route->prefix);
   entries_.erase(route->prefix);
-  unindex(e.in);
-  if (e.sent) send_delete(e.sent);
+  if (sent) send_delete(sent);
 }
 
 BgpRouteRef NexthopResolverStage::lookup_route(const IpPrefix& prefix) const {
   const Entry* e = entries_.find(prefix);
-  return e ? e->sent : nullptr;
+  return e ? sent_of(*e) : nullptr;
 }
 
 void NexthopResolverStage::replace_parent(BgpStage* old_parent, BgpStage* new_parent) {
@@ -122,7 +174,7 @@ void NexthopResolverStage::nexthops_changed(const IpPrefix& region) {
   for (auto it = by_nexthop_.lower_bound(region.addr());
        it != by_nexthop_.end() && region.Contains(it->first); ++it) {
     const size_t start = affected.size();
-    affected.insert(affected.end(), it->second.begin(), it->second.end());
+    for (const Entry* e = it->second.first; e; e = e->next) affected.push_back(e->in->prefix);
     std::sort(affected.begin() + static_cast<std::ptrdiff_t>(start), affected.end());
   }
   for (const IpPrefix& p : affected) {
@@ -136,7 +188,7 @@ NexthopResolverStage::Counters NexthopResolverStage::counters() const {
   for (auto hit = entries_.next_after(std::nullopt); hit.value;
        hit = entries_.next_after(hit.prefix)) {
     const Entry& e = *hit.value;
-    if (e.sent) continue;
+    if (e.sent != Sent::kNothing) continue;
     auto nh = NexthopOf(*e.in);
     if (nh && !cache_.lookup(*nh)) {
       ++c.held;

@@ -11,17 +11,21 @@
 // Annotation: a route is annotated in place the first time it passes (BgpRoute::annotated), so
 // in the steady state the route sent is PeerIn's object itself; only a changed answer for a route
 // already sent makes an annotated copy (sharing the attribute set) for the replace downstream.
-// State: per prefix the route from upstream (a reference to PeerIn's object, not a copy) and
-// the route sent downstream (usually the same object), in a compact
-// trie (slab nodes, no per-entry malloc); and an index next hop -> prefixes (flat hash sets).
+// State: per prefix one 40-byte entry in a compact trie (slab nodes, no per-entry malloc): the
+// route from upstream (a reference to PeerIn's object, not a copy), what was sent downstream
+// (nothing, that same object, or, rarely, a copy kept in a side table), and its links in the
+// chain of entries with the same next hop. The chains replace an index next hop -> set of
+// prefixes: no hash set of 1M prefixes (40 MB at a full table) and no hashing per route; the
+// cache counts one user per next hop and resolver (the chain's head), not one per route.
 // Threading: single-threaded.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/flat_hash_map.h"
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/nexthop_cache.h"
 #include "rib/route_trie.h"
@@ -54,17 +58,37 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   size_t size() const { return entries_.size(); }
 
  private:
+  enum class Sent : uint8_t {
+    kNothing,  // held: nothing sent downstream
+    kIn,       // `in` itself (annotated in place)
+    kCopy,     // another route, in copies_: an annotated copy or an earlier input
+  };
   struct Entry {
-    BgpRouteRef in;             // as received from upstream
-    BgpRouteRef sent;           // annotated copy sent downstream, or null while held
-    bool sent_from_in = false;  // `sent` was made from `in` (not from an earlier input)
+    BgpRouteRef in;  // as received from upstream
+    Entry* prev = nullptr;  // the chain of entries with in's next hop (slab values never move)
+    Entry* next = nullptr;
+    Sent sent = Sent::kNothing;
+    bool sent_from_in = false;  // kCopy: made from `in` (not an earlier input)
+  };
+  // A chain of entries with one next hop; `count` entries, counted once as a cache user.
+  struct Chain {
+    Entry* first = nullptr;
+    size_t count = 0;
   };
   static std::optional<IpAddr> NexthopOf(const BgpRoute& r);
   // `in` annotated as resolvable with `metric`: `in` itself when it was never annotated (done in
   // place) or already carries that annotation, else a copy.
   static BgpRouteRef Annotated(const BgpRouteRef& in, uint32_t metric);
-  void index(const BgpRouteRef& r);
-  void unindex(const BgpRouteRef& r);
+  // Links e into (out of) the chain of its route's next hop, if it has one.
+  void index(Entry& e);
+  void unindex(Entry& e);
+  // Unlinks e from its chain; returns the next hop whose last entry it was, for the caller to
+  // release from the cache (remove_user).
+  std::optional<IpAddr> unlink(Entry& e);
+  // What was sent downstream for e (null while held).
+  BgpRouteRef sent_of(const Entry& e) const;
+  // Records `sent` as what e sent (null: nothing; from_in: made from e.in).
+  void set_sent(Entry& e, BgpRouteRef sent, bool from_in);
   // Recomputes the annotation of the prefix and sends the difference downstream.
   void reevaluate(Entry& e);
 
@@ -72,11 +96,13 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   BgpStage* parent_;
   NexthopCache& cache_;
   rib::RouteTrie<Entry> entries_;
-  // Hash sets: a full table puts most prefixes under a few next hops, and a tree of IpPrefix
-  // costs a memcmp per level on every add and delete. Flat (open addressing): 24 bytes a prefix
-  // instead of a 56-byte node and a bucket. Routes without a next hop are never re-evaluated and
-  // are not indexed.
-  std::map<IpAddr, absl::flat_hash_set<IpPrefix, std::hash<IpPrefix>>> by_nexthop_;
+  // Sent routes other than the entry's own input (after a changed answer or a replace).
+  absl::flat_hash_map<IpPrefix, BgpRouteRef, std::hash<IpPrefix>> copies_;
+  // Chains by next hop (a full table has a few hundred). Routes without a next hop are never
+  // re-evaluated and are not chained.
+  std::map<IpAddr, Chain> by_nexthop_;
+  // The chain used last: consecutive routes (one UPDATE's) mostly share a next hop.
+  std::map<IpAddr, Chain>::iterator last_chain_ = by_nexthop_.end();
   uint64_t reevaluated_ = 0;
 };
 

@@ -169,5 +169,38 @@ TEST_F(NexthopResolverTest, ReplaceWithSameNexthopStaysIndexed) {
   Check();
 }
 
+// The per-next-hop chains: routes leave them from the head, the middle and the tail, move between
+// next hops by replace, and a changed answer re-evaluates exactly the routes still chained there.
+TEST_F(NexthopResolverTest, ChainsFollowDeletesAndMovesBetweenNexthops) {
+  oracle.set_auto_answer(true);
+  oracle.set_route(P("203.0.113.0/24"), 20);
+  for (int i = 1; i <= 6; ++i) Announce(std::to_string(i) + ".0.0.0/8", "192.0.2.1");
+  Announce("7.0.0.0/8", "203.0.113.1");
+  ASSERT_EQ(rec.events().size(), 7u);
+  in.withdraw(P("6.0.0.0/8"));  // chained first (the newest)
+  in.withdraw(P("3.0.0.0/8"));  // in the middle
+  in.withdraw(P("1.0.0.0/8"));  // chained last
+  Announce("2.0.0.0/8", "203.0.113.1");  // moves to the other next hop
+  Announce("7.0.0.0/8", "192.0.2.1");    // and one moves the other way
+  Announce("4.0.0.0/8", "192.0.2.1");    // a replace keeping its next hop
+  rec.clear_events();
+  oracle.set_route(P("192.0.2.0/24"), 11);
+  // 4, 5 and 7 are under 192.0.2.1 now, in prefix order.
+  EXPECT_EQ(rec.EventStrings(), (V{"=4.0.0.0/8 p1", "=5.0.0.0/8 p1", "=7.0.0.0/8 p1"}));
+  for (const auto& e : rec.events()) EXPECT_EQ(e.route->igp_metric, 11u);
+  EXPECT_EQ(resolver.lookup_route(P("2.0.0.0/8"))->igp_metric, 20u);
+  rec.clear_events();
+  oracle.set_route(P("203.0.113.0/24"), 21);
+  EXPECT_EQ(rec.EventStrings(), (V{"=2.0.0.0/8 p1"}));
+  // The last route of a next hop releases its registration; the others keep theirs.
+  in.withdraw(P("2.0.0.0/8"));
+  EXPECT_FALSE(oracle.registered().contains(P("203.0.113.0/24")));
+  EXPECT_TRUE(oracle.registered().contains(P("192.0.2.0/24")));
+  for (const char* p : {"4.0.0.0/8", "5.0.0.0/8", "7.0.0.0/8"}) in.withdraw(P(p));
+  EXPECT_TRUE(oracle.registered().empty());
+  EXPECT_EQ(resolver.size(), 0u);
+  Check();
+}
+
 }  // namespace
 }  // namespace strata::bgp
