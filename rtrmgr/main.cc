@@ -4,10 +4,14 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "common/log.h"
 #include "rtrmgr/config/config_parser.h"
@@ -43,6 +47,7 @@ int main(int argc, char** argv) {
   uint32_t max_crashes = 5;
   uint32_t window_s = 60;
   uint32_t backoff_ms = 500;
+  std::vector<std::string> nice_args = {"rib=10", "fea=10"};
   app.add_option("-c,--config", config_file, "configuration file to run");
   app.add_option("--check", check_file, "validate FILE, print its errors and exit");
   app.add_option("--templates", template_dir, "template directory")->capture_default_str();
@@ -59,7 +64,26 @@ int main(int argc, char** argv) {
   app.add_option("--crash-window", window_s, "seconds")->capture_default_str();
   app.add_option("--restart-backoff-ms", backoff_ms, "first restart delay, doubled per crash")
       ->capture_default_str();
+  app.add_option("--nice", nice_args,
+                 "PROCESS=N: start that process at nice increment N over the rtrmgr (higher yields "
+                 "the CPU to the others; repeat; given "
+                 "at all, it replaces the default; rib=0 fea=0 runs all alike)")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  std::map<std::string, int> nice;
+  for (const std::string& a : nice_args) {
+    const auto eq = a.find('=');
+    int n = 0;
+    const char* first = eq == std::string::npos ? nullptr : a.data() + eq + 1;
+    const auto [end, ec] = first ? std::from_chars(first, a.data() + a.size(), n)
+                                 : std::from_chars_result{nullptr, std::errc::invalid_argument};
+    if (eq == 0 || ec != std::errc() || end != a.data() + a.size() || n < -20 || n > 19) {
+      std::fprintf(stderr, "strata-rtrmgr: --nice %s: want PROCESS=N with N in -20..19\n",
+                   a.c_str());
+      return 2;
+    }
+    nice[a.substr(0, eq)] = n;
+  }
 
   auto templates = strata::rtrmgr::TemplateTree::LoadDirectory(template_dir);
   if (!templates.ok()) {
@@ -103,6 +127,7 @@ int main(int argc, char** argv) {
   opts.catalog.bin_dir = bin_dir;
   opts.catalog.log_dir = log_dir;
   opts.catalog.fea_no_kernel = no_kernel;
+  opts.catalog.nice = nice;
   opts.catalog.admin_secret = strata::rtrmgr::ProcessCatalog::NewSecret();
   opts.state_dir = state_dir.empty() ? strata::ipc::DefaultRunDir() + "/state" : state_dir;
   opts.supervisor.restart.max_crashes = static_cast<int>(max_crashes);

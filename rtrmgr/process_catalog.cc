@@ -51,6 +51,7 @@ ProcessSpec ProcessCatalog::For(const ProcessInstance& p,
   s.instance = p.instance;
   s.process = p.process;
   s.rank = p.rank;
+  if (auto it = options_.nice.find(p.process); it != options_.nice.end()) s.nice = it->second;
   s.argv = {Binary(p.process)};
   const std::string vr = VrOf(p.instance);
   if (!vr.empty()) s.argv.insert(s.argv.end(), {"--vr", vr});

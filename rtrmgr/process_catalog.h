@@ -5,10 +5,15 @@
 //   rib.VR      may call the FEA and bgp.VR (redistribution and next-hop callbacks)
 //   bgp.VR      may call rib.VR and the FEA
 // Options of every process (log level, run dir) pass through the environment it inherits.
+// Priorities: `nice` gives a process's nice increment by process name ("rib", "fea"); the
+// rtrmgr's default runs the RIB and the FEA, whose work is bulk route programming, at +10 so
+// that under CPU contention the routing protocols keep their sessions and their peers' updates
+// flowing first (docs/process-priorities.md).
 // Thread-compatible.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +30,7 @@ class ProcessCatalog {
     std::string log_dir;  // "" : the processes log to the rtrmgr's stderr
     bool fea_no_kernel = false;
     std::vector<std::string> fea_args;  // extra arguments
+    std::map<std::string, int> nice;    // process name -> nice increment (none: 0)
     std::string admin_secret;           // the Finder's
     // The Finder holds resolutions by secrets it has no rights for until the rtrmgr says it
     // gave them all (finder/1.0/permissions_complete), at most this long (0: no holding).

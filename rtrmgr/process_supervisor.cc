@@ -2,10 +2,12 @@
 
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <set>
@@ -112,6 +114,9 @@ Status ProcessSupervisor::Spawn(Child& c) {
     if (log_fd >= 0) ::close(log_fd);
     return NotFound(std::string(argv[0]) + ": " + std::strerror(errno));
   }
+  errno = 0;
+  const int own_nice = ::getpriority(PRIO_PROCESS, 0);
+  const int child_nice = errno == 0 ? std::clamp(own_nice + spec.nice, -20, 19) : own_nice;
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -124,6 +129,7 @@ Status ProcessSupervisor::Spawn(Child& c) {
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (::getppid() != parent) ::_exit(127);
+    if (child_nice != own_nice) (void)::setpriority(PRIO_PROCESS, 0, child_nice);
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);

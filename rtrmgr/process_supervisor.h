@@ -35,6 +35,10 @@ struct ProcessSpec {
   std::vector<std::string> argv;  // argv[0] is the binary's path
   std::vector<std::string> env;   // "NAME=value", added to (or replacing) the inherited ones
   std::string log_file;           // stdout and stderr; "" inherits the rtrmgr's
+  // Scheduling priority relative to the rtrmgr's (nice increment; > 0 yields the CPU to the
+  // others when cores are short). Lowering it below the rtrmgr's needs CAP_SYS_NICE; without,
+  // the process starts at the rtrmgr's priority.
+  int nice = 0;
 };
 
 enum class ProcessState { kRunning, kRestarting, kFailed, kStopping, kStopped };

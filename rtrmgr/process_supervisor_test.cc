@@ -120,6 +120,33 @@ TEST(ProcessSupervisorTest, StopAllGoesInReverseRankAndKillsStubbornOnes) {
   std::remove(log.c_str());
 }
 
+// The nice field of /proc/PID/stat (the 19th; the command in parentheses may hold spaces).
+int NiceOf(pid_t pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+  std::string field;
+  for (int i = 3; i <= 19; ++i) rest >> field;  // fields 3 (state) .. 19 (nice)
+  return std::stoi(field);
+}
+
+TEST(ProcessSupervisorTest, StartsAProcessAtItsNiceIncrement) {
+  boost::asio::io_context io;
+  ProcessSupervisor sup(io, FastOptions());
+  ProcessSpec bulk = Sh("bulk", 10, "sleep 30");
+  bulk.nice = 7;
+  ASSERT_TRUE(sup.Start(bulk).ok());
+  ASSERT_TRUE(sup.Start(Sh("plain", 20, "sleep 30")).ok());
+  const int own = NiceOf(::getpid());
+  for (const auto& p : sup.List()) {
+    ASSERT_TRUE(Alive(p.pid)) << p.instance;
+    EXPECT_EQ(NiceOf(p.pid), p.instance == "bulk" ? std::min(own + 7, 19) : own) << p.instance;
+  }
+  bool stopped = false;
+  sup.StopAll([&] { stopped = true; });
+  ASSERT_TRUE(RunUntil(io, [&] { return stopped; }));
+}
+
 TEST(ProcessSupervisorTest, MissingBinaryIsAnError) {
   boost::asio::io_context io;
   ProcessSupervisor sup(io, FastOptions());
