@@ -48,6 +48,7 @@ strata_test(bgp_process_test
     process/confederation_speaker_test.cc
     process/asio_clock_test.cc
     process/output_gate_test.cc
+    process/attribute_interner_test.cc
     process/bgp_proto_convert_test.cc
     process/graceful_restart_process_test.cc
     process/graceful_restart_deferral_test.cc

@@ -1,31 +1,36 @@
 // AttributeInterner: the speaker's table of shared attribute sets, so that routes with equal
 // attributes (from any peer) point at one AttributeSet and the pipeline's per-set grouping and
-// memo caches hit. Holds weak references: a set lives as long as some route uses it; dead
-// entries are swept as the table grows. Threading: single-threaded.
+// memo caches hit. Threading: single-threaded.
+//
+// How a set leaves the table: the sets it makes are allocated with an allocator whose destroy()
+// removes the set from the table, so the table holds plain pointers to live sets (8 bytes a set
+// in a flat hash set) and never sweeps. The earlier table of weak references (a hash node and a
+// vector per hash value, swept as it doubled) cost about 100 bytes a set, kept dead sets' memory
+// until a sweep, and its sweep walked every set in one go. The table's state is shared with the
+// sets' allocators, so sets may outlive the interner.
 #pragma once
 
 #include <cstddef>
 #include <memory>
-#include <unordered_map>
-#include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "bgp/wire/attribute_set.h"
 
 namespace strata::bgp {
 
 class AttributeInterner {
  public:
+  AttributeInterner();
+
   // The shared set equal to `attrs` (a new one if none is alive).
   AttributeSetPtr Intern(PathAttributes attrs);
-  // Live sets (sweeps first).
-  size_t size();
+  // Live sets.
+  size_t size() const;
+
+  struct Table;  // the live sets (attribute_interner.cc)
 
  private:
-  void sweep();
-
-  std::unordered_map<size_t, std::vector<std::weak_ptr<const AttributeSet>>> by_hash_;
-  size_t entries_ = 0;
-  size_t sweep_at_ = 1024;
+  std::shared_ptr<Table> table_;
 };
 
 }  // namespace strata::bgp

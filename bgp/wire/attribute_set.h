@@ -1,7 +1,8 @@
 // AttributeSet: an immutable, hashable, ordered PathAttributes to be shared between routes.
 //
 // Routes point at a `std::shared_ptr<const AttributeSet>`; an interning table (the speaker's) can
-// key on AttributeSetPtrHash/AttributeSetPtrEq so that equal sets are stored once. The hash is
+// key on AttributeSetPtrHash/AttributeSetPtrEq so that equal sets are stored once, or hold raw
+// pointers and hand out shared_from_this() while a set lives. The hash is
 // computed once at construction. Immutable, so safe to share between threads.
 #pragma once
 
@@ -14,9 +15,11 @@
 
 namespace strata::bgp {
 
-class AttributeSet {
+class AttributeSet : public std::enable_shared_from_this<AttributeSet> {
  public:
   explicit AttributeSet(PathAttributes attrs) : attrs_(std::move(attrs)), hash_(attrs_.Hash()) {}
+  // With the hash already computed (attrs.Hash()).
+  AttributeSet(PathAttributes attrs, size_t hash) : attrs_(std::move(attrs)), hash_(hash) {}
   static std::shared_ptr<const AttributeSet> Make(PathAttributes attrs) {
     return std::make_shared<const AttributeSet>(std::move(attrs));
   }
