@@ -8,7 +8,9 @@
 // Priorities: `nice` gives a process's nice increment by process name ("rib", "fea"); the
 // rtrmgr's default runs the RIB and the FEA, whose work is bulk route programming, at +10 so
 // that under CPU contention the routing protocols keep their sessions and their peers' updates
-// flowing first (docs/process-priorities.md).
+// flowing first, and gives every process malloc on transparent huge pages
+// (GLIBC_TUNABLES=glibc.malloc.hugetlb=1) unless its own environment sets GLIBC_TUNABLES
+// (docs/process-priorities.md).
 // Thread-compatible.
 #pragma once
 
@@ -31,6 +33,9 @@ class ProcessCatalog {
     bool fea_no_kernel = false;
     std::vector<std::string> fea_args;  // extra arguments
     std::map<std::string, int> nice;    // process name -> nice increment (none: 0)
+    // GLIBC_TUNABLES for every process ("": the environment's, untouched). The rtrmgr's default
+    // turns on transparent huge pages for malloc (docs/process-priorities.md).
+    std::string glibc_tunables;
     std::string admin_secret;           // the Finder's
     // The Finder holds resolutions by secrets it has no rights for until the rtrmgr says it
     // gave them all (finder/1.0/permissions_complete), at most this long (0: no holding).

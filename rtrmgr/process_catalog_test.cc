@@ -1,0 +1,43 @@
+// ProcessCatalog: what each process is started with (binary, VR, rights, priority, tunables).
+#include "rtrmgr/process_catalog.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace strata::rtrmgr {
+namespace {
+
+bool Has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+TEST(ProcessCatalogTest, PriorityAndTunablesByProcess) {
+  ProcessCatalog::Options o;
+  o.bin_dir = "/opt/strata/bin";
+  o.nice = {{"rib", 10}, {"fea", 5}};
+  o.glibc_tunables = "glibc.malloc.hugetlb=1";
+  ProcessCatalog catalog(o);
+  finder::v1::SetPermissionsRequest rights;
+  const ProcessSpec rib = catalog.For({"rib", "rib.blue", 20, {}}, &rights);
+  EXPECT_EQ(rib.argv, (std::vector<std::string>{"/opt/strata/bin/strata-rib", "--vr", "blue"}));
+  EXPECT_EQ(rib.nice, 10);
+  EXPECT_TRUE(Has(rib.env, "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"));
+  EXPECT_EQ(catalog.For({"fea", "fea", 10, {}}, nullptr).nice, 5);
+  const ProcessSpec bgp = catalog.For({"bgp", "bgp.blue", 30, {}}, nullptr);
+  EXPECT_EQ(bgp.nice, 0);
+  EXPECT_TRUE(Has(bgp.env, "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"));
+  EXPECT_TRUE(Has(catalog.Finder().env, "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"));
+}
+
+TEST(ProcessCatalogTest, NoTunablesLeavesTheEnvironmentAlone) {
+  ProcessCatalog::Options o;
+  o.bin_dir = "/opt/strata/bin";
+  ProcessCatalog catalog(o);
+  const ProcessSpec bgp = catalog.For({"bgp", "bgp.red", 30, {}}, nullptr);
+  EXPECT_EQ(bgp.nice, 0);
+  for (const auto& e : bgp.env) EXPECT_NE(e.rfind("GLIBC_TUNABLES=", 0), 0u) << e;
+}
+
+}  // namespace
+}  // namespace strata::rtrmgr
