@@ -5,9 +5,9 @@
 
 namespace strata::bgp {
 
-std::vector<BgpRouteRef> DecisionStage::candidates(const IpPrefix& prefix, BgpStage* caller,
+DecisionStage::Candidates DecisionStage::candidates(const IpPrefix& prefix, BgpStage* caller,
                                                    const BgpRouteRef& caller_route) const {
-  std::vector<BgpRouteRef> out;
+  Candidates out;
   if (caller_route && caller_route->resolvable) out.push_back(caller_route);
   for (BgpStage* p : parents_) {
     if (p == caller) continue;
@@ -19,7 +19,7 @@ std::vector<BgpRouteRef> DecisionStage::candidates(const IpPrefix& prefix, BgpSt
 
 void DecisionStage::decide(const IpPrefix& prefix, BgpStage* caller,
                            const BgpRouteRef& caller_route) {
-  const std::vector<BgpRouteRef> cands = candidates(prefix, caller, caller_route);
+  const Candidates cands = candidates(prefix, caller, caller_route);
   const Selection sel = SelectBest(cands);
   if (table_) {
     const BgpRouteRef old = table_->lookup_route(prefix);
@@ -80,13 +80,14 @@ std::optional<DecisionStage::Explanation> DecisionStage::Explain(const IpPrefix&
   if (table_) {
     BgpRouteRef winner = table_->lookup_route(prefix);
     if (!winner) return std::nullopt;
-    std::vector<BgpRouteRef> cands = candidates(prefix, nullptr, nullptr);
+    const Candidates cands = candidates(prefix, nullptr, nullptr);
     const Selection sel = SelectBest(cands);
-    return Explanation{Decided{std::move(winner), sel.reason}, std::move(cands)};
+    return Explanation{Decided{std::move(winner), sel.reason}, {cands.begin(), cands.end()}};
   }
   const Decided* d = winners_.find(prefix);
   if (!d) return std::nullopt;
-  return Explanation{*d, candidates(prefix, nullptr, nullptr)};
+  const Candidates cands = candidates(prefix, nullptr, nullptr);
+  return Explanation{*d, {cands.begin(), cands.end()}};
 }
 
 }  // namespace strata::bgp

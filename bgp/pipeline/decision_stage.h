@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/decision_steps.h"
 #include "rib/route_trie.h"
@@ -61,8 +62,10 @@ class DecisionStage : public BgpStage {
  private:
   // Re-decides `prefix` given the changed branch's route (null after a delete).
   void decide(const IpPrefix& prefix, BgpStage* caller, const BgpRouteRef& caller_route);
-  std::vector<BgpRouteRef> candidates(const IpPrefix& prefix, BgpStage* caller,
-                                      const BgpRouteRef& caller_route) const;
+  // Inline for a few peers: no allocation per decision.
+  using Candidates = absl::InlinedVector<BgpRouteRef, 4>;
+  Candidates candidates(const IpPrefix& prefix, BgpStage* caller,
+                        const BgpRouteRef& caller_route) const;
 
   std::vector<BgpStage*> parents_;
   rib::RouteTrie<Decided> winners_;  // unused with table_

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "absl/container/inlined_vector.h"
 #include "bgp/pipeline/llgr_community.h"
 
 namespace strata::bgp {
@@ -117,14 +118,21 @@ std::span<const DecisionStep> DecisionSteps() { return kSteps; }
 Selection SelectBest(std::span<const BgpRouteRef> candidates) {
   Selection sel;
   if (candidates.empty()) return sel;
-  std::vector<BgpRouteRef> left(candidates.begin(), candidates.end());
+  if (candidates.size() == 1) {  // the usual case: nothing to compare, no reason to give
+    sel.best = candidates.front();
+    return sel;
+  }
+  // Pointers into `candidates`: no reference counting while the steps narrow them down.
+  using Left = absl::InlinedVector<const BgpRouteRef*, 8>;
+  Left left;
+  for (const BgpRouteRef& r : candidates) left.push_back(&r);
   for (const DecisionStep& step : kSteps) {
     if (left.size() == 1) break;
-    std::vector<BgpRouteRef> kept;
-    for (const BgpRouteRef& r : left) {
+    Left kept;
+    for (const BgpRouteRef* r : left) {
       bool beaten = false;
-      for (const BgpRouteRef& other : left) {
-        if (other != r && step.compare(*other, *r) < 0) {
+      for (const BgpRouteRef* other : left) {
+        if (other != r && step.compare(**other, **r) < 0) {
           beaten = true;
           break;
         }
@@ -136,7 +144,7 @@ Selection SelectBest(std::span<const BgpRouteRef> candidates) {
       left = std::move(kept);
     }
   }
-  sel.best = left.front();
+  sel.best = *left.front();
   return sel;
 }
 
