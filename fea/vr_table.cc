@@ -192,7 +192,8 @@ StatusOr<std::vector<IpPrefix>> VrTable::Apply(const std::string& name,
   }
   if (!first.ok()) return first;
   std::vector<IpPrefix> changed;
-  std::set<IpPrefix> seen;
+  absl::flat_hash_set<IpPrefix, std::hash<IpPrefix>> seen;
+  seen.reserve(changes.size());
   for (size_t i = 0; i < changes.size(); ++i) {
     const IpPrefix p = valid[i].prefix;
     if (changes[i].op == RouteOp::kDelete) {

@@ -1,5 +1,6 @@
 #include "rib/ext_int_stage.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace strata::rib {
@@ -118,7 +119,10 @@ void ExtIntStage::reresolve(const IpAddr& addr, Nexthop& nh) {
   if (igp == nh.igp) return;
   nh.igp = igp;
   nh.resolution = igp ? ResolutionVia(addr, *igp) : nullptr;
-  for (const IpPrefix& p : nh.dependents) {
+  // In prefix order, so that the changes go downstream in the same order on every run.
+  std::vector<IpPrefix> dependents(nh.dependents.begin(), nh.dependents.end());
+  std::sort(dependents.begin(), dependents.end());
+  for (const IpPrefix& p : dependents) {
     RouteRef ext = ext_->lookup_route(p);
     RouteRef old = resolved(p);
     RouteRef res = igp && ext ? Resolve(*ext, *igp, nh.resolution) : nullptr;

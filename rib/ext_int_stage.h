@@ -18,10 +18,10 @@
 #include <cstddef>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "rib/route_stage.h"
 #include "rib/route_trie.h"
 
@@ -52,7 +52,10 @@ class ExtIntStage : public RouteStage {
   struct Nexthop {
     RouteRef igp;                   // the internal route it resolves through, or null
     ResolutionRef resolution;       // how it resolves through igp, shared by the dependents
-    std::set<IpPrefix> dependents;  // external prefixes using this nexthop
+    // External prefixes using this nexthop. A flat hash set: a full BGP table puts most of 1M
+    // prefixes under a few next hops, and a std::set node per prefix cost 64 bytes and a tree
+    // walk of IpPrefix compares on every add (9% of strata-rib's CPU at 1M).
+    absl::flat_hash_set<IpPrefix, std::hash<IpPrefix>> dependents;
   };
 
   void add_ext(const RouteRef& route);
