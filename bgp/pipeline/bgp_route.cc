@@ -1,5 +1,7 @@
 #include "bgp/pipeline/bgp_route.h"
 
+#include "bgp/pipeline/block_pool.h"
+
 namespace strata::bgp {
 
 std::string BgpRoute::ToString() const {
@@ -10,7 +12,8 @@ std::string BgpRoute::ToString() const {
 }
 
 BgpRouteRef MakeRoute(const IpPrefix& prefix, AttributeSetPtr attrs, PeerRef peer) {
-  auto r = std::make_shared<BgpRoute>();
+  // Route and control block in one pooled 80-byte block (block_pool.h).
+  auto r = std::allocate_shared<BgpRoute>(BlockAllocator<BgpRoute>());
   r->prefix = prefix;
   r->attrs = std::move(attrs);
   r->peer = std::move(peer);
@@ -18,7 +21,7 @@ BgpRouteRef MakeRoute(const IpPrefix& prefix, AttributeSetPtr attrs, PeerRef pee
 }
 
 BgpRouteRef WithAttrs(const BgpRoute& r, AttributeSetPtr attrs) {
-  auto copy = std::make_shared<BgpRoute>(r);
+  auto copy = std::allocate_shared<BgpRoute>(BlockAllocator<BgpRoute>(), r);
   copy->attrs = std::move(attrs);
   return copy;
 }

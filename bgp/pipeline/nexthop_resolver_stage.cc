@@ -92,7 +92,7 @@ BgpRouteRef NexthopResolverStage::Annotated(const BgpRouteRef& in, uint32_t metr
     return in;
   }
   if (in->resolvable && in->igp_metric == metric) return in;
-  auto copy = std::make_shared<BgpRoute>(*in);
+  BgpRouteRef copy = WithAttrs(*in, in->attrs);  // pooled, like every pipeline route
   copy->igp_metric = metric;
   copy->resolvable = true;
   return copy;
