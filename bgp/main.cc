@@ -1,5 +1,7 @@
 // strata-bgp: the BGP-4 speaker of one virtual router (Finder instance "bgp.<vr>", class "bgp").
 // Wires a Router and a BgpProcess together on one io_context; exits when the Finder goes.
+#include <malloc.h>
+
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
@@ -9,6 +11,12 @@
 #include "libipc/router.h"
 
 int main(int argc, char** argv) {
+  // Keep freed memory instead of trimming the heap top back to the kernel as it frees: when a
+  // peer with a full table goes, its routes are freed over seconds and every trim (unmapping
+  // pages) made handlers of 4-11 ms in the event loop; with this the longest were 2-4.5 ms
+  // (bench/README-bgp.md, session 8).
+  // The memory serves the next table, as BIRD keeps its slabs.
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
   CLI::App app{"strata-bgp: BGP-4 speaker for one virtual router"};
   strata::bgp::BgpProcess::Options opts;
   std::string finder;

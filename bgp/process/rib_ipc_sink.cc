@@ -1,5 +1,6 @@
 #include "bgp/process/rib_ipc_sink.h"
 
+#include <boost/asio/post.hpp>
 #include <vector>
 
 #include "common/profiler.h"
@@ -134,10 +135,20 @@ void RibIpcSink::clear() {
   flush();
 }
 
+bool RibIpcSink::can_send() const {
+  return ready_ && !deferring_ && !dirty_.empty() && in_flight_ < options_.max_in_flight;
+}
+
 void RibIpcSink::flush() {
-  while (ready_ && !deferring_ && !dirty_.empty() && in_flight_ < options_.max_in_flight) {
-    send_round();
-  }
+  if (!can_send()) return;
+  send_round();
+  if (!can_send() || flush_posted_) return;
+  flush_posted_ = true;
+  boost::asio::post(router_.io(), [this, alive = std::weak_ptr<bool>(alive_)] {
+    if (alive.expired()) return;
+    flush_posted_ = false;
+    flush();
+  });
 }
 
 void RibIpcSink::send_round() {

@@ -160,7 +160,10 @@ class RibIpcSink : public RibSink {
   void forget_sent();
   // Drops the sent (or wanted) side of every slot, queueing the slots that had one.
   void drop_all(bool sent_side);
+  // Sends one round if the window allows and posts itself for the next: one round per event
+  // loop turn, so a peer's update never waits behind max_in_flight rounds built in one go.
   void flush();
+  bool can_send() const;
   void send_round();
   void register_tables();
   void call_done(uint64_t gen, const Status& s, uint32_t applied, const char* what);
@@ -182,6 +185,7 @@ class RibIpcSink : public RibSink {
   size_t sent_count_ = 0;
   bool rib_up_ = false;
   bool ready_ = false;
+  bool flush_posted_ = false;
   size_t in_flight_ = 0;     // calls outstanding
   uint64_t generation_ = 0;  // bumped on RIB death and resync: older replies are ignored
   Counters counters_;
