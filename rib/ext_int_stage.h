@@ -50,8 +50,8 @@ class ExtIntStage : public RouteStage {
 
  private:
   struct Nexthop {
-    RouteRef igp;                   // the internal route it resolves through, or null
-    ResolutionRef resolution;       // how it resolves through igp, shared by the dependents
+    RouteRef igp;              // the internal route it resolves through, or null
+    ResolutionRef resolution;  // how it resolves through igp, shared by the dependents
     // External prefixes using this nexthop. A flat hash set: a full BGP table puts most of 1M
     // prefixes under a few next hops, and a std::set node per prefix cost 64 bytes and a tree
     // walk of IpPrefix compares on every add (9% of strata-rib's CPU at 1M).

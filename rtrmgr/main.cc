@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
   opts.catalog.fea_no_kernel = no_kernel;
   opts.catalog.nice = nice;
   // malloc on transparent huge pages unless the operator set the tunables (even to "").
-  if (std::getenv("GLIBC_TUNABLES") == nullptr) opts.catalog.glibc_tunables = "glibc.malloc.hugetlb=1";
+  if (std::getenv("GLIBC_TUNABLES") == nullptr)
+    opts.catalog.glibc_tunables = "glibc.malloc.hugetlb=1";
   opts.catalog.admin_secret = strata::rtrmgr::ProcessCatalog::NewSecret();
   opts.state_dir = state_dir.empty() ? strata::ipc::DefaultRunDir() + "/state" : state_dir;
   opts.supervisor.restart.max_crashes = static_cast<int>(max_crashes);

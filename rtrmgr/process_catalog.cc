@@ -41,7 +41,8 @@ ProcessSpec ProcessCatalog::Finder() const {
                   {"--await-permissions", std::to_string(options_.finder_await_permissions_ms)});
   }
   s.env = {"STRATA_FINDER_ADMIN_SECRET=" + options_.admin_secret};
-  if (!options_.glibc_tunables.empty()) s.env.push_back("GLIBC_TUNABLES=" + options_.glibc_tunables);
+  if (!options_.glibc_tunables.empty())
+    s.env.push_back("GLIBC_TUNABLES=" + options_.glibc_tunables);
   s.log_file = LogFile("finder");
   return s;
 }
@@ -71,7 +72,8 @@ ProcessSpec ProcessCatalog::For(const ProcessInstance& p,
   }
   const std::string secret = NewSecret();
   s.env = {"STRATA_SECRET=" + secret};
-  if (!options_.glibc_tunables.empty()) s.env.push_back("GLIBC_TUNABLES=" + options_.glibc_tunables);
+  if (!options_.glibc_tunables.empty())
+    s.env.push_back("GLIBC_TUNABLES=" + options_.glibc_tunables);
   s.log_file = LogFile(p.instance);
   if (rights != nullptr) {
     rights->Clear();

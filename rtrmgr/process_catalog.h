@@ -36,7 +36,7 @@ class ProcessCatalog {
     // GLIBC_TUNABLES for every process ("": the environment's, untouched). The rtrmgr's default
     // turns on transparent huge pages for malloc (docs/process-priorities.md).
     std::string glibc_tunables;
-    std::string admin_secret;           // the Finder's
+    std::string admin_secret;  // the Finder's
     // The Finder holds resolutions by secrets it has no rights for until the rtrmgr says it
     // gave them all (finder/1.0/permissions_complete), at most this long (0: no holding).
     unsigned finder_await_permissions_ms = 5000;

@@ -44,8 +44,8 @@ TEST(BlockPoolTest, RoutesAreSharedFromPooledBlocks) {
 TEST(BlockPoolTest, BlocksMayBeFreedOnAnotherThread) {
   std::vector<BgpRouteRef> made;
   std::thread t([&] {
-    for (int i = 0; i < 1000; ++i) made.push_back(MakeRoute(IpPrefix::Default(Family::kIpv4),
-                                                            nullptr, nullptr));
+    for (int i = 0; i < 1000; ++i)
+      made.push_back(MakeRoute(IpPrefix::Default(Family::kIpv4), nullptr, nullptr));
   });
   t.join();
   made.clear();  // to this thread's list

@@ -6,7 +6,7 @@
 namespace strata::bgp {
 
 DecisionStage::Candidates DecisionStage::candidates(const IpPrefix& prefix, BgpStage* caller,
-                                                   const BgpRouteRef& caller_route) const {
+                                                    const BgpRouteRef& caller_route) const {
   Candidates out;
   if (caller_route && caller_route->resolvable) out.push_back(caller_route);
   for (BgpStage* p : parents_) {

@@ -32,14 +32,15 @@ void NexthopResolverStage::index(Entry& e) {
   e.next = chain.first;
   if (chain.first) chain.first->prev = &e;
   chain.first = &e;
-  if (chain.count++ == 0) cache_.add_user(*nh);  // may answer synchronously and call nexthops_changed
+  if (chain.count++ == 0)
+    cache_.add_user(*nh);  // may answer synchronously and call nexthops_changed
 }
 
 std::optional<IpAddr> NexthopResolverStage::unlink(Entry& e) {
   const auto nh = NexthopOf(*e.in);
   if (!nh) return std::nullopt;
   auto it = last_chain_ != by_nexthop_.end() && last_chain_->first == *nh ? last_chain_
-                                                                           : by_nexthop_.find(*nh);
+                                                                          : by_nexthop_.find(*nh);
   if (it == by_nexthop_.end()) return std::nullopt;
   Chain& chain = it->second;
   if (e.prev) {

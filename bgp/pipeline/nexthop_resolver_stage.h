@@ -64,7 +64,7 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
     kCopy,     // another route, in copies_: an annotated copy or an earlier input
   };
   struct Entry {
-    BgpRouteRef in;  // as received from upstream
+    BgpRouteRef in;         // as received from upstream
     Entry* prev = nullptr;  // the chain of entries with in's next hop (slab values never move)
     Entry* next = nullptr;
     Sent sent = Sent::kNothing;

@@ -177,9 +177,9 @@ TEST_F(NexthopResolverTest, ChainsFollowDeletesAndMovesBetweenNexthops) {
   for (int i = 1; i <= 6; ++i) Announce(std::to_string(i) + ".0.0.0/8", "192.0.2.1");
   Announce("7.0.0.0/8", "203.0.113.1");
   ASSERT_EQ(rec.events().size(), 7u);
-  in.withdraw(P("6.0.0.0/8"));  // chained first (the newest)
-  in.withdraw(P("3.0.0.0/8"));  // in the middle
-  in.withdraw(P("1.0.0.0/8"));  // chained last
+  in.withdraw(P("6.0.0.0/8"));           // chained first (the newest)
+  in.withdraw(P("3.0.0.0/8"));           // in the middle
+  in.withdraw(P("1.0.0.0/8"));           // chained last
   Announce("2.0.0.0/8", "203.0.113.1");  // moves to the other next hop
   Announce("7.0.0.0/8", "192.0.2.1");    // and one moves the other way
   Announce("4.0.0.0/8", "192.0.2.1");    // a replace keeping its next hop
