@@ -1,6 +1,6 @@
 #include "bgp/pipeline/bgp_route.h"
 
-#include "bgp/pipeline/block_pool.h"
+#include "rib/block_pool.h"
 
 namespace strata::bgp {
 
@@ -12,8 +12,8 @@ std::string BgpRoute::ToString() const {
 }
 
 BgpRouteRef MakeRoute(const IpPrefix& prefix, AttributeSetPtr attrs, PeerRef peer) {
-  // Route and control block in one pooled 80-byte block (block_pool.h).
-  auto r = std::allocate_shared<BgpRoute>(BlockAllocator<BgpRoute>());
+  // Route and control block in one pooled 80-byte block (rib/block_pool.h), where malloc takes 96.
+  auto r = std::allocate_shared<BgpRoute>(rib::PoolAllocator<BgpRoute>());
   r->prefix = prefix;
   r->attrs = std::move(attrs);
   r->peer = std::move(peer);
@@ -21,7 +21,7 @@ BgpRouteRef MakeRoute(const IpPrefix& prefix, AttributeSetPtr attrs, PeerRef pee
 }
 
 BgpRouteRef WithAttrs(const BgpRoute& r, AttributeSetPtr attrs) {
-  auto copy = std::allocate_shared<BgpRoute>(BlockAllocator<BgpRoute>(), r);
+  auto copy = std::allocate_shared<BgpRoute>(rib::PoolAllocator<BgpRoute>(), r);
   copy->attrs = std::move(attrs);
   return copy;
 }

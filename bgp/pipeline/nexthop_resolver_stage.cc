@@ -73,11 +73,11 @@ BgpRouteRef NexthopResolverStage::sent_of(const Entry& e) const {
   return it == copies_.end() ? nullptr : it->second;
 }
 
-void NexthopResolverStage::set_sent(Entry& e, BgpRouteRef sent, bool from_in) {
+void NexthopResolverStage::set_sent(Entry& e, BgpRouteRef sent) {
   if (sent && sent != e.in) {
     copies_[e.in->prefix] = std::move(sent);
     e.sent = Sent::kCopy;
-    e.sent_from_in = from_in;
+    e.sent_from_in = true;
     return;
   }
   if (e.sent == Sent::kCopy) copies_.erase(e.in->prefix);
@@ -115,7 +115,7 @@ void NexthopResolverStage::reevaluate(Entry& e) {
   }
   if (same_input && annotated) ++reevaluated_;
   BgpRouteRef old = sent_of(e);
-  set_sent(e, annotated, true);
+  set_sent(e, annotated);
   send_change(old, annotated);
 }
 

@@ -87,8 +87,8 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   std::optional<IpAddr> unlink(Entry& e);
   // What was sent downstream for e (null while held).
   BgpRouteRef sent_of(const Entry& e) const;
-  // Records `sent` as what e sent (null: nothing; from_in: made from e.in).
-  void set_sent(Entry& e, BgpRouteRef sent, bool from_in);
+  // Records `sent`, made from e.in, as what e sent (null: nothing).
+  void set_sent(Entry& e, BgpRouteRef sent);
   // Recomputes the annotation of the prefix and sends the difference downstream.
   void reevaluate(Entry& e);
 

@@ -1,35 +1,17 @@
-// BlockPool and BlockAllocator: blocks are reused, distinct while live, and serve shared_ptr.
-#include "bgp/pipeline/block_pool.h"
+// Routes come from the pool of their type (rib/block_pool.h): a freed route's block serves the
+// next, and a route may be freed on another thread than the one that made it.
+#include "bgp/pipeline/bgp_route.h"
 
 #include <gtest/gtest.h>
 
 #include <memory>
-#include <set>
 #include <thread>
 #include <vector>
-
-#include "bgp/pipeline/bgp_route.h"
 
 namespace strata::bgp {
 namespace {
 
-TEST(BlockPoolTest, LiveBlocksAreDistinctAndFreedOnesComeBack) {
-  using Pool = BlockPool<48>;
-  std::set<void*> live;
-  std::vector<void*> blocks;
-  for (int i = 0; i < 5000; ++i) {  // several chunks
-    void* b = Pool::Allocate();
-    EXPECT_TRUE(live.insert(b).second);
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(b) % alignof(std::max_align_t), 0u);
-    blocks.push_back(b);
-  }
-  void* last = blocks.back();
-  Pool::Deallocate(last);
-  EXPECT_EQ(Pool::Allocate(), last);  // the free list first
-  for (void* b : blocks) Pool::Deallocate(b);
-}
-
-TEST(BlockPoolTest, RoutesAreSharedFromPooledBlocks) {
+TEST(BgpRouteTest, RoutesAreSharedFromPooledBlocks) {
   AttributeSetPtr attrs = AttributeSet::Make(PathAttributes{});
   BgpRouteRef a = MakeRoute(IpPrefix::Default(Family::kIpv4), attrs, nullptr);
   BgpRouteRef b = WithAttrs(*a, attrs);
@@ -41,7 +23,7 @@ TEST(BlockPoolTest, RoutesAreSharedFromPooledBlocks) {
   EXPECT_EQ(c.get(), old);
 }
 
-TEST(BlockPoolTest, BlocksMayBeFreedOnAnotherThread) {
+TEST(BgpRouteTest, RoutesMayBeFreedOnAnotherThread) {
   std::vector<BgpRouteRef> made;
   std::thread t([&] {
     for (int i = 0; i < 1000; ++i)
