@@ -113,33 +113,42 @@ Status BgpPipeline::set_export_policy(PeerId id, RoutePolicy policy) {
   Peer* p = find(id);
   if (!p) return NotFound("no peer " + std::to_string(id));
   p->config.export_policy = policy;
-  if (p->filter_out) {
-    // What the reader may hold: the fanout's table now and later, the prefixes of changes
-    // queued now, and those of changes queued during the walk (a prefix deleted from the table
-    // after the change is still held by a reader its deletion has not reached: the walk must
-    // visit it, or the deletion, delivered after the walk passed it, would be filtered with the
-    // new policy only). Deliveries touch their prefix, so the walk skips those delivered.
-    auto queued = std::make_shared<const std::vector<IpPrefix>>(fanout_->queued_prefixes());
-    struct Later {
-      uint64_t seq;
-      std::set<IpPrefix> prefixes;
-    };
-    auto later = std::make_shared<Later>(Later{fanout_->queue_end(), {}});
-    p->filter_out->ChangePolicy(std::move(policy), [fanout = fanout_.get(), queued,
-                                                    later](const std::optional<IpPrefix>& after) {
-      fanout->each_queued_since(later->seq, [&](const IpPrefix& q) {
-        if (!after || *after < q) later->prefixes.insert(q);
-      });
-      std::optional<IpPrefix> first = fanout->next_table_prefix(after);
-      auto it = after ? std::upper_bound(queued->begin(), queued->end(), *after) : queued->begin();
-      if (it != queued->end() && (!first || *it < *first)) first = *it;
-      auto lt = after ? later->prefixes.upper_bound(*after) : later->prefixes.begin();
-      later->prefixes.erase(later->prefixes.begin(), lt);  // passed
-      if (lt != later->prefixes.end() && (!first || *lt < *first)) first = *lt;
-      return first;
-    });
-  }
+  if (p->filter_out) p->filter_out->ChangePolicy(std::move(policy), export_walk());
   return Status::Ok();
+}
+
+Status BgpPipeline::refresh_out(PeerId id, std::optional<Family> family) {
+  Peer* p = find(id);
+  if (!p) return NotFound("no peer " + std::to_string(id));
+  if (!p->filter_out) return FailedPrecondition("peer " + std::to_string(id) + " is not up");
+  p->filter_out->Refresh(family, export_walk());
+  return Status::Ok();
+}
+
+PolicyRefilter::NextFn BgpPipeline::export_walk() const {
+  // What a reader may hold: the fanout's table now and later, the prefixes of changes queued
+  // now, and those of changes queued during the walk (a prefix deleted from the table after the
+  // walk starts is still held by a reader its deletion has not reached: the walk must visit it,
+  // or the deletion, delivered after the walk passed it, would be filtered with the new policy
+  // only). Deliveries touch their prefix, so the walk skips those delivered.
+  auto queued = std::make_shared<const std::vector<IpPrefix>>(fanout_->queued_prefixes());
+  struct Later {
+    uint64_t seq;
+    std::set<IpPrefix> prefixes;
+  };
+  auto later = std::make_shared<Later>(Later{fanout_->queue_end(), {}});
+  return [fanout = fanout_.get(), queued, later](const std::optional<IpPrefix>& after) {
+    fanout->each_queued_since(later->seq, [&](const IpPrefix& q) {
+      if (!after || *after < q) later->prefixes.insert(q);
+    });
+    std::optional<IpPrefix> first = fanout->next_table_prefix(after);
+    auto it = after ? std::upper_bound(queued->begin(), queued->end(), *after) : queued->begin();
+    if (it != queued->end() && (!first || *it < *first)) first = *it;
+    auto lt = after ? later->prefixes.upper_bound(*after) : later->prefixes.begin();
+    later->prefixes.erase(later->prefixes.begin(), lt);  // passed
+    if (lt != later->prefixes.end() && (!first || *lt < *first)) first = *lt;
+    return first;
+  };
 }
 
 Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
@@ -256,6 +265,9 @@ void BgpPipeline::set_refilter_background(Peer& p) {
   PolicyRefilter::Background out;
   out.scheduler = &scheduler_;
   out.slice = config_.deletion_slice;
+  // The walk stops while the session is busy (peer_output_ready resumes it): a refresh or
+  // policy change of a full table would otherwise pile up in PeerOut's batch.
+  out.paused = [peer] { return peer->out && peer->out->blocked(); };
   out.after_slice = [peer] { peer->out->flush(); };
   out.name = "refilter-out:" + std::to_string(p.id);
   p.filter_out->refilter().set_background(std::move(out));
@@ -305,6 +317,7 @@ Status BgpPipeline::peer_output_ready(PeerId id) {
   Peer* p = find(id);
   if (!p || !p->out) return FailedPrecondition("peer " + std::to_string(id) + " is not up");
   p->out->sink_ready();
+  if (p->filter_out) p->filter_out->refilter().Resume();
   return Status::Ok();
 }
 

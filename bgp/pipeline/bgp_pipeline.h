@@ -107,6 +107,10 @@ class BgpPipeline {
   // reach decision and the peer; new routes use the new policy at once.
   Status set_import_policy(PeerId id, RoutePolicy policy);
   Status set_export_policy(PeerId id, RoutePolicy policy);
+  // Route refresh / soft reset out: the peer's routes of `family` (all: nullopt) are announced
+  // to it again, in background slices (OutputFilterStage::Refresh; no Adj-RIB-Out is kept).
+  // Error if the peer is not up.
+  Status refresh_out(PeerId id, std::optional<Family> family);
 
   // The session is established: routes may now be received, and the peer gets the current
   // table, then changes. REQUIRES: sink outlives the session (until peer_down).
@@ -193,6 +197,8 @@ class BgpPipeline {
   void on_deletion_done(PeerId id, DeletionStage* stage);
   void start_deletion(Peer& p, RouteTable routes);
   void set_refilter_background(Peer& p);
+  // The prefixes an export walk visits (PolicyRefilter::NextFn), from now on.
+  PolicyRefilter::NextFn export_walk() const;
   void tear_down_output(Peer& p);
   void finish_remove_if_idle(PeerId id);
   uint32_t cluster_id() const;

@@ -136,7 +136,17 @@ void OutputFilterStage::delete_route(const BgpRouteRef& route, BgpStage* /*calle
 }
 
 void OutputFilterStage::ChangePolicy(RoutePolicy policy, PolicyRefilter::NextFn next) {
+  if (!refilter_.walking()) refresh_.reset();  // an earlier refresh is over
   refilter_.Change(std::move(policy), std::move(next));
+}
+
+void OutputFilterStage::Refresh(std::optional<Family> family, PolicyRefilter::NextFn next) {
+  if (refresh_ && refilter_.walking()) {
+    if (refresh_->family != family) refresh_->family.reset();  // both: every family
+  } else {
+    refresh_ = RefreshState{family};
+  }
+  refilter_.Change(refilter_.current(), std::move(next));
 }
 
 void OutputFilterStage::refilter_one(const IpPrefix& prefix, const RoutePolicy& before,
@@ -145,7 +155,12 @@ void OutputFilterStage::refilter_one(const IpPrefix& prefix, const RoutePolicy& 
   if (!r) return;
   BgpRouteRef old_out = transform_with(r, before, false);
   BgpRouteRef new_out = transform_with(r, after, true);
-  if (old_out && new_out && SameRoute(*old_out, *new_out)) return;
+  if (old_out && new_out && SameRoute(*old_out, *new_out)) {
+    if (refresh_ && (!refresh_->family || *refresh_->family == prefix.family())) {
+      send_change(old_out, new_out);  // a replace: announced again
+    }
+    return;
+  }
   send_change(old_out, new_out);
 }
 

@@ -69,6 +69,12 @@ class OutputFilterStage : public PassThroughStage {
   // In the background if the refilter has a scheduler, else at once; lookups answer with the old
   // policy until their prefix has been re-filtered (or a message for it came).
   void ChangePolicy(RoutePolicy policy, PolicyRefilter::NextFn next);
+  // Route refresh / soft reset out (RFC 2918; no Adj-RIB-Out is kept): re-sends downstream, as a
+  // replace of itself, the route of each prefix of `family` (every family: nullopt) `next`
+  // yields, by the same walk as a policy change (in slices; prefixes a change reaches meanwhile
+  // are skipped, the change sent them). A policy change during the walk restarts it and the
+  // refresh goes on to its end.
+  void Refresh(std::optional<Family> family, PolicyRefilter::NextFn next);
   PolicyRefilter& refilter() { return refilter_; }
   const PolicyRefilter& refilter() const { return refilter_; }
 
@@ -93,6 +99,11 @@ class OutputFilterStage : public PassThroughStage {
   mutable AttributeSetPtr memo_out_;
   mutable std::optional<IpAddr> memo_self_;
   mutable std::optional<IpAddr> memo_reflect_from_;
+  // A refresh in progress (while refilter_ walks): its family, nullopt for all.
+  struct RefreshState {
+    std::optional<Family> family;
+  };
+  std::optional<RefreshState> refresh_;
   // The export policy of each prefix (config_.export_policy is not used); last: its task goes
   // first.
   PolicyRefilter refilter_;

@@ -182,6 +182,48 @@ TEST_F(PipelineTest, BusySessionStopsItsReaderOnly) {
   EXPECT_EQ(pipeline->fanout().queue_size(), 0u);
 }
 
+// Route refresh without an Adj-RIB-Out: refresh_out walks the peer's branch and announces its
+// routes again; a busy session stops the walk (no spinning, nothing piles up) until it is ready.
+TEST_F(PipelineTest, RefreshOutAnnouncesAgainAndWaitsForABusySession) {
+  config.deletion_slice = 2;
+  pipeline.reset();
+  pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
+  PeerId e1 = AddPeer(65001, "10.0.0.1");
+  PeerId e2 = AddPeer(65002, "10.0.0.2");
+  testing::FakeSessionSink s1, s2;
+  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
+  ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
+  Send(e1, {65001}, {"1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8", "4.0.0.0/8", "5.0.0.0/8"});
+  scheduler.run_until_idle();
+  ASSERT_EQ(s2.table.size(), 5u);
+  const uint64_t advertised = pipeline->counters(e2).value().advertised;
+  auto announced = [&s2](size_t from) {
+    size_t n = 0;
+    for (size_t i = from; i < s2.batches.size(); ++i) {
+      for (const auto& g : s2.batches[i].announcements) n += g.prefixes.size();
+    }
+    return n;
+  };
+  const size_t from = s2.batches.size();
+  ASSERT_TRUE(pipeline->refresh_out(e2, Family::kIpv4).ok());
+  ASSERT_TRUE(scheduler.run_slice());  // 1/8 and 2/8, sent at the slice's end
+  EXPECT_EQ(announced(from), 2u);
+  s2.is_busy = true;
+  Send(e1, {65001}, {"6.0.0.0/8"});  // blocks the branch: its batch waits for the session
+  scheduler.run_until_idle();        // ends: nothing spins while the session is busy
+  EXPECT_EQ(announced(from), 2u);
+  s2.is_busy = false;
+  ASSERT_TRUE(pipeline->peer_output_ready(e2).ok());
+  scheduler.run_until_idle();
+  // 6/8 as a change (touched: the walk skips it), then 3/8 .. 5/8 by the walk.
+  EXPECT_EQ(announced(from), 2u + 1u + 3u);
+  EXPECT_EQ(s2.table.size(), 6u);
+  EXPECT_EQ(pipeline->counters(e2).value().advertised, advertised + 1);
+  EXPECT_FALSE(pipeline->refresh_out(99, Family::kIpv4).ok());
+  ASSERT_TRUE(pipeline->peer_down(e2).ok());
+  EXPECT_FALSE(pipeline->refresh_out(e2, Family::kIpv4).ok());  // not up
+}
+
 TEST_F(PipelineTest, RejectsBadCalls) {
   PeerId e1 = AddPeer(65001, "10.0.0.1");
   PipelinePeerConfig dup;

@@ -37,14 +37,18 @@ void PolicyRefilter::Change(RoutePolicy policy, NextFn next) {
     }
     return;
   }
-  if (!task_.active()) {
-    task_ = background_.scheduler->add(background_.name, [this] { return run_slice(); });
-  }
+  Resume();
+}
+
+void PolicyRefilter::Resume() {
+  if (!walking() || !background_.scheduler || task_.active()) return;
+  task_ = background_.scheduler->add(background_.name, [this] { return run_slice(); });
 }
 
 bool PolicyRefilter::run_slice() {
   if (!walking()) return false;
   if (background_.throttle && background_.throttle()) return true;
+  if (background_.paused && background_.paused()) return false;  // until Resume()
   if (background_.before_slice) background_.before_slice();
   const bool more = Slice(background_.slice);
   if (background_.after_slice) background_.after_slice();

@@ -43,6 +43,7 @@ class PolicyRefilter {
     rib::TaskScheduler* scheduler = nullptr;  // null: walks run synchronously
     size_t slice = 200;                       // prefixes visited per slice; REQUIRES: > 0
     std::function<bool()> throttle;           // while true, slices do nothing (stay scheduled)
+    std::function<bool()> paused;             // when true, the walk's task ends until Resume()
     std::function<void()> before_slice;       // around each slice's visits (may be null)
     std::function<void()> after_slice;
     std::string name = "refilter";
@@ -74,6 +75,8 @@ class PolicyRefilter {
   void Change(RoutePolicy policy, NextFn next);
   // Visits up to `budget` prefixes; returns true while the walk has more to do.
   bool Slice(size_t budget);
+  // Restarts the background task of a walk that Background::paused stopped.
+  void Resume();
 
   bool walking() const { return layers_.size() > 1; }
   size_t layers() const { return layers_.size(); }

@@ -219,6 +219,7 @@ class OutputRefilterTest : public ::testing::Test {
     c.address = A("10.9.9.9");
     c.peer_as = 65002;
     c.local_address = A("10.0.1.254");
+    c.other_family_local_address = A("2001:db8::fe");
     filter = std::make_unique<OutputFilterStage>(2, 65000, c, &in);
     rec = std::make_unique<RecordingStage>(filter.get());
     in.set_next(filter.get());
@@ -230,6 +231,12 @@ class OutputRefilterTest : public ::testing::Test {
   }
   void Change(RoutePolicy policy) {
     filter->ChangePolicy(std::move(policy), [this](const std::optional<IpPrefix>& after) {
+      const auto hit = in.table().next_after(after);
+      return hit.value ? std::optional<IpPrefix>(hit.prefix) : std::nullopt;
+    });
+  }
+  void Refresh(std::optional<Family> family) {
+    filter->Refresh(family, [this](const std::optional<IpPrefix>& after) {
       const auto hit = in.table().next_after(after);
       return hit.value ? std::optional<IpPrefix>(hit.prefix) : std::nullopt;
     });
@@ -267,6 +274,67 @@ TEST_F(OutputRefilterTest, ExportChangeSendsOnlyDifferencesInSlices) {
   Change(nullptr);
   scheduler.run_until_idle();
   EXPECT_EQ(rec->EventStrings(), (V{"+10.2.0.0/16 p1", "+10.4.0.0/16 p1", "+10.6.0.0/16 p1"}));
+  Check();
+}
+
+// Route refresh (no Adj-RIB-Out): each route of the family is sent again as a replace of itself,
+// in slices; a prefix a change reaches meanwhile is skipped (the change sent it); a policy
+// change mid-walk restarts it and the refresh still reaches every prefix.
+TEST_F(OutputRefilterTest, RefreshSendsEveryRouteOfTheFamilyAgain) {
+  for (int i = 1; i <= 5; ++i) in.announce(Route(Pfx(i), {.path = {65001}}, src));
+  in.announce(Route("2001:db8::/32", {.path = {65001}, .next_hop = "2001:db8::1"}, src));
+  rec->clear_events();
+  Refresh(Family::kIpv4);
+  ASSERT_TRUE(scheduler.run_slice());  // 10.1, 10.2
+  EXPECT_EQ(rec->EventStrings(), (V{"=10.1.0.0/16 p1", "=10.2.0.0/16 p1"}));
+  in.announce(Route(Pfx(4), {.path = {65001, 5}}, src));  // ahead: sent by the change
+  const RoutePolicy reject_5 = [](const BgpRouteRef& r) -> BgpRouteRef {
+    return r->prefix == P(Pfx(5)) ? nullptr : r;
+  };
+  Change(reject_5);  // restarts the walk
+  scheduler.run_until_idle();
+  EXPECT_FALSE(filter->refilter().walking());
+  EXPECT_EQ(rec->EventStrings(),
+            (V{"=10.1.0.0/16 p1", "=10.2.0.0/16 p1", "=10.4.0.0/16 p1", "=10.1.0.0/16 p1",
+               "=10.2.0.0/16 p1", "=10.3.0.0/16 p1", "=10.4.0.0/16 p1", "-10.5.0.0/16 p1"}));
+  Check();
+  EXPECT_EQ(rec->current().size(), 5u);  // 10.1-10.4 and the IPv6 route, never re-sent
+  // Over: a later policy change sends only differences again.
+  rec->clear_events();
+  Change(reject_5);
+  scheduler.run_until_idle();
+  EXPECT_TRUE(rec->events().empty());
+  Refresh(std::nullopt);
+  scheduler.run_until_idle();
+  EXPECT_EQ(rec->events().size(), 5u);
+  Check();
+}
+
+// Background::paused ends the walk's task (no spinning while the session is busy); Resume
+// picks it up where it stopped.
+TEST_F(OutputRefilterTest, PausedWalkWaitsForResume) {
+  for (int i = 1; i <= 4; ++i) in.announce(Route(Pfx(i), {.path = {65001}}, src));
+  bool busy = false;
+  PolicyRefilter::Background bg;
+  bg.scheduler = &scheduler;
+  bg.slice = 1;
+  bg.paused = [&busy] { return busy; };
+  filter->refilter().set_background(std::move(bg));
+  rec->clear_events();
+  Refresh(std::nullopt);
+  ASSERT_TRUE(scheduler.run_slice());
+  busy = true;
+  EXPECT_LE(scheduler.run_until_idle(), 2u);  // the task ended
+  EXPECT_TRUE(filter->refilter().walking());
+  EXPECT_EQ(rec->events().size(), 1u);
+  filter->refilter().Resume();  // still busy: ends again
+  scheduler.run_until_idle();
+  EXPECT_EQ(rec->events().size(), 1u);
+  busy = false;
+  filter->refilter().Resume();
+  scheduler.run_until_idle();
+  EXPECT_FALSE(filter->refilter().walking());
+  EXPECT_EQ(rec->events().size(), 4u);
   Check();
 }
 

@@ -297,12 +297,12 @@ void BgpPeer::OnRouteRefresh(const RouteRefreshMessage& request) {
 }
 
 void BgpPeer::announce_adj_out(AfiSafi family) {
-  if (gate_.closed()) return;  // nothing sent yet: the release sends it all
-  for (const AnnouncementGroup& g : gate_.Groups(family)) {
-    if (Status s = session_->Announce(g.attrs->attrs(), family, g.prefixes); !s.ok()) {
-      ++counters_.send_errors;
-      log_->warn("{}: re-announce: {}", settings_.session.Name(), s.ToString());
-    }
+  if (gate_.closed()) return;               // nothing sent yet: the release sends it all
+  if (family.safi != kSafiUnicast) return;  // a family we do not carry: nothing was sent
+  const std::optional<Family> f = family.IpFamily();
+  if (!f) return;
+  if (Status s = pipeline_.refresh_out(id_, *f); !s.ok()) {
+    log_->warn("{}: re-announce: {}", settings_.session.Name(), s.ToString());
   }
 }
 
@@ -362,7 +362,6 @@ void BgpPeer::send_updates(UpdateBatch batch) {
   if (gate_.Hold(batch)) return;
   std::vector<IpPrefix> withdrawn[2];
   for (const IpPrefix& p : batch.withdrawals) withdrawn[p.is_v4() ? 0 : 1].push_back(p);
-  gate_.Withdrawn(batch.withdrawals);
   for (int f = 0; f < 2; ++f) {
     if (withdrawn[f].empty()) continue;
     if (Status s = session_->Withdraw(f == 0 ? kIpv4Unicast : kIpv6Unicast, withdrawn[f]);
@@ -375,9 +374,7 @@ void BgpPeer::send_updates(UpdateBatch batch) {
     if (Status s = session_->Announce(g.attrs->attrs(), UnicastOf(g.family), g.prefixes); !s.ok()) {
       ++counters_.send_errors;
       log_->warn("{}: announce: {}", settings_.session.Name(), s.ToString());
-      continue;
     }
-    gate_.Announced(g);
   }
 }
 

@@ -6,10 +6,11 @@
 //               --OnSessionDown---------> pipeline.peer_down (routes withdrawn in background),
 //                                         or kept stale (graceful restart, PeerGracefulRestart)
 //               --OnWritable------------> pipeline.peer_output_ready (posted)
-//   PeerOut --send_updates(batch)--> Withdraw / Announce on the session; kept as Adj-RIB-Out
-//               (OutputGate; while this speaker restarts, only kept, until ReleaseOutput)
+//   PeerOut --send_updates(batch)--> Withdraw / Announce on the session (while this speaker
+//               restarts, held in the OutputGate until ReleaseOutput; no Adj-RIB-Out copy)
 //   End-of-RIB per negotiated family once the initial dump is sent (BgpPipeline::dump_done).
-//   ROUTE-REFRESH received: the Adj-RIB-Out of that family is announced again.
+//   ROUTE-REFRESH received: the routes of that family are announced again, walked from the
+//               pipeline (BgpPipeline::refresh_out) in background slices.
 // Session safety here: enforce_first_as (eBGP UPDATEs whose AS_PATH does not start with the
 // peer's AS are treated as withdraw, like FRR) and max_prefixes (the Adj-RIB-In size after each
 // UPDATE: a warning log line once at the threshold, Cease / Maximum Number of Prefixes Reached
@@ -108,7 +109,6 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   // Input flow control: stop or resume reading from the peer (BgpSpeaker::check_input).
   void SetReadPaused(bool paused) { session_->SetReadPaused(paused); }
   const Counters& counters() const { return counters_; }
-  size_t adj_rib_out_size() const { return gate_.size(); }
   const OutputGate& output_gate() const { return gate_; }
   // The current session negotiated graceful restart and its OPEN had the R bit.
   bool peer_restarting() const { return negotiated_ && negotiated_->peer_restarting; }
@@ -118,7 +118,7 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   std::string last_error() const;
   const PeerGracefulRestart& graceful_restart() const { return *gr_; }
   // Restarting speaker (RFC 4724 4.1): a session established while `defer` says so holds our
-  // UPDATEs in the OutputGate (only the Adj-RIB-Out is kept) until ReleaseOutput, and our
+  // UPDATEs in the OutputGate (coalesced per prefix) until ReleaseOutput, and our
   // End-of-RIB waits for both; `eor_in` is told of every End-of-RIB the peer sends and of
   // every session established.
   void set_restart_hooks(std::function<bool()> defer, std::function<void()> eor_in) {

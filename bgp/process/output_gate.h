@@ -1,21 +1,19 @@
-// OutputGate: one peer's Adj-RIB-Out (what it has been sent, or will be sent when the gate opens)
-// and the restarting speaker's gate in front of the wire (RFC 4724 4.1).
+// OutputGate: the restarting speaker's gate in front of one peer's wire (RFC 4724 4.1).
 //
-// Open (the normal case): the caller sends each batch and records what the session took
-// (Announced, Withdrawn). Closed (this speaker restarted and defers its route selection until
-// its graceful restart peers' End-of-RIB, or its selection deferral timer): Hold records the
-// batch and nothing goes on the wire. Changes coalesce per prefix, so the peer never sees the
-// partial best paths of the re-learning; a withdrawal just forgets the prefix (the peer, our
-// helper, holds our previous routes stale, and its sweep on our End-of-RIB drops what we do not
-// announce again). Open hands back the whole table once, grouped by attribute set and family, to
-// send before our End-of-RIB. No copy of the routes: the table is the Adj-RIB-Out the peer needs
-// anyway (route refresh). Threading: single-threaded.
+// Open (the normal case): Hold returns false, the caller sends the batch, and nothing is kept:
+// there is no Adj-RIB-Out copy (a full table is a million entries per peer); a route refresh or
+// soft reset out re-sends from the pipeline (BgpPipeline::refresh_out), as XORP keeps routes only
+// where they enter. Closed (this speaker restarted and defers its route selection until its
+// graceful restart peers' End-of-RIB, or its selection deferral timer): Hold records the batch
+// and nothing goes on the wire. Changes coalesce per prefix, so the peer never sees the partial
+// best paths of the re-learning; a withdrawal just forgets the prefix (the peer, our helper,
+// holds our previous routes stale, and its sweep on our End-of-RIB drops what we do not announce
+// again). Open hands back the held table once, grouped by attribute set and family, to send
+// before our End-of-RIB, and forgets it. Threading: single-threaded.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
-#include <span>
 #include <vector>
 
 #include "absl/container/btree_map.h"
@@ -37,23 +35,24 @@ class OutputGate {
   void Close() { closed_ = true; }
   bool closed() const { return closed_; }
   // Closed: records `batch` and returns true (send nothing). Open: returns false; the caller
-  // sends the batch and records what the session took.
+  // sends the batch.
   bool Hold(const UpdateBatch& batch);
-  void Announced(const AnnouncementGroup& group);
-  void Withdrawn(std::span<const IpPrefix> prefixes);
-  // Opens the gate; returns the whole table (every prefix once) when it was closed, else nothing.
+  // Opens the gate; returns the held table (every prefix once, grouped by attribute set and
+  // family, prefixes sorted) when it was closed, else nothing.
   std::vector<AnnouncementGroup> Open();
-  // The table of one family (every family: nullopt), grouped by attribute set, prefixes sorted.
-  std::vector<AnnouncementGroup> Groups(std::optional<AfiSafi> family = std::nullopt) const;
-  // The session went: forget the table (the gate stays as it is).
+  // The session went: forget the held table (the gate stays as it is).
   void Clear() { table_.clear(); }
 
+  // Prefixes held while closed.
   size_t size() const { return table_.size(); }
   const Counters& counters() const { return counters_; }
 
  private:
+  std::vector<AnnouncementGroup> Groups() const;
+
   bool closed_ = false;
-  // A B-tree: sorted like a std::map, without a 72-byte node per prefix (a full table is 1M).
+  // Held while closed. A B-tree: sorted like a std::map, without a 72-byte node per prefix (a full
+  // table is 1M).
   absl::btree_map<IpPrefix, AttributeSetPtr> table_;
   Counters counters_;
 };

@@ -1,4 +1,4 @@
-// OutputGate: the Adj-RIB-Out and the restarting speaker's gate (RFC 4724 4.1).
+// OutputGate: the restarting speaker's gate (RFC 4724 4.1).
 #include "bgp/process/output_gate.h"
 
 #include <gtest/gtest.h>
@@ -38,17 +38,14 @@ std::map<IpPrefix, uint32_t> Flatten(const std::vector<AnnouncementGroup>& group
   return out;
 }
 
-TEST(OutputGateTest, OpenGateHoldsNothingAndRecordsWhatWasSent) {
+TEST(OutputGateTest, OpenGateHoldsNothingAndKeepsNothing) {
   OutputGate gate;
   const UpdateBatch b = Announce(Med(1), {"10.0.0.0/8", "11.0.0.0/8"});
   EXPECT_FALSE(gate.Hold(b));
-  EXPECT_EQ(gate.size(), 0u);  // the caller records what the session took
-  gate.Announced(b.announcements[0]);
-  const std::vector<IpPrefix> gone{P("10.0.0.0/8")};
-  gate.Withdrawn(gone);
-  EXPECT_EQ(Flatten(gate.Groups()), (std::map<IpPrefix, uint32_t>{{P("11.0.0.0/8"), 1}}));
+  EXPECT_EQ(gate.size(), 0u);        // no Adj-RIB-Out copy
   EXPECT_TRUE(gate.Open().empty());  // was not closed: nothing to release
   EXPECT_EQ(gate.counters().releases, 0u);
+  EXPECT_EQ(gate.counters().held_batches, 0u);
 }
 
 // While closed, a churn of changes coalesces per prefix; Open gives each final route once and
@@ -75,8 +72,10 @@ TEST(OutputGateTest, ClosedGateCoalescesChurnAndReleasesTheFinalTableOnce) {
   }
   EXPECT_EQ(gate.counters().releases, 1u);
   EXPECT_EQ(gate.counters().released_prefixes, 3u);
-  // Open now: what follows passes through.
+  // Open now: the held table is forgotten and what follows passes through.
+  EXPECT_EQ(gate.size(), 0u);
   EXPECT_FALSE(gate.Hold(Announce(Med(4), {"14.0.0.0/8"})));
+  EXPECT_EQ(gate.size(), 0u);
   EXPECT_TRUE(gate.Open().empty());
 }
 
@@ -87,13 +86,13 @@ TEST(OutputGateTest, GroupsByValueAndFamilySorted) {
   gate.Hold(Announce(Med(7), {"12.0.0.0/8"}));
   gate.Hold(Announce(Med(7), {"10.0.0.0/8"}));
   gate.Hold(Announce(Med(7), {"2001:db8::/32"}));
-  const auto v4 = gate.Groups(kIpv4Unicast);
-  ASSERT_EQ(v4.size(), 1u);
-  EXPECT_EQ(v4[0].prefixes, (std::vector<IpPrefix>{P("10.0.0.0/8"), P("12.0.0.0/8")}));
-  const auto v6 = gate.Groups(kIpv6Unicast);
-  ASSERT_EQ(v6.size(), 1u);
-  EXPECT_EQ(v6[0].family, Family::kIpv6);
-  EXPECT_EQ(gate.Groups().size(), 2u);
+  const auto groups = gate.Open();
+  ASSERT_EQ(groups.size(), 2u);
+  const auto& v4 = groups[0].family == Family::kIpv4 ? groups[0] : groups[1];
+  const auto& v6 = groups[0].family == Family::kIpv4 ? groups[1] : groups[0];
+  EXPECT_EQ(v4.prefixes, (std::vector<IpPrefix>{P("10.0.0.0/8"), P("12.0.0.0/8")}));
+  EXPECT_EQ(v6.family, Family::kIpv6);
+  EXPECT_EQ(v6.prefixes, (std::vector<IpPrefix>{P("2001:db8::/32")}));
 }
 
 // A session lost while closed forgets what it held; the gate stays closed for the next one.
