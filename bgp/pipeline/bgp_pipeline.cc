@@ -17,7 +17,7 @@ BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& 
   decision_->use_downstream_table(fanout_.get());
   // rib_out_ is destroyed after the reader is removed (~BgpPipeline), so the flush target lives.
   rib_reader_ = fanout_->add_reader(
-      "rib", [this] { rib_out_->flush(); }, /*dump=*/false);
+      "rib", [this] { rib_out_->flush(); }, /*dump=*/false, /*last=*/true);
   rib_out_ = std::make_unique<RibOutStage>(rib, rib_reader_);
   rib_reader_->set_next(rib_out_.get());
 }

@@ -69,10 +69,15 @@ BgpRouteRef FanoutStage::lookup_for(const Reader& r, const IpPrefix& prefix) con
 }
 
 FanoutStage::Reader* FanoutStage::add_reader(std::string name, std::function<void()> flush,
-                                             bool dump) {
-  readers_.push_back(std::unique_ptr<Reader>(
-      new Reader(this, std::move(name), std::move(flush), end_seq(), dump)));
-  Reader* r = readers_.back().get();
+                                             bool dump, bool last) {
+  auto reader =
+      std::unique_ptr<Reader>(new Reader(this, std::move(name), std::move(flush), end_seq(), dump));
+  reader->last_ = last;
+  Reader* r = reader.get();
+  auto at = last ? readers_.end()
+                 : std::find_if(readers_.begin(), readers_.end(),
+                                [](const auto& x) { return x->last_; });
+  readers_.insert(at, std::move(reader));
   if (dump) schedule();
   return r;
 }

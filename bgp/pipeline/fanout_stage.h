@@ -68,6 +68,7 @@ class FanoutStage : public BgpStage {
     bool paused_ = false;
     std::chrono::steady_clock::time_point paused_at_;  // when paused_ last became true
     bool dumping_;
+    bool last_ = false;
     bool dump_started_ = false;
     RouteTable::Iterator cursor_;  // stands on the last dumped prefix
     std::optional<IpPrefix> last_dumped_;
@@ -90,7 +91,9 @@ class FanoutStage : public BgpStage {
 
   // A new output branch: plumb its first stage with reader->set_next(). With `dump`, it first
   // receives the current table. `flush` runs after each run of deliveries (may be null).
-  Reader* add_reader(std::string name, std::function<void()> flush, bool dump);
+  // Readers are served in the order added, except `last` ones, served after all others (the
+  // RIB's: a peer's UPDATE goes on the wire before the IPC to the RIB is built).
+  Reader* add_reader(std::string name, std::function<void()> flush, bool dump, bool last = false);
   // Forgets the reader (its branch is being destroyed; nothing more is sent to it).
   void remove_reader(Reader* reader);
   void pause(Reader* reader);

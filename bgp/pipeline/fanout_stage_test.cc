@@ -25,11 +25,16 @@ class FanoutStageTest : public ::testing::Test {
     std::unique_ptr<RecordingStage> rec;
     int flushes = 0;
   };
-  std::unique_ptr<Branch> AddBranch(const std::string& name, bool dump) {
+  std::unique_ptr<Branch> AddBranch(const std::string& name, bool dump, bool last = false) {
     auto b = std::make_unique<Branch>();
     Branch* raw = b.get();
     b->reader = fanout.add_reader(
-        name, [raw] { ++raw->flushes; }, dump);
+        name,
+        [this, raw, name] {
+          ++raw->flushes;
+          flush_order.push_back(name);
+        },
+        dump, last);
     b->rec = std::make_unique<RecordingStage>(b->reader);
     b->reader->set_next(b->rec.get());
     return b;
@@ -47,6 +52,7 @@ class FanoutStageTest : public ::testing::Test {
 
   rib::TaskScheduler scheduler;
   FanoutStage fanout;
+  std::vector<std::string> flush_order;
   PeerRef peer = Peer(1, 65001, false, "10.0.0.1");
   PeerIn in{1};
 };
@@ -76,6 +82,25 @@ TEST_F(FanoutStageTest, SlowReaderHoldsNobodyBack) {
   EXPECT_EQ(fanout.queue_size(), 0u);  // freed once every reader passed
   EXPECT_GT(slow->flushes, 1);
   Check(*slow);
+}
+
+// A `last` reader (the RIB's) is served after every other, whenever the others were added: a
+// peer's UPDATE does not wait for the RIB's IPC to be built.
+TEST_F(FanoutStageTest, LastReaderIsServedAfterTheOthers) {
+  auto rib = AddBranch("rib", false, /*last=*/true);
+  auto a = AddBranch("a", false);
+  auto b = AddBranch("b", false);
+  Announce(1, 1);
+  scheduler.run_until_idle();
+  EXPECT_EQ(flush_order, (std::vector<std::string>{"a", "b", "rib"}));
+  auto c = AddBranch("c", false);
+  flush_order.clear();
+  Announce(2, 1);
+  scheduler.run_until_idle();
+  EXPECT_EQ(flush_order, (std::vector<std::string>{"a", "b", "c", "rib"}));
+  ExpectSynced(*rib);
+  EXPECT_EQ(c->rec->current().size(), 1u);  // added without a dump, after 10.0.1/24
+  Check(*c);
 }
 
 TEST_F(FanoutStageTest, LateJoinerGetsDumpAlongsideChanges) {
