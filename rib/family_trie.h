@@ -77,13 +77,22 @@ class FamilyTrie {
   }
 
   // Removes the value at key; returns false if there was none. Pinned nodes stay.
+  // One descent: the ancestors it passes are the path prune() would otherwise walk again.
   bool erase(const K& key) {
-    const uint32_t n = find_node(key);
+    Stack path;
+    uint32_t n = root_;
+    while (n != kNil) {
+      const Node& c = nodes_[n];
+      if (!c.key().Contains(key)) return false;
+      if (c.len() == key.len) break;
+      path.push(n);
+      n = c.child[key.bit(c.len())];
+    }
     if (n == kNil || nodes_[n].value() == kNil) return false;
     values_.free(nodes_[n].value());
     nodes_[n].set_value(kNil);
     --size_;
-    prune(n);
+    prune_along(n, path);
     return true;
   }
 
@@ -189,6 +198,12 @@ class FamilyTrie {
     Stack path;
     const K k = nodes_[n].key();
     for (uint32_t c = root_; c != n; c = nodes_[c].child[k.bit(nodes_[c].len())]) path.push(c);
+    prune_along(n, path);
+  }
+
+ private:
+  // prune(n) with `path` the ancestors of n from the root (consumed).
+  void prune_along(uint32_t n, Stack& path) {
     while (nodes_[n].value() == kNil && !pinned(n)) {
       const std::array<uint32_t, 2> child = nodes_[n].child;
       const int children = (child[0] != kNil) + (child[1] != kNil);
@@ -203,7 +218,6 @@ class FamilyTrie {
     }
   }
 
- private:
   // The value slot for key: the existing one (fresh = false; `value` untouched), or one made
   // from `value` (moved from; fresh = true).
   T* place(const K& key, T& value, bool& fresh) {

@@ -87,7 +87,7 @@ void RibIpcSink::set_want(const IpPrefix& prefix, std::optional<Want> want) {
 void RibIpcSink::mark_dirty(const IpPrefix& prefix, Slot& slot) {
   if (slot.dirty()) return;
   slot.set_dirty(true);
-  dirty_.push_back(prefix);
+  dirty_.emplace_back(prefix, &slot);
 }
 
 void RibIpcSink::drop_all(bool sent_side) {
@@ -175,11 +175,9 @@ void RibIpcSink::send_round() {
   };
   size_t taken = 0;
   while (!dirty_.empty() && taken < options_.max_batch) {
-    const IpPrefix prefix = dirty_.front();
+    const auto [prefix, slot] = dirty_.front();
     dirty_.pop_front();
     ++taken;
-    Slot* slot = routes_.find_mutable(prefix);
-    if (!slot) continue;
     slot->set_dirty(false);
     const std::optional<Want> w = slot->wanted();
     const std::optional<Want> s = slot->sent();

@@ -177,10 +177,11 @@ class RibIpcSink : public RibSink {
   SkipFn skip_;
   std::shared_ptr<spdlog::logger> log_;
   // One trie (slab nodes, no malloc per prefix) for both states and a FIFO of the dirty
-  // prefixes (each queued once).
+  // prefixes (each queued once) with their slots (slab values do not move, and a dirty slot is
+  // erased only when taken off the FIFO), so a round does not descend the trie again.
   rib::RouteTrie<Slot> routes_;
   NexthopIndex nexthops_;
-  std::deque<IpPrefix> dirty_;
+  std::deque<std::pair<IpPrefix, Slot*>> dirty_;
   size_t wanted_count_ = 0;
   size_t sent_count_ = 0;
   bool rib_up_ = false;
