@@ -22,6 +22,19 @@ class PipelineTest : public ::testing::Test {
     config.deletion_slice = 5;
     pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
   }
+  // A new pipeline with the current config (the oracle serves one pipeline at a time).
+  void Rebuild() {
+    pipeline.reset();
+    pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
+  }
+  // eBGP peers 65001 and 65002, up with sinks s1 and s2.
+  std::pair<PeerId, PeerId> TwoPeersUp(testing::FakeSessionSink& s1, testing::FakeSessionSink& s2) {
+    PeerId e1 = AddPeer(65001, "10.0.0.1");
+    PeerId e2 = AddPeer(65002, "10.0.0.2");
+    EXPECT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
+    EXPECT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
+    return {e1, e2};
+  }
   PeerId AddPeer(uint32_t as, const std::string& addr) {
     PipelinePeerConfig c;
     c.address = A(addr);
@@ -186,13 +199,9 @@ TEST_F(PipelineTest, BusySessionStopsItsReaderOnly) {
 // routes again; a busy session stops the walk (no spinning, nothing piles up) until it is ready.
 TEST_F(PipelineTest, RefreshOutAnnouncesAgainAndWaitsForABusySession) {
   config.deletion_slice = 2;
-  pipeline.reset();
-  pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
-  PeerId e1 = AddPeer(65001, "10.0.0.1");
-  PeerId e2 = AddPeer(65002, "10.0.0.2");
+  Rebuild();
   testing::FakeSessionSink s1, s2;
-  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
-  ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
+  const auto [e1, e2] = TwoPeersUp(s1, s2);
   Send(e1, {65001}, {"1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8", "4.0.0.0/8", "5.0.0.0/8"});
   scheduler.run_until_idle();
   ASSERT_EQ(s2.table.size(), 5u);
@@ -251,13 +260,9 @@ TEST_F(PipelineTest, InputBacklogRisesWithUntakenChangesAndDrains) {
   config.input_high_water = 20;
   config.input_low_water = 5;
   config.fanout_slice = 4;
-  pipeline.reset();  // the oracle serves one pipeline at a time
-  pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
-  PeerId e1 = AddPeer(65001, "10.0.0.1");
-  PeerId e2 = AddPeer(65002, "10.0.0.2");
+  Rebuild();
   testing::FakeSessionSink s1, s2;
-  ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
-  ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
+  const auto [e1, e2] = TwoPeersUp(s1, s2);
   Send(e1, {65001}, {"10.0.0.0/24"});  // the next hop's answer is then known
   scheduler.run_until_idle();
   EXPECT_FALSE(pipeline->input_congested());
