@@ -1,5 +1,7 @@
 #include "bgp/pipeline/bgp_route.h"
 
+#include <new>
+
 #include "rib/block_pool.h"
 
 namespace strata::bgp {
@@ -11,9 +13,25 @@ std::string BgpRoute::ToString() const {
   return s;
 }
 
+namespace {
+// Routes in one pooled 64-byte block each (rib/block_pool.h), where malloc takes 80.
+using RoutePool = rib::PoolAllocator<BgpRoute>;
+}  // namespace
+
+void BgpRoute::Free(const BgpRoute* r) {
+  BgpRoute* p = const_cast<BgpRoute*>(r);
+  p->~BgpRoute();
+  RoutePool().deallocate(p, 1);
+}
+
+BgpRoutePtr NewRoute() { return BgpRoutePtr(new (RoutePool().allocate(1)) BgpRoute()); }
+
+BgpRoutePtr NewRoute(const BgpRoute& r) {
+  return BgpRoutePtr(new (RoutePool().allocate(1)) BgpRoute(r));
+}
+
 BgpRouteRef MakeRoute(const IpPrefix& prefix, AttributeSetPtr attrs, PeerRef peer) {
-  // Route and control block in one pooled 80-byte block (rib/block_pool.h), where malloc takes 96.
-  auto r = std::allocate_shared<BgpRoute>(rib::PoolAllocator<BgpRoute>());
+  BgpRoutePtr r = NewRoute();
   r->prefix = prefix;
   r->attrs = std::move(attrs);
   r->peer = std::move(peer);
@@ -21,7 +39,7 @@ BgpRouteRef MakeRoute(const IpPrefix& prefix, AttributeSetPtr attrs, PeerRef pee
 }
 
 BgpRouteRef WithAttrs(const BgpRoute& r, AttributeSetPtr attrs) {
-  auto copy = std::allocate_shared<BgpRoute>(rib::PoolAllocator<BgpRoute>(), r);
+  BgpRoutePtr copy = NewRoute(r);
   copy->attrs = std::move(attrs);
   return copy;
 }

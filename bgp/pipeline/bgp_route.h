@@ -7,9 +7,14 @@
 // PeerInfo describes one session of a peer: a new one is made each time the peer comes up (the
 // router id comes from its OPEN), so routes of an old session still in a deletion stage keep
 // theirs. `id` is the pipeline's handle for the peer and stays the same across sessions.
-// Threading: immutable values, safe to share.
+// A route counts its references itself (boost::intrusive_ptr, not std::shared_ptr): a million
+// routes then take one pooled 64-byte block each instead of 80 with a control block, every
+// reference held by a stage's table is 8 bytes instead of 16, and copying a reference is a plain
+// increment, not an atomic one (the pipeline lives on one thread).
+// Threading: immutable values; references are not thread-safe (one thread at a time).
 #pragma once
 
+#include <boost/intrusive_ptr.hpp>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -53,9 +58,31 @@ struct BgpRoute {
   const PathAttributes& path() const { return attrs->attrs(); }
   // "10.0.0.0/8 from 192.0.2.1 [origin igp as-path ...]".
   std::string ToString() const;
-};
-using BgpRouteRef = std::shared_ptr<const BgpRoute>;
 
+  // The references to this route (a copy starts with none).
+  struct RefCount {
+    RefCount() = default;
+    RefCount(const RefCount& /*other*/) {}
+    RefCount& operator=(const RefCount& /*other*/) { return *this; }
+    mutable uint32_t n = 0;
+  };
+  RefCount refs{};
+
+  friend void intrusive_ptr_add_ref(const BgpRoute* r) { ++r->refs.n; }
+  friend void intrusive_ptr_release(const BgpRoute* r) {
+    if (--r->refs.n == 0) Free(r);
+  }
+
+ private:
+  static void Free(const BgpRoute* r);
+};
+using BgpRouteRef = boost::intrusive_ptr<const BgpRoute>;
+// A route being made (fields still to set); converts to BgpRouteRef.
+using BgpRoutePtr = boost::intrusive_ptr<BgpRoute>;
+
+// A new route from the route pool: empty, or a copy of `r` (its derived data too).
+BgpRoutePtr NewRoute();
+BgpRoutePtr NewRoute(const BgpRoute& r);
 BgpRouteRef MakeRoute(const IpPrefix& prefix, AttributeSetPtr attrs, PeerRef peer);
 // A copy of `r` with other attributes (derived data kept).
 BgpRouteRef WithAttrs(const BgpRoute& r, AttributeSetPtr attrs);

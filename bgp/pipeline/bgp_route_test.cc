@@ -1,5 +1,6 @@
-// Routes come from the pool of their type (rib/block_pool.h): a freed route's block serves the
-// next, and a route may be freed on another thread than the one that made it.
+// Routes come from the pool of their type (rib/block_pool.h) and count their own references: a
+// freed route's block serves the next, and a route may be freed on another thread than the one
+// that made it (once the maker has let go: references are not thread-safe).
 #include "bgp/pipeline/bgp_route.h"
 
 #include <gtest/gtest.h>
@@ -21,6 +22,23 @@ TEST(BgpRouteTest, RoutesAreSharedFromPooledBlocks) {
   b.reset();
   BgpRouteRef c = WithAttrs(*a, attrs);  // the block b left
   EXPECT_EQ(c.get(), old);
+}
+
+// A route counts its own references: a copy starts with none of the original's, and the last
+// reference gone returns the block to the pool.
+TEST(BgpRouteTest, RoutesCountTheirReferences) {
+  AttributeSetPtr attrs = AttributeSet::Make(PathAttributes{});
+  BgpRouteRef a = MakeRoute(IpPrefix::Default(Family::kIpv4), attrs, nullptr);
+  BgpRouteRef a2 = a;
+  EXPECT_EQ(a->refs.n, 2u);
+  BgpRoutePtr copy = NewRoute(*a);
+  EXPECT_EQ(copy->refs.n, 1u);
+  EXPECT_EQ(copy->prefix, a->prefix);
+  a2.reset();
+  EXPECT_EQ(a->refs.n, 1u);
+  const BgpRoute* freed = copy.get();
+  copy.reset();
+  EXPECT_EQ(NewRoute().get(), freed);  // (made and freed again at once)
 }
 
 TEST(BgpRouteTest, RoutesMayBeFreedOnAnotherThread) {

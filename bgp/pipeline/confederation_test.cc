@@ -51,7 +51,7 @@ BgpRouteRef RouteWith(const std::string& prefix, const PeerRef& peer, AsPath pat
   a.next_hop = A("192.0.2.1");
   a.med = med;
   a.local_pref = local_pref;
-  auto r = std::make_shared<BgpRoute>();
+  auto r = NewRoute();
   r->prefix = P(prefix);
   r->attrs = AttributeSet::Make(std::move(a));
   r->peer = peer;

@@ -190,7 +190,7 @@ class PipelineRandomTest : public ::testing::TestWithParam<int> {
         if (attrs->attrs().as_path->Contains(kLocalAs)) continue;
         const NexthopAnswer ans = oracle.Answer(*attrs->attrs().next_hop);
         if (!ans.resolvable) continue;
-        auto r = std::make_shared<BgpRoute>(BgpRoute{prefix, attrs, info, ans.metric, true});
+        auto r = NewRoute(BgpRoute{prefix, attrs, info, ans.metric, true});
         cands[prefix].push_back(r);
       }
     }

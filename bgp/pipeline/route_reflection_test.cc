@@ -41,7 +41,7 @@ BgpRouteRef RouteWith(const std::string& prefix, const PeerRef& peer,
   a.local_pref = 100;
   if (originator) a.originator_id = A(*originator);
   a.cluster_list = std::move(cluster_list);
-  auto r = std::make_shared<BgpRoute>();
+  auto r = NewRoute();
   r->prefix = P(prefix);
   r->attrs = AttributeSet::Make(std::move(a));
   r->peer = peer;
@@ -174,7 +174,7 @@ TEST_F(ReflectionOutputTest, SameAttributesFromTwoClientsAreNotConfused) {
   Build(kLocalAs, /*target_is_client=*/true, "9.0.0.1");
   PeerRef other_client = Source(5, kLocalAs, true, "6.6.6.6");
   BgpRouteRef a = RouteWith("1.0.0.0/8", client);
-  auto b = std::make_shared<BgpRoute>(*a);
+  auto b = NewRoute(*a);
   b->prefix = P("2.0.0.0/8");
   b->peer = other_client;
   in.announce(a);

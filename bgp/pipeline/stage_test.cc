@@ -160,7 +160,7 @@ TEST_F(DecisionStageTest, LosingChangesSendNothing) {
 }
 
 TEST_F(DecisionStageTest, IgnoresUnusableRoutes) {
-  auto r = std::make_shared<BgpRoute>(*Route("1.0.0.0/8", {.path = {1}}, peers[0]));
+  auto r = NewRoute(*Route("1.0.0.0/8", {.path = {1}}, peers[0]));
   r->resolvable = false;
   ins[0]->announce(r);
   EXPECT_TRUE(rec.events().empty());

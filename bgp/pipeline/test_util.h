@@ -53,7 +53,7 @@ inline PeerRef Peer(PeerId id, uint32_t as, bool ibgp, const std::string& addres
 
 inline BgpRouteRef Route(const std::string& prefix, const AttrSpec& s, const PeerRef& peer,
                          uint32_t igp_metric = 0) {
-  auto r = std::make_shared<BgpRoute>();
+  auto r = NewRoute();
   r->prefix = P(prefix);
   r->attrs = Attrs(s);
   r->peer = peer;
