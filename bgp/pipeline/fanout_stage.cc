@@ -74,9 +74,9 @@ FanoutStage::Reader* FanoutStage::add_reader(std::string name, std::function<voi
       std::unique_ptr<Reader>(new Reader(this, std::move(name), std::move(flush), end_seq(), dump));
   reader->last_ = last;
   Reader* r = reader.get();
-  auto at = last ? readers_.end()
-                 : std::find_if(readers_.begin(), readers_.end(),
-                                [](const auto& x) { return x->last_; });
+  auto at =
+      last ? readers_.end()
+           : std::find_if(readers_.begin(), readers_.end(), [](const auto& x) { return x->last_; });
   readers_.insert(at, std::move(reader));
   if (dump) schedule();
   return r;

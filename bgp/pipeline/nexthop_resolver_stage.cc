@@ -93,7 +93,7 @@ BgpRouteRef NexthopResolverStage::Annotated(const BgpRouteRef& in, uint32_t metr
     return in;
   }
   if (in->resolvable && in->igp_metric == metric) return in;
-  BgpRouteRef copy = WithAttrs(*in, in->attrs);  // pooled, like every pipeline route
+  BgpRoutePtr copy = NewRoute(*in);
   copy->igp_metric = metric;
   copy->resolvable = true;
   return copy;
