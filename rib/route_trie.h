@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -154,6 +155,27 @@ class RouteTrie {
   T* find_mutable(const IpPrefix& key) {
     if (key.family() == Family::kIpv4) return found(v4_, v4_.find_node(TrieKey4::Of(key)));
     return found(v6_, v6_.find_node(TrieKey6::Of(key)));
+  }
+
+  // Warms the paths to these prefixes for the changes or lookups about to follow (see
+  // FamilyTrie::warm); a hint that changes nothing.
+  void warm(std::span<const IpPrefix> prefixes) const {
+    constexpr size_t kChunk = 64;
+    std::array<TrieKey4, kChunk> k4;
+    std::array<TrieKey6, kChunk> k6;
+    size_t n4 = 0;
+    size_t n6 = 0;
+    for (const IpPrefix& p : prefixes) {
+      if (p.family() == Family::kIpv4) {
+        k4[n4++] = TrieKey4::Of(p);
+        if (n4 == kChunk) v4_.warm(k4.data(), std::exchange(n4, 0));
+      } else {
+        k6[n6++] = TrieKey6::Of(p);
+        if (n6 == kChunk) v6_.warm(k6.data(), std::exchange(n6, 0));
+      }
+    }
+    v4_.warm(k4.data(), n4);
+    v6_.warm(k6.data(), n6);
   }
 
   // The longest prefix holding a value that contains addr.

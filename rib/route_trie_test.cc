@@ -38,6 +38,33 @@ TEST(RouteTrieTest, InsertFindEraseAcrossFamilies) {
   EXPECT_EQ(t.size(), 2u);
 }
 
+TEST(RouteTrieTest, WarmChangesNothing) {
+  RouteTrie<int> t;
+  std::vector<IpPrefix> probes{P("10.0.0.0/8")};
+  t.warm(probes);  // empty trie
+  std::mt19937 rng(7);
+  std::map<IpPrefix, int> model;
+  for (int i = 0; i < 500; ++i) {
+    const uint32_t a = rng();
+    const IpPrefix p(A(std::to_string(a >> 24) + "." + std::to_string((a >> 16) & 255) + "." +
+                       std::to_string((a >> 8) & 255) + ".0"),
+                     static_cast<int>(8 + a % 17));  // host bits cleared
+    t.insert(p, i);
+    model[p] = i;
+    if (i % 3 == 0) probes.push_back(p);
+    if (i % 5 == 0) probes.push_back(P("192.0.2." + std::to_string(i % 256) + "/32"));
+  }
+  t.insert(P("2001:db8::/32"), 1000);
+  model[P("2001:db8::/32")] = 1000;
+  probes.push_back(P("2001:db8::/32"));
+  probes.push_back(P("2001:db8:1::/48"));
+  const std::vector<IpPrefix> before = Keys(t);
+  t.warm(probes);  // more than one 64-key chunk and 16-lane batch, both families
+  EXPECT_EQ(Keys(t), before);
+  EXPECT_EQ(t.size(), model.size());
+  for (const auto& [p, v] : model) EXPECT_EQ(*t.find(p), v) << p.ToString();
+}
+
 TEST(RouteTrieTest, TryEmplaceKeepsAnExistingValue) {
   RouteTrie<int> t;
   auto [a, fresh_a] = t.try_emplace(P("10.0.0.0/8"), 1);

@@ -23,6 +23,7 @@
 // replace_parent(). The pipeline owns all stages (unique_ptr). Threading: single-threaded.
 #pragma once
 
+#include <span>
 #include <string>
 
 #include "bgp/pipeline/bgp_route.h"
@@ -50,6 +51,14 @@ class BgpStage {
 
   // Upstream: the route this stage has sent downstream for exactly this prefix, or null.
   virtual BgpRouteRef lookup_route(const IpPrefix& prefix) const = 0;
+
+  // A hint, not a message: changes for these prefixes are about to come down (one UPDATE's).
+  // A stage with a per-prefix table warms the paths to them (rib::RouteTrie::warm: the
+  // descents interleaved, so their cache misses overlap) and passes the hint on; the default
+  // only passes it on. Nothing a stage sends or answers may depend on it.
+  virtual void prefetch(std::span<const IpPrefix> prefixes) {
+    if (next_) next_->prefetch(prefixes);
+  }
 
   // Re-plumbing: `old_parent` is replaced by `new_parent` (a dynamic stage came or went).
   virtual void replace_parent(BgpStage* old_parent, BgpStage* new_parent) = 0;

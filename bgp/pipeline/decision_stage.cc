@@ -53,6 +53,11 @@ void DecisionStage::delete_route(const BgpRouteRef& route, BgpStage* caller) {
   decide(route->prefix, caller, nullptr);
 }
 
+void DecisionStage::prefetch(std::span<const IpPrefix> prefixes) {
+  if (!table_) winners_.warm(prefixes);
+  BgpStage::prefetch(prefixes);  // the fanout (table_) warms its own
+}
+
 BgpRouteRef DecisionStage::lookup_route(const IpPrefix& prefix) const {
   if (table_) return table_->lookup_route(prefix);
   const Decided* d = winners_.find(prefix);

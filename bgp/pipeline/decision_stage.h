@@ -44,6 +44,7 @@ class DecisionStage : public BgpStage {
                      BgpStage* caller) override;
   void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
   BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
+  void prefetch(std::span<const IpPrefix> prefixes) override;
   void replace_parent(BgpStage* old_parent, BgpStage* new_parent) override;
 
   // The winners are what `table` (the next stage, which records every change synchronously and

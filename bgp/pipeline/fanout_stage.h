@@ -87,6 +87,8 @@ class FanoutStage : public BgpStage {
   void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
   // The newest winner (what the decision sent).
   BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
+  // Warms the table; the readers take the changes later (their own hint: deliver).
+  void prefetch(std::span<const IpPrefix> prefixes) override { table_.warm(prefixes); }
   void replace_parent(BgpStage* /*old_parent*/, BgpStage* /*new_parent*/) override {}
 
   // A new output branch: plumb its first stage with reader->set_next(). With `dump`, it first
@@ -160,6 +162,7 @@ class FanoutStage : public BgpStage {
   absl::flat_hash_map<IpPrefix, Chain, std::hash<IpPrefix>> queued_by_prefix_;
   std::list<std::unique_ptr<Reader>> readers_;  // after table_: cursors go first
   rib::TaskHandle task_;
+  std::vector<IpPrefix> prefetch_;  // deliver()'s hint to a branch (kept for its capacity)
 };
 
 }  // namespace strata::bgp

@@ -57,6 +57,26 @@ class FanoutStageTest : public ::testing::Test {
   PeerIn in{1};
 };
 
+TEST_F(FanoutStageTest, DeliveryHintsEachBranchWithTheChangesOfItsSlice) {
+  auto a = AddBranch("a", false);
+  auto b = AddBranch("b", false);
+  fanout.pause(b->reader);
+  for (int i = 0; i < 6; ++i) Announce(i, 1);
+  EXPECT_TRUE(scheduler.run_slice());  // slices of 4 entries: the hint covers those 4
+  EXPECT_EQ(a->rec->prefetched(),
+            (std::vector<IpPrefix>{P(Pfx(0)), P(Pfx(1)), P(Pfx(2)), P(Pfx(3))}));
+  EXPECT_TRUE(b->rec->prefetched().empty());  // paused: no hint
+  scheduler.run_until_idle();
+  EXPECT_EQ(a->rec->prefetched().size(), 6u);
+  fanout.resume(b->reader);
+  scheduler.run_until_idle();
+  EXPECT_EQ(b->rec->prefetched().size(), 6u);
+  ExpectSynced(*a);
+  ExpectSynced(*b);
+  Check(*a);
+  Check(*b);
+}
+
 TEST_F(FanoutStageTest, SlowReaderHoldsNobodyBack) {
   auto fast = AddBranch("fast", false);
   auto slow = AddBranch("slow", false);

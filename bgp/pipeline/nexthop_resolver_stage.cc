@@ -161,6 +161,11 @@ void NexthopResolverStage::delete_route(const BgpRouteRef& route, BgpStage* /*ca
   if (sent) send_delete(sent);
 }
 
+void NexthopResolverStage::prefetch(std::span<const IpPrefix> prefixes) {
+  entries_.warm(prefixes);
+  BgpStage::prefetch(prefixes);
+}
+
 BgpRouteRef NexthopResolverStage::lookup_route(const IpPrefix& prefix) const {
   const Entry* e = entries_.find(prefix);
   return e ? sent_of(*e) : nullptr;

@@ -49,6 +49,7 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
                      BgpStage* caller) override;
   void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
   BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
+  void prefetch(std::span<const IpPrefix> prefixes) override;
   void replace_parent(BgpStage* old_parent, BgpStage* new_parent) override;
 
   void nexthops_changed(const IpPrefix& region) override;

@@ -58,6 +58,17 @@ TEST_F(NexthopResolverTest, HoldsRoutesUntilAnswered) {
   Check();
 }
 
+TEST_F(NexthopResolverTest, PrefetchHintPassesThroughAndChangesNothing) {
+  Announce("1.0.0.0/8", "192.0.2.1");
+  oracle.answer_all();
+  const std::vector<IpPrefix> hint{P("1.0.0.0/8"), P("5.0.0.0/8")};
+  in.prefetch(hint);  // PeerIn, then the resolver, then the recorder
+  EXPECT_EQ(rec.prefetched(), hint);
+  EXPECT_EQ(rec.EventStrings(), (V{"+1.0.0.0/8 p1"}));
+  EXPECT_EQ(resolver.size(), 1u);
+  Check();
+}
+
 // Next hops of one subnet asked before the first answer came back each get the same answer:
 // the clients hear about the subnet once, not once per next hop (which re-evaluated every route
 // in the subnet per next hop: quadratic on a full table from one upstream).

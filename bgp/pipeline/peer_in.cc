@@ -37,6 +37,11 @@ bool PeerIn::withdraw(const IpPrefix& prefix) {
   return true;
 }
 
+void PeerIn::prefetch(std::span<const IpPrefix> prefixes) {
+  table_.warm(prefixes);
+  BgpStage::prefetch(prefixes);
+}
+
 void PeerIn::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) { announce(route); }
 
 void PeerIn::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {

@@ -41,6 +41,7 @@ class PeerIn : public BgpStage {
   void add_route(const BgpRouteRef& route, BgpStage* caller) override;
   void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
   BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
+  void prefetch(std::span<const IpPrefix> prefixes) override;
   void replace_parent(BgpStage* /*old_parent*/, BgpStage* /*new_parent*/) override {}
 
   // Hands over every route without sending anything; PeerIn is empty afterwards.

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,14 @@ class RecordingStage : public PassThroughStage {
                      BgpStage* caller) override;
   void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
 
+  // Records the hint (events keep their order: a hint's position is prefetched().size() at
+  // the time) and passes it on.
+  void prefetch(std::span<const IpPrefix> prefixes) override {
+    prefetched_.insert(prefetched_.end(), prefixes.begin(), prefixes.end());
+    PassThroughStage::prefetch(prefixes);
+  }
+  const std::vector<IpPrefix>& prefetched() const { return prefetched_; }
+
   const std::vector<Event>& events() const { return events_; }
   void clear_events() { events_.clear(); }
   // "+10.0.0.0/8 p1" / "=10.0.0.0/8 p2" / "-10.0.0.0/8 p1" (p<peer id>), for expectations.
@@ -48,6 +57,7 @@ class RecordingStage : public PassThroughStage {
   void expect_current(const BgpRouteRef& route, const char* op);
 
   std::vector<Event> events_;
+  std::vector<IpPrefix> prefetched_;
   std::map<IpPrefix, BgpRouteRef> current_;
   std::map<IpPrefix, bool> seen_;
   std::vector<std::string> violations_;

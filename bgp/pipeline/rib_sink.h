@@ -8,6 +8,7 @@
 // Threading: the pipeline's thread.
 #pragma once
 
+#include <span>
 #include <string_view>
 
 #include "bgp/pipeline/bgp_route.h"
@@ -32,6 +33,8 @@ class RibSink {
                              const BgpRouteRef& new_route) = 0;
   virtual void delete_route(RibOrigin origin, const BgpRouteRef& route) = 0;
   virtual void end_batch() = 0;
+  // A hint (BgpStage::prefetch): changes for these prefixes come next. Default: nothing.
+  virtual void prefetch(std::span<const IpPrefix> /*prefixes*/) {}
 };
 
 }  // namespace strata::bgp

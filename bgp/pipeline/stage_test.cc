@@ -40,6 +40,20 @@ TEST(PeerInTest, AddReplaceWithdrawAndLookups) {
   EXPECT_EQ(in.size(), 0u);
 }
 
+TEST(PeerInTest, PrefetchHintPassesDownAndChangesNothing) {
+  PeerRef peer = Peer(1, 65001, false, "10.0.0.1");
+  PeerIn in(1);
+  RecordingStage rec(&in);
+  in.set_next(&rec);
+  in.announce(Route("1.0.0.0/8", {.path = {65001}}, peer));
+  const std::vector<IpPrefix> hint{P("1.0.0.0/8"), P("2.0.0.0/8"), P("2001:db8::/32")};
+  in.prefetch(hint);
+  EXPECT_EQ(rec.prefetched(), hint);
+  EXPECT_EQ(rec.EventStrings(), (V{"+1.0.0.0/8 p1"}));
+  EXPECT_EQ(in.size(), 1u);
+  EXPECT_TRUE(rec.CheckLookups().ok());
+}
+
 TEST(InputFilterStageTest, DropsAsLoopsAndOwnOriginatorId) {
   PeerRef peer = Peer(1, 65001, false, "10.0.0.1");
   PeerIn in(1);
@@ -144,6 +158,13 @@ TEST_F(DecisionStageTest, PicksBestAcrossBranchesAndFallsBack) {
   EXPECT_EQ(rec.EventStrings().back(), "-1.0.0.0/8 p3");
   EXPECT_FALSE(decision.Explain(P("1.0.0.0/8")));
   Check();
+}
+
+TEST_F(DecisionStageTest, PrefetchHintReachesTheNextStage) {
+  const std::vector<IpPrefix> hint{P("1.0.0.0/8")};
+  ins[1]->prefetch(hint);
+  EXPECT_EQ(rec.prefetched(), hint);
+  EXPECT_TRUE(rec.events().empty());
 }
 
 TEST_F(DecisionStageTest, LosingChangesSendNothing) {

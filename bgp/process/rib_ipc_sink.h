@@ -72,6 +72,7 @@ class RibIpcSink : public RibSink {
                      const BgpRouteRef& new_route) override;
   void delete_route(RibOrigin origin, const BgpRouteRef& route) override;
   void end_batch() override { flush(); }
+  void prefetch(std::span<const IpPrefix> prefixes) override { routes_.warm(prefixes); }
 
   // Finder lifetime event of the RIB instance.
   void rib_event(bool alive);
