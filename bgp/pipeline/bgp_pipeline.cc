@@ -20,6 +20,7 @@ BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& 
       "rib", [this] { rib_out_->flush(); }, /*dump=*/false, /*last=*/true);
   rib_out_ = std::make_unique<RibOutStage>(rib, rib_reader_);
   rib_reader_->set_next(rib_out_.get());
+  rib_reader_->set_prefetch(true);  // the RIB sink keeps a table per prefix
 }
 
 BgpPipeline::~BgpPipeline() {

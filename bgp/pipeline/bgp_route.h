@@ -59,23 +59,32 @@ struct BgpRoute {
   // "10.0.0.0/8 from 192.0.2.1 [origin igp as-path ...]".
   std::string ToString() const;
 
-  // The references to this route (a copy starts with none).
+  // The references to this route (a copy starts with none). 16 bits, so that the route fits
+  // in 64 bytes (the prefix, two shared pointers, the metric and flags take 62). A route is
+  // referenced by a few tables and queue entries and at most once per peer's pending batch, far
+  // below the limit; a count that reaches it anyway saturates: the route is then never freed
+  // (a 64-byte leak), as the kernel's refcount_t does, rather than freed while still in use.
   struct RefCount {
+    static constexpr uint16_t kSaturated = UINT16_MAX;
     RefCount() = default;
     RefCount(const RefCount& /*other*/) {}
     RefCount& operator=(const RefCount& /*other*/) { return *this; }
-    mutable uint32_t n = 0;
+    mutable uint16_t n = 0;
   };
   RefCount refs{};
 
-  friend void intrusive_ptr_add_ref(const BgpRoute* r) { ++r->refs.n; }
+  friend void intrusive_ptr_add_ref(const BgpRoute* r) {
+    if (r->refs.n != RefCount::kSaturated) ++r->refs.n;
+  }
   friend void intrusive_ptr_release(const BgpRoute* r) {
+    if (r->refs.n == RefCount::kSaturated) return;
     if (--r->refs.n == 0) Free(r);
   }
 
  private:
   static void Free(const BgpRoute* r);
 };
+static_assert(sizeof(BgpRoute) <= 64, "a route is one 64-byte pooled block");
 using BgpRouteRef = boost::intrusive_ptr<const BgpRoute>;
 // A route being made (fields still to set); converts to BgpRouteRef.
 using BgpRoutePtr = boost::intrusive_ptr<BgpRoute>;

@@ -41,6 +41,21 @@ TEST(BgpRouteTest, RoutesCountTheirReferences) {
   EXPECT_EQ(NewRoute().get(), freed);  // (made and freed again at once)
 }
 
+TEST(BgpRouteTest, ARouteIsOneBlockAndItsCountSaturates) {
+  EXPECT_EQ(sizeof(BgpRoute), 64u);
+  BgpRouteRef r = MakeRoute(IpPrefix::Default(Family::kIpv4), nullptr, nullptr);
+  std::vector<BgpRouteRef> refs(BgpRoute::RefCount::kSaturated - 2, r);
+  EXPECT_EQ(r->refs.n, BgpRoute::RefCount::kSaturated - 1);
+  BgpRouteRef one_more = r;  // reaches the limit: from now on the count stays there
+  BgpRouteRef beyond = r;
+  EXPECT_EQ(r->refs.n, BgpRoute::RefCount::kSaturated);
+  refs.clear();
+  one_more.reset();
+  beyond.reset();
+  EXPECT_EQ(r->refs.n, BgpRoute::RefCount::kSaturated);  // never freed, never reused
+  EXPECT_EQ(r->prefix, IpPrefix::Default(Family::kIpv4));
+}
+
 TEST(BgpRouteTest, RoutesMayBeFreedOnAnotherThread) {
   std::vector<BgpRouteRef> made;
   std::thread t([&] {

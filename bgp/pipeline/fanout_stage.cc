@@ -121,7 +121,7 @@ bool FanoutStage::has_work(const Reader& r) const {
 bool FanoutStage::deliver(Reader& r, size_t budget) {
   size_t n = 0;
   bool sent = false;
-  if (!r.paused_ && !r.dumping_ && r.next() && end_seq() - r.next_seq_ > 1) {
+  if (r.prefetch_ && !r.paused_ && !r.dumping_ && r.next() && end_seq() - r.next_seq_ > 1) {
     // The branch's tables warm the paths to the prefixes about to come (BgpStage::prefetch).
     const uint64_t last = std::min<uint64_t>(end_seq(), r.next_seq_ + budget);
     prefetch_.clear();

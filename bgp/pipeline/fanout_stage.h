@@ -46,6 +46,9 @@ class FanoutStage : public BgpStage {
     bool dumping() const { return dumping_; }
     uint64_t delivered() const { return delivered_; }
     uint64_t skipped() const { return skipped_; }
+    // Before each run of deliveries, hint the branch with the prefixes about to come
+    // (BgpStage::prefetch), for branches with a table per prefix (the RIB's); off by default.
+    void set_prefetch(bool on) { prefetch_ = on; }
 
    private:
     friend class FanoutStage;
@@ -69,6 +72,7 @@ class FanoutStage : public BgpStage {
     std::chrono::steady_clock::time_point paused_at_;  // when paused_ last became true
     bool dumping_;
     bool last_ = false;
+    bool prefetch_ = false;
     bool dump_started_ = false;
     RouteTable::Iterator cursor_;  // stands on the last dumped prefix
     std::optional<IpPrefix> last_dumped_;

@@ -57,9 +57,12 @@ class FanoutStageTest : public ::testing::Test {
   PeerIn in{1};
 };
 
-TEST_F(FanoutStageTest, DeliveryHintsEachBranchWithTheChangesOfItsSlice) {
+TEST_F(FanoutStageTest, DeliveryHintsTheBranchesThatAskWithTheChangesOfTheirSlice) {
   auto a = AddBranch("a", false);
   auto b = AddBranch("b", false);
+  auto c = AddBranch("c", false);  // no hints asked for
+  a->reader->set_prefetch(true);
+  b->reader->set_prefetch(true);
   fanout.pause(b->reader);
   for (int i = 0; i < 6; ++i) Announce(i, 1);
   EXPECT_TRUE(scheduler.run_slice());  // slices of 4 entries: the hint covers those 4
@@ -71,6 +74,7 @@ TEST_F(FanoutStageTest, DeliveryHintsEachBranchWithTheChangesOfItsSlice) {
   fanout.resume(b->reader);
   scheduler.run_until_idle();
   EXPECT_EQ(b->rec->prefetched().size(), 6u);
+  EXPECT_TRUE(c->rec->prefetched().empty());
   ExpectSynced(*a);
   ExpectSynced(*b);
   Check(*a);

@@ -1,5 +1,7 @@
 #include "bgp/process/bgp_peer.h"
 
+#include <algorithm>
+#include <span>
 #include <vector>
 
 #include "common/profiler.h"
@@ -212,8 +214,19 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
     withdrawn.insert(withdrawn.end(), announced.begin(), announced.end());
     announced.clear();
   }
-  std::vector<IpPrefix> per_family[2];
-  for (const IpPrefix& p : announced) per_family[p.is_v4() ? 0 : 1].push_back(p);
+  // Split by family, without a copy in the usual case of one family per UPDATE.
+  std::vector<IpPrefix> split[2];
+  std::span<const IpPrefix> per_family[2];
+  const bool mixed = std::any_of(announced.begin(), announced.end(), [&](const IpPrefix& p) {
+    return p.is_v4() != announced.front().is_v4();
+  });
+  if (!mixed && !announced.empty()) {
+    per_family[announced.front().is_v4() ? 0 : 1] = announced;
+  } else {
+    for (const IpPrefix& p : announced) split[p.is_v4() ? 0 : 1].push_back(p);
+    per_family[0] = split[0];
+    per_family[1] = split[1];
+  }
   bool withdrawals_sent = false;
   for (int f = 0; f < 2; ++f) {
     if (per_family[f].empty()) continue;
