@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 namespace strata::rib {
 
@@ -16,7 +17,7 @@ void* BlockPool::allocate() {
   ++live_;
   if (free_) {
     void* p = free_;
-    free_ = *static_cast<void**>(p);
+    std::memcpy(&free_, p, sizeof free_);  // blocks may be 4-byte aligned (36-byte RIB routes)
     return p;
   }
   if (slabs_.empty() || used_in_last_ == per_slab_) {
@@ -34,7 +35,7 @@ void BlockPool::deallocate(void* p) {
     used_in_last_ = 0;
     return;
   }
-  *static_cast<void**>(p) = free_;
+  std::memcpy(p, &free_, sizeof free_);
   free_ = p;
 }
 
