@@ -22,7 +22,7 @@ std::optional<IpAddr> NexthopResolverStage::NexthopOf(const BgpRoute& r) {
 }
 
 void NexthopResolverStage::index(Entry& e) {
-  const auto nh = NexthopOf(*e.in);
+  const auto nh = NexthopOf(e.in());
   if (!nh) return;
   if (last_chain_ == by_nexthop_.end() || last_chain_->first != *nh) {
     last_chain_ = by_nexthop_.try_emplace(*nh).first;
@@ -37,7 +37,7 @@ void NexthopResolverStage::index(Entry& e) {
 }
 
 std::optional<IpAddr> NexthopResolverStage::unlink(Entry& e) {
-  const auto nh = NexthopOf(*e.in);
+  const auto nh = NexthopOf(e.in());
   if (!nh) return std::nullopt;
   auto it = last_chain_ != by_nexthop_.end() && last_chain_->first == *nh ? last_chain_
                                                                           : by_nexthop_.find(*nh);
@@ -61,28 +61,28 @@ void NexthopResolverStage::unindex(Entry& e) {
 }
 
 BgpRouteRef NexthopResolverStage::sent_of(const Entry& e) const {
-  switch (e.sent) {
+  switch (e.sent()) {
     case Sent::kNothing:
       return nullptr;
     case Sent::kIn:
-      return e.in;
+      return e.in_ref();
     case Sent::kCopy:
       break;
   }
-  auto it = copies_.find(e.in->prefix);
+  auto it = copies_.find(e.in().prefix);
   return it == copies_.end() ? nullptr : it->second;
 }
 
 void NexthopResolverStage::set_sent(Entry& e, BgpRouteRef sent) {
-  if (sent && sent != e.in) {
-    copies_[e.in->prefix] = std::move(sent);
-    e.sent = Sent::kCopy;
-    e.sent_from_in = true;
+  if (sent && !e.is_in(sent)) {
+    copies_[e.in().prefix] = std::move(sent);
+    e.set_sent(Sent::kCopy);
+    e.set_sent_from_in(true);
     return;
   }
-  if (e.sent == Sent::kCopy) copies_.erase(e.in->prefix);
-  e.sent = sent ? Sent::kIn : Sent::kNothing;
-  e.sent_from_in = false;
+  if (e.sent() == Sent::kCopy) copies_.erase(e.in().prefix);
+  e.set_sent(sent ? Sent::kIn : Sent::kNothing);
+  e.set_sent_from_in(false);
 }
 
 BgpRouteRef NexthopResolverStage::Annotated(const BgpRouteRef& in, uint32_t metric) {
@@ -100,18 +100,18 @@ BgpRouteRef NexthopResolverStage::Annotated(const BgpRouteRef& in, uint32_t metr
 }
 
 void NexthopResolverStage::reevaluate(Entry& e) {
-  const bool same_input = e.sent == Sent::kIn || (e.sent == Sent::kCopy && e.sent_from_in);
+  const bool same_input = e.sent() == Sent::kIn || (e.sent() == Sent::kCopy && e.sent_from_in());
   BgpRouteRef annotated;
-  if (auto nh = NexthopOf(*e.in)) {
+  if (auto nh = NexthopOf(e.in())) {
     if (auto answer = cache_.lookup(*nh); answer && answer->resolvable) {
       if (same_input && sent_of(e)->igp_metric == answer->metric) return;
-      annotated = Annotated(e.in, answer->metric);
+      annotated = Annotated(e.in_ref(), answer->metric);
     }
-  } else if (const auto& self = e.in->path().next_hop;
-             self && self->is_zero() && self->family() == e.in->prefix.family()) {
+  } else if (const auto& self = e.in().path().next_hop;
+             self && self->is_zero() && self->family() == e.in().prefix.family()) {
     // The zero address is "ourselves": a route we originate, always usable.
     if (same_input) return;
-    annotated = Annotated(e.in, 0);
+    annotated = Annotated(e.in_ref(), 0);
   }
   if (same_input && annotated) ++reevaluated_;
   BgpRouteRef old = sent_of(e);
@@ -120,9 +120,9 @@ void NexthopResolverStage::reevaluate(Entry& e) {
 }
 
 void NexthopResolverStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  auto [e, fresh] = entries_.try_emplace(route->prefix, Entry{route});
+  auto [e, fresh] = entries_.try_emplace(route->prefix, Entry(route));
   if (!fresh) {  // contract broken upstream (an add for a prefix held); treat as replace
-    replace_route(e->in, route, nullptr);
+    replace_route(e->in_ref(), route, nullptr);
     return;
   }
   index(*e);       // a synchronous answer may already send the route
@@ -137,15 +137,15 @@ void NexthopResolverStage::replace_route(const BgpRouteRef& /*old_route*/,
     return;
   }
   // What was sent stays sent until reevaluate replaces it: kept aside if it was `in` itself.
-  if (e->sent == Sent::kIn) {
-    copies_[e->in->prefix] = e->in;
-    e->sent = Sent::kCopy;
+  if (e->sent() == Sent::kIn) {
+    copies_[e->in().prefix] = e->in_ref();
+    e->set_sent(Sent::kCopy);
   }
-  e->sent_from_in = false;
-  const bool moved = NexthopOf(*e->in) != NexthopOf(*new_route);
+  e->set_sent_from_in(false);
+  const bool moved = NexthopOf(e->in()) != NexthopOf(*new_route);
   // Chain the new next hop before releasing the old so a shared answer is not deregistered.
   const std::optional<IpAddr> released = moved ? unlink(*e) : std::nullopt;
-  e->in = new_route;
+  e->set_in(new_route);
   if (moved) index(*e);
   if (released) cache_.remove_user(*released);
   reevaluate(*e);  // slabs never move: e is still valid
@@ -156,7 +156,7 @@ void NexthopResolverStage::delete_route(const BgpRouteRef& route, BgpStage* /*ca
   if (!e) return;
   unindex(*e);
   const BgpRouteRef sent = sent_of(*e);
-  if (e->sent == Sent::kCopy) copies_.erase(route->prefix);
+  if (e->sent() == Sent::kCopy) copies_.erase(route->prefix);
   entries_.erase(route->prefix);
   if (sent) send_delete(sent);
 }
@@ -180,7 +180,7 @@ void NexthopResolverStage::nexthops_changed(const IpPrefix& region) {
   for (auto it = by_nexthop_.lower_bound(region.addr());
        it != by_nexthop_.end() && region.Contains(it->first); ++it) {
     const size_t start = affected.size();
-    for (const Entry* e = it->second.first; e; e = e->next) affected.push_back(e->in->prefix);
+    for (const Entry* e = it->second.first; e; e = e->next) affected.push_back(e->in().prefix);
     std::sort(affected.begin() + static_cast<std::ptrdiff_t>(start), affected.end());
   }
   for (const IpPrefix& p : affected) {
@@ -194,8 +194,8 @@ NexthopResolverStage::Counters NexthopResolverStage::counters() const {
   for (auto hit = entries_.next_after(std::nullopt); hit.value;
        hit = entries_.next_after(hit.prefix)) {
     const Entry& e = *hit.value;
-    if (e.sent != Sent::kNothing) continue;
-    auto nh = NexthopOf(*e.in);
+    if (e.sent() != Sent::kNothing) continue;
+    auto nh = NexthopOf(e.in());
     if (nh && !cache_.lookup(*nh)) {
       ++c.held;
     } else {
