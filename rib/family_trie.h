@@ -97,6 +97,22 @@ class FamilyTrie {
     return true;
   }
 
+  // The index of the value at key in the value slab (stable until erased), or kNil; with
+  // value_at(), for owners that link their values to one another with 32-bit indexes.
+  uint32_t find_value(const K& key) const {
+    const uint32_t n = find_node(key);
+    return n == kNil ? kNil : nodes_[n].value();
+  }
+  // try_emplace, answering the value's slab index.
+  std::pair<uint32_t, bool> try_emplace_index(const K& key, T value) {
+    bool fresh = false;
+    const uint32_t n = place_node(key, value, fresh);
+    return {nodes_[n].value(), fresh};
+  }
+  // REQUIRES: i is the index of a live value.
+  T& value_at(uint32_t i) { return values_[i]; }
+  const T& value_at(uint32_t i) const { return values_[i]; }
+
   // The value at node n, or null. REQUIRES: n is a node (not kNil).
   const T* value(uint32_t n) const {
     return nodes_[n].value() != kNil ? &values_[nodes_[n].value()] : nullptr;
@@ -258,6 +274,10 @@ class FamilyTrie {
   // The value slot for key: the existing one (fresh = false; `value` untouched), or one made
   // from `value` (moved from; fresh = true).
   T* place(const K& key, T& value, bool& fresh) {
+    return &values_[nodes_[place_node(key, value, fresh)].value()];
+  }
+  // place(), answering the node that holds the value.
+  uint32_t place_node(const K& key, T& value, bool& fresh) {
     uint32_t* slot = &root_;
     while (*slot != kNil) {
       const uint32_t cur = *slot;
@@ -266,12 +286,12 @@ class FamilyTrie {
       if (ck == key) {
         if (c.value() != kNil) {
           fresh = false;
-          return &values_[c.value()];
+          return cur;
         }
         c.set_value(values_.alloc(std::move(value)));
         ++size_;
         fresh = true;
-        return &values_[c.value()];
+        return cur;
       }
       if (ck.Contains(key)) {
         slot = &c.child[key.bit(c.len())];
@@ -298,14 +318,14 @@ class FamilyTrie {
       *slot = top;
       ++size_;
       fresh = true;
-      return &values_[nodes_[holder].value()];
+      return holder;
     }
     const uint32_t n = nodes_.alloc(key);
     *slot = n;
     nodes_[n].set_value(values_.alloc(std::move(value)));
     ++size_;
     fresh = true;
-    return &values_[nodes_[n].value()];
+    return n;
   }
 
   bool subtree_has_value(uint32_t n) const {

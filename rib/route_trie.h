@@ -19,6 +19,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <span>
 #include <type_traits>
@@ -143,6 +144,32 @@ class RouteTrie {
     return v6_.try_emplace(TrieKey6::Of(prefix), std::move(value));
   }
 
+  // Handles: 32-bit names of values, stable until erased (their slab index, the top bit set
+  // for IPv6), for owners that link their values to one another (chains) in 4 bytes a link
+  // instead of 8. kNoHandle names nothing.
+  static constexpr uint32_t kNoHandle = kNil;
+  uint32_t find_handle(const IpPrefix& key) const {
+    if (key.family() == Family::kIpv4) return v4_.find_value(TrieKey4::Of(key));
+    const uint32_t i = v6_.find_value(TrieKey6::Of(key));
+    return i == kNil ? kNil : (i | kV6Handle);
+  }
+  // try_emplace, answering the value's handle.
+  std::pair<uint32_t, bool> try_emplace_handle(const IpPrefix& prefix, T value) {
+    if (prefix.family() == Family::kIpv4) {
+      auto r = v4_.try_emplace_index(TrieKey4::Of(prefix), std::move(value));
+      if (r.first & kV6Handle) std::abort();  // 2^31 values: more than a node can name anyway
+      return r;
+    }
+    auto [i, fresh] = v6_.try_emplace_index(TrieKey6::Of(prefix), std::move(value));
+    if (i & kV6Handle) std::abort();
+    return {i | kV6Handle, fresh};
+  }
+  // REQUIRES: h names a live value.
+  T& at(uint32_t h) { return h & kV6Handle ? v6_.value_at(h & ~kV6Handle) : v4_.value_at(h); }
+  const T& at(uint32_t h) const {
+    return h & kV6Handle ? v6_.value_at(h & ~kV6Handle) : v4_.value_at(h);
+  }
+
   // Removes the value at key; returns false if there was none. Iterators on it stay valid.
   bool erase(const IpPrefix& key) {
     if (key.family() == Family::kIpv4) return v4_.erase(TrieKey4::Of(key));
@@ -245,6 +272,7 @@ class RouteTrie {
     return r;
   }
 
+  static constexpr uint32_t kV6Handle = uint32_t{1} << 31;
   Trie4 v4_;
   Trie6 v6_;
 };

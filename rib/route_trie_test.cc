@@ -65,6 +65,28 @@ TEST(RouteTrieTest, WarmChangesNothing) {
   for (const auto& [p, v] : model) EXPECT_EQ(*t.find(p), v) << p.ToString();
 }
 
+TEST(RouteTrieTest, HandlesNameValuesOfBothFamiliesUntilErased) {
+  RouteTrie<int> t;
+  auto [h4, fresh4] = t.try_emplace_handle(P("10.0.0.0/8"), 4);
+  auto [h6, fresh6] = t.try_emplace_handle(P("2001:db8::/32"), 6);
+  EXPECT_TRUE(fresh4);
+  EXPECT_TRUE(fresh6);
+  EXPECT_NE(h4, h6);
+  auto [again, fresh_again] = t.try_emplace_handle(P("10.0.0.0/8"), 5);
+  EXPECT_FALSE(fresh_again);  // the value is kept, and its handle answered
+  EXPECT_EQ(again, h4);
+  for (int i = 0; i < 300; ++i) t.insert(P("10." + std::to_string(i % 256) + ".0.0/16"), i);
+  t.erase(P("10.1.0.0/16"));
+  EXPECT_EQ(t.find_handle(P("10.0.0.0/8")), h4);  // stable across other changes
+  EXPECT_EQ(t.find_handle(P("2001:db8::/32")), h6);
+  EXPECT_EQ(t.at(h4), 4);
+  EXPECT_EQ(t.at(h6), 6);
+  t.at(h6) = 7;
+  EXPECT_EQ(*t.find(P("2001:db8::/32")), 7);
+  EXPECT_EQ(t.find_handle(P("10.1.0.0/16")), RouteTrie<int>::kNoHandle);
+  EXPECT_EQ(t.find_handle(P("2001:db8::/48")), RouteTrie<int>::kNoHandle);
+}
+
 TEST(RouteTrieTest, TryEmplaceKeepsAnExistingValue) {
   RouteTrie<int> t;
   auto [a, fresh_a] = t.try_emplace(P("10.0.0.0/8"), 1);

@@ -21,17 +21,17 @@ std::optional<IpAddr> NexthopResolverStage::NexthopOf(const BgpRoute& r) {
   return nh;
 }
 
-void NexthopResolverStage::index(Entry& e) {
+void NexthopResolverStage::index(uint32_t h, Entry& e) {
   const auto nh = NexthopOf(e.in());
   if (!nh) return;
   if (last_chain_ == by_nexthop_.end() || last_chain_->first != *nh) {
     last_chain_ = by_nexthop_.try_emplace(*nh).first;
   }
   Chain& chain = last_chain_->second;
-  e.prev = nullptr;
+  e.prev = kNoEntry;
   e.next = chain.first;
-  if (chain.first) chain.first->prev = &e;
-  chain.first = &e;
+  if (chain.first != kNoEntry) entries_.at(chain.first).prev = h;
+  chain.first = h;
   if (chain.count++ == 0)
     cache_.add_user(*nh);  // may answer synchronously and call nexthops_changed
 }
@@ -43,13 +43,13 @@ std::optional<IpAddr> NexthopResolverStage::unlink(Entry& e) {
                                                                           : by_nexthop_.find(*nh);
   if (it == by_nexthop_.end()) return std::nullopt;
   Chain& chain = it->second;
-  if (e.prev) {
-    e.prev->next = e.next;
+  if (e.prev != kNoEntry) {
+    entries_.at(e.prev).next = e.next;
   } else {
     chain.first = e.next;
   }
-  if (e.next) e.next->prev = e.prev;
-  e.prev = e.next = nullptr;
+  if (e.next != kNoEntry) entries_.at(e.next).prev = e.prev;
+  e.prev = e.next = kNoEntry;
   if (--chain.count > 0) return std::nullopt;
   if (last_chain_ == it) last_chain_ = by_nexthop_.end();
   by_nexthop_.erase(it);
@@ -120,22 +120,24 @@ void NexthopResolverStage::reevaluate(Entry& e) {
 }
 
 void NexthopResolverStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  auto [e, fresh] = entries_.try_emplace(route->prefix, Entry(route));
+  auto [h, fresh] = entries_.try_emplace_handle(route->prefix, Entry(route));
+  Entry* e = &entries_.at(h);
   if (!fresh) {  // contract broken upstream (an add for a prefix held); treat as replace
     replace_route(e->in_ref(), route, nullptr);
     return;
   }
-  index(*e);       // a synchronous answer may already send the route
+  index(h, *e);    // a synchronous answer may already send the route
   reevaluate(*e);  // slabs never move: e is still valid
 }
 
 void NexthopResolverStage::replace_route(const BgpRouteRef& /*old_route*/,
                                          const BgpRouteRef& new_route, BgpStage* /*caller*/) {
-  Entry* e = entries_.find_mutable(new_route->prefix);
-  if (!e) {  // contract broken upstream; treat as add
+  const uint32_t h = entries_.find_handle(new_route->prefix);
+  if (h == kNoEntry) {  // contract broken upstream; treat as add
     add_route(new_route, nullptr);
     return;
   }
+  Entry* e = &entries_.at(h);
   // What was sent stays sent until reevaluate replaces it: kept aside if it was `in` itself.
   if (e->sent() == Sent::kIn) {
     copies_[e->in().prefix] = e->in_ref();
@@ -146,7 +148,7 @@ void NexthopResolverStage::replace_route(const BgpRouteRef& /*old_route*/,
   // Chain the new next hop before releasing the old so a shared answer is not deregistered.
   const std::optional<IpAddr> released = moved ? unlink(*e) : std::nullopt;
   e->set_in(new_route);
-  if (moved) index(*e);
+  if (moved) index(h, *e);
   if (released) cache_.remove_user(*released);
   reevaluate(*e);  // slabs never move: e is still valid
 }
@@ -180,7 +182,9 @@ void NexthopResolverStage::nexthops_changed(const IpPrefix& region) {
   for (auto it = by_nexthop_.lower_bound(region.addr());
        it != by_nexthop_.end() && region.Contains(it->first); ++it) {
     const size_t start = affected.size();
-    for (const Entry* e = it->second.first; e; e = e->next) affected.push_back(e->in().prefix);
+    for (uint32_t h = it->second.first; h != kNoEntry; h = entries_.at(h).next) {
+      affected.push_back(entries_.at(h).in().prefix);
+    }
     std::sort(affected.begin() + static_cast<std::ptrdiff_t>(start), affected.end());
   }
   for (const IpPrefix& p : affected) {

@@ -68,7 +68,9 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   // One prefix's state: the input as received from upstream, what was sent for it, and the
   // entry's links in the chain of entries with the input's next hop (slab values never move).
   // The input and the sent state share one word (a route is 8-byte aligned: three low bits
-  // are free), so an entry is 24 bytes instead of 32: 8 MB at a million routes.
+  // are free), so an entry is 16 bytes (with 4-byte links) instead of 32: 16 MB at a million
+  // routes.
+  static constexpr uint32_t kNoEntry = rib::RouteTrie<int>::kNoHandle;
   class Entry {
    public:
     explicit Entry(const BgpRouteRef& in) : bits_(Word(in.get())) {
@@ -97,8 +99,9 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
     bool sent_from_in() const { return bits_ & kFromIn; }
     void set_sent_from_in(bool on) { bits_ = on ? (bits_ | kFromIn) : (bits_ & ~kFromIn); }
 
-    Entry* prev = nullptr;
-    Entry* next = nullptr;
+    // Handles (RouteTrie::at) of the neighbours in the chain: 4 bytes a link, not 8.
+    uint32_t prev = kNoEntry;
+    uint32_t next = kNoEntry;
 
    private:
     static constexpr uintptr_t kSentBits = 3;
@@ -109,10 +112,10 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
     const BgpRoute* route() const { return reinterpret_cast<const BgpRoute*>(bits_ & ~kTags); }
     uintptr_t bits_;
   };
-  static_assert(sizeof(Entry) == 3 * sizeof(void*));
+  static_assert(sizeof(Entry) == 16);
   // A chain of entries with one next hop; `count` entries, counted once as a cache user.
   struct Chain {
-    Entry* first = nullptr;
+    uint32_t first = kNoEntry;
     size_t count = 0;
   };
   static std::optional<IpAddr> NexthopOf(const BgpRoute& r);
@@ -120,7 +123,8 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   // place) or already carries that annotation, else a copy.
   static BgpRouteRef Annotated(const BgpRouteRef& in, uint32_t metric);
   // Links e into (out of) the chain of its route's next hop, if it has one.
-  void index(Entry& e);
+  // h is e's handle in entries_.
+  void index(uint32_t h, Entry& e);
   void unindex(Entry& e);
   // Unlinks e from its chain; returns the next hop whose last entry it was, for the caller to
   // release from the cache (remove_user).
