@@ -124,10 +124,9 @@ bool FanoutStage::deliver(Reader& r, size_t budget) {
   if (r.prefetch_ && !r.paused_ && !r.dumping_ && r.next() && end_seq() - r.next_seq_ > 1) {
     // The branch's tables warm the paths to the prefixes about to come (BgpStage::prefetch).
     const uint64_t last = std::min<uint64_t>(end_seq(), r.next_seq_ + budget);
-    prefetch_.clear();
-    for (uint64_t s = r.next_seq_; s < last; ++s)
-      prefetch_.push_back(queue_[s - first_seq_].prefix);
-    r.next()->prefetch(prefetch_);
+    hint_.clear();
+    for (uint64_t s = r.next_seq_; s < last; ++s) hint_.push_back(queue_[s - first_seq_].prefix);
+    r.next()->prefetch(hint_);
   }
   while (n < budget && !r.paused_) {
     if (r.next_seq_ < end_seq()) {

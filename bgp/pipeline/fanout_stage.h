@@ -166,7 +166,7 @@ class FanoutStage : public BgpStage {
   absl::flat_hash_map<IpPrefix, Chain, std::hash<IpPrefix>> queued_by_prefix_;
   std::list<std::unique_ptr<Reader>> readers_;  // after table_: cursors go first
   rib::TaskHandle task_;
-  std::vector<IpPrefix> prefetch_;  // deliver()'s hint to a branch (kept for its capacity)
+  std::vector<IpPrefix> hint_;  // deliver()'s prefetch hint to a branch (kept for its capacity)
 };
 
 }  // namespace strata::bgp

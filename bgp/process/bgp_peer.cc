@@ -214,19 +214,14 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
     withdrawn.insert(withdrawn.end(), announced.begin(), announced.end());
     announced.clear();
   }
-  // Split by family, without a copy in the usual case of one family per UPDATE.
-  std::vector<IpPrefix> split[2];
-  std::span<const IpPrefix> per_family[2];
-  const bool mixed = std::any_of(announced.begin(), announced.end(), [&](const IpPrefix& p) {
-    return p.is_v4() != announced.front().is_v4();
-  });
-  if (!mixed && !announced.empty()) {
-    per_family[announced.front().is_v4() ? 0 : 1] = announced;
-  } else {
-    for (const IpPrefix& p : announced) split[p.is_v4() ? 0 : 1].push_back(p);
-    per_family[0] = split[0];
-    per_family[1] = split[1];
-  }
+  // IPv4 first, each family in its order, in place: nothing moves in the usual case of one
+  // family per UPDATE.
+  const auto is_v4 = [](const IpPrefix& p) { return p.is_v4(); };
+  const auto mid = std::is_partitioned(announced.begin(), announced.end(), is_v4)
+                       ? std::partition_point(announced.begin(), announced.end(), is_v4)
+                       : std::stable_partition(announced.begin(), announced.end(), is_v4);
+  const std::span<const IpPrefix> per_family[2] = {{announced.begin(), mid},
+                                                   {mid, announced.end()}};
   bool withdrawals_sent = false;
   for (int f = 0; f < 2; ++f) {
     if (per_family[f].empty()) continue;
