@@ -6,6 +6,15 @@
 // iterators stand on are counted in a small side table (pin/unpin): erasing such a node only
 // clears its value, and prune() removes it once the last iterator has left.
 // Order: pre-order, i.e. by address and a covering prefix before the prefixes it contains.
+//
+// Jump table (IPv4, K::kJumpBits = 16): once a trie holds kJumpAfter values, every non-empty
+// block of 2^16 addresses gets a node of its own at exactly /16 (a "block root", kept while
+// the block holds anything, even with one child) and a table of 65,536 indexes names it. A
+// descent for a key of /16 or longer then starts at its block root instead of the trie's
+// root: a full table's descents skip the 12 to 16 levels above (the LC-trie idea, one level
+// deep, with the Patricia trie below). Costs 256 KB and up to one node per block, so small
+// tries (most peers', most tests') never build it. Walks and iterators are unchanged: block
+// roots are ordinary glue nodes on the paths from the root.
 // Thread-compatible; not thread-safe.
 #pragma once
 
@@ -46,8 +55,10 @@ class FamilyTrie {
       : nodes_(std::move(o.nodes_)),
         values_(std::move(o.values_)),
         root_(std::exchange(o.root_, kNil)),
-        size_(std::exchange(o.size_, 0)) {
+        size_(std::exchange(o.size_, 0)),
+        jump_(std::move(o.jump_)) {
     o.pins_.clear();
+    o.jump_.clear();
   }
   FamilyTrie& operator=(FamilyTrie&& o) noexcept {
     FamilyTrie tmp(std::move(o));
@@ -55,11 +66,14 @@ class FamilyTrie {
     std::swap(values_, tmp.values_);
     std::swap(root_, tmp.root_);
     std::swap(size_, tmp.size_);
+    std::swap(jump_, tmp.jump_);
     return *this;
   }
   ~FamilyTrie() { destroy_values(); }
 
   size_t size() const { return size_; }
+  // True once the jump table is built (see the top of the file).
+  bool jumping() const { return kJumpBits > 0 && !jump_.empty(); }
 
   // Inserts or overwrites; returns true if the key was new.
   bool insert(const K& key, T value) {
@@ -80,8 +94,8 @@ class FamilyTrie {
   // Removes the value at key; returns false if there was none. Pinned nodes stay.
   // One descent: the ancestors it passes are the path prune() would otherwise walk again.
   bool erase(const K& key) {
-    Stack path;
-    uint32_t n = root_;
+    Stack path;  // from the block root when the descent starts there (prune_along completes it)
+    uint32_t n = start(key);
     while (n != kNil) {
       const Node& c = nodes_[n];
       if (!c.key().Contains(key)) return false;
@@ -122,7 +136,7 @@ class FamilyTrie {
 
   // The node for exactly key, or kNil.
   uint32_t find_node(const K& key) const {
-    uint32_t n = root_;
+    uint32_t n = start(key);
     while (n != kNil) {
       const Node& c = nodes_[n];
       if (!c.key().Contains(key)) return kNil;
@@ -134,8 +148,16 @@ class FamilyTrie {
 
   // The deepest node holding a value whose key contains the host key; kNil if none.
   uint32_t longest_node(const K& host) const {
+    if (jumping() && host.len >= kJumpBits) {
+      // Within the block first; only without a match there do the shorter prefixes count.
+      const uint32_t deep = longest_from(jump_[host.Block()], host);
+      if (deep != kNil) return deep;
+    }
+    return longest_from(root_, host);
+  }
+  uint32_t longest_from(uint32_t n, const K& host) const {
     uint32_t best = kNil;
-    for (uint32_t n = root_; n != kNil;) {
+    for (; n != kNil;) {
       const Node& c = nodes_[n];
       if (!c.key().Contains(host)) break;
       if (c.value() != kNil) best = n;
@@ -199,7 +221,7 @@ class FamilyTrie {
     for (size_t base = 0; base < count; base += kWarmLanes) {
       const size_t lanes = std::min(kWarmLanes, count - base);
       std::array<uint32_t, kWarmLanes> cur;
-      for (size_t i = 0; i < lanes; ++i) cur[i] = root_;
+      for (size_t i = 0; i < lanes; ++i) cur[i] = start(keys[base + i]);
       uint32_t seen = 0;  // what the loads read, kept below so they are not optimized away
       for (bool live = true; live;) {
         live = false;
@@ -256,11 +278,22 @@ class FamilyTrie {
 
  private:
   // prune(n) with `path` the ancestors of n from the root (consumed).
+  // `path` may also start at n's block root (a descent through the jump table): the ancestors
+  // above it are found from the root when the block root itself goes.
   void prune_along(uint32_t n, Stack& path) {
     while (nodes_[n].value() == kNil && !pinned(n)) {
       const std::array<uint32_t, 2> child = nodes_[n].child;
       const int children = (child[0] != kNil) + (child[1] != kNil);
       if (children == 2) return;
+      if (is_block_root(n)) {
+        if (children == 1) return;  // kept while its block holds anything
+        jump_[nodes_[n].key().Block()] = kNil;
+        if (path.size == 0 && n != root_) {
+          const K k = nodes_[n].key();
+          for (uint32_t c = root_; c != n; c = nodes_[c].child[k.bit(nodes_[c].len())])
+            path.push(c);
+        }
+      }
       const uint32_t parent = path.size > 0 ? path.pop() : kNil;
       uint32_t& slot =
           parent == kNil ? root_ : nodes_[parent].child[nodes_[n].key().bit(nodes_[parent].len())];
@@ -278,21 +311,31 @@ class FamilyTrie {
   }
   // place(), answering the node that holds the value.
   uint32_t place_node(const K& key, T& value, bool& fresh) {
-    uint32_t* slot = &root_;
+    uint32_t n;
+    if (jumping() && key.len >= kJumpBits) {
+      uint32_t& block = jump_[key.Block()];
+      if (block == kNil) block = make_node(&root_, K::OfBlock(key.Block()));
+      uint32_t top = block;  // contains key: nothing is ever placed above it from here
+      n = make_node(&top, key);
+    } else {
+      n = make_node(&root_, key);
+    }
+    fresh = nodes_[n].value() == kNil;
+    if (fresh) {
+      nodes_[n].set_value(values_.alloc(std::move(value)));
+      if (++size_ == kJumpAfter && kJumpBits > 0 && !jumping()) build_jump();
+    }
+    return n;
+  }
+
+  // The node for exactly key, made without a value if missing, descending from the subtree
+  // in *slot (which may get a new node above its current one).
+  uint32_t make_node(uint32_t* slot, const K& key) {
     while (*slot != kNil) {
       const uint32_t cur = *slot;
       Node& c = nodes_[cur];
       const K ck = c.key();
-      if (ck == key) {
-        if (c.value() != kNil) {
-          fresh = false;
-          return cur;
-        }
-        c.set_value(values_.alloc(std::move(value)));
-        ++size_;
-        fresh = true;
-        return cur;
-      }
+      if (ck == key) return cur;
       if (ck.Contains(key)) {
         slot = &c.child[key.bit(c.len())];
         continue;
@@ -304,28 +347,48 @@ class FamilyTrie {
       if (common == key.len) {  // key contains cur
         top = nodes_.alloc(key);
         holder = top;
-        nodes_[top].set_value(values_.alloc(std::move(value)));
         nodes_[top].child[ck.bit(key.len)] = cur;
       } else {  // siblings under a new glue node
         top = nodes_.alloc(key.Masked(common));
-        const uint32_t leaf = nodes_.alloc(key);
-        holder = leaf;
-        nodes_[leaf].set_value(values_.alloc(std::move(value)));
+        holder = nodes_.alloc(key);
         const int bit = key.bit(common);
-        nodes_[top].child[bit] = leaf;
+        nodes_[top].child[bit] = holder;
         nodes_[top].child[1 - bit] = cur;
       }
       *slot = top;
-      ++size_;
-      fresh = true;
       return holder;
     }
     const uint32_t n = nodes_.alloc(key);
     *slot = n;
-    nodes_[n].set_value(values_.alloc(std::move(value)));
-    ++size_;
-    fresh = true;
     return n;
+  }
+
+  // The jump table (see the top of the file).
+  static constexpr int kJumpBits = K::kJumpBits;
+  static constexpr size_t kJumpAfter = 32768;
+  bool is_block_root(uint32_t n) const { return jumping() && nodes_[n].len() == kJumpBits; }
+  // Where a descent for key starts: its block root, or the root.
+  uint32_t start(const K& key) const {
+    return jumping() && key.len >= kJumpBits ? jump_[key.Block()] : root_;
+  }
+  // Makes the block roots of the blocks that hold something and fills the table.
+  void build_jump() {
+    if constexpr (kJumpBits > 0) {
+      std::vector<uint32_t> blocks;  // the blocks of the topmost nodes of /16 or longer
+      Stack pending;
+      pending.push(root_);
+      while (pending.size > 0) {
+        const Node& c = nodes_[pending.pop()];
+        if (c.len() >= kJumpBits) {
+          blocks.push_back(c.key().Block());
+          continue;
+        }
+        pending.push(c.child[1]);
+        pending.push(c.child[0]);
+      }
+      jump_.assign(size_t{1} << kJumpBits, kNil);
+      for (uint32_t b : blocks) jump_[b] = make_node(&root_, K::OfBlock(b));
+    }
   }
 
   bool subtree_has_value(uint32_t n) const {
@@ -376,6 +439,8 @@ class FamilyTrie {
   size_t size_ = 0;
   // Iterator counts of the nodes iterators stand on (node, count); a handful at most.
   std::vector<std::pair<uint32_t, uint32_t>> pins_;
+  // Block roots by block (kNil: the block is empty); empty until kJumpAfter values.
+  std::vector<uint32_t> jump_;
 };
 
 }  // namespace strata::rib

@@ -13,6 +13,7 @@
 // Memory: one FamilyTrie per family (family_trie.h): nodes and values in SlabPools linked by
 // 32-bit indexes; an IPv4 node is 20 bytes (a 32-bit key), an IPv6 node 32. Glue nodes hold no
 // value slot. Nodes have no parent link: stepping an iterator and pruning descend from the root.
+// A large IPv4 trie starts its descents at the root of their /16 block (FamilyTrie's jump table).
 // REQUIRES: iterators do not outlive their trie. Thread-compatible; not thread-safe.
 #pragma once
 
@@ -129,6 +130,8 @@ class RouteTrie {
 
   size_t size() const { return v4_.size() + v6_.size(); }
   bool empty() const { return size() == 0; }
+  // True once the IPv4 trie has its jump table (family_trie.h).
+  bool ipv4_jumps() const { return v4_.jumping(); }
 
   // Inserts or overwrites; returns true if the key was new.
   bool insert(const IpPrefix& prefix, T value) {

@@ -219,6 +219,106 @@ TEST(RouteTrieTest, RandomOperationsMatchReferenceModel) {
   EXPECT_EQ(t.size(), ref.size());
 }
 
+// Past kJumpAfter values the IPv4 trie descends from block roots (family_trie.h): the same
+// answers as the model while blocks empty and fill again, with short prefixes above the blocks
+// and iterators parked on block roots.
+TEST(RouteTrieTest, JumpTableMatchesReferenceModel) {
+  std::mt19937 rng(11);
+  RouteTrie<int> t;
+  std::map<IpPrefix, int> ref;
+  // A full table's shape: mostly /24 over many /16 blocks.
+  for (uint32_t i = 0; i < 40000; ++i) {
+    const IpPrefix p(IpAddr::V4(0x0b000000 | ((i * 40503) & 0xffff) << 8), 24);  // distinct
+    t.insert(p, i);
+    ref[p] = i;
+  }
+  EXPECT_TRUE(t.ipv4_jumps());
+  auto random_prefix = [&] {
+    // A few blocks of 10/8, so blocks empty and fill again, and prefixes of any length.
+    const uint32_t addr = 0x0a000000 | ((rng() & 0x7) << 16) | (rng() & 0xffff);
+    return IpPrefix(IpAddr::V4(addr), 6 + static_cast<int>(rng() % 27));
+  };
+  auto check_lookups = [&](const IpPrefix& p) {
+    const IpAddr a = IpAddr::V4(0x0a000000 | ((rng() & 0x7) << 16) | (rng() & 0xffff));
+    const IpPrefix* best = nullptr;
+    for (int len = 32; len >= 0 && !best; --len) {
+      if (auto it = ref.find(IpPrefix(a, len)); it != ref.end()) best = &it->first;
+    }
+    const auto hit = t.longest_match(a);
+    ASSERT_EQ(hit.value != nullptr, best != nullptr) << a.ToString();
+    if (best) {
+      EXPECT_EQ(hit.prefix, *best);
+    }
+    bool inside = false;
+    for (auto it = ref.upper_bound(p); it != ref.end() && p.Contains(it->first.addr()); ++it) {
+      if (it->first.len() > p.len() && p.Contains(it->first)) inside = true;
+    }
+    EXPECT_EQ(t.has_more_specific(p), inside) << p.ToString();
+    const auto up = ref.upper_bound(p);
+    const auto next = t.next_after(p);
+    ASSERT_EQ(next.value != nullptr, up != ref.end());
+    if (next.value) {
+      EXPECT_EQ(next.prefix, up->first);
+    }
+  };
+  std::vector<RouteTrie<int>::Iterator> iters;
+  for (int step = 0; step < 30000; ++step) {
+    const IpPrefix p = random_prefix();
+    switch (rng() % 4) {
+      case 0:
+        EXPECT_EQ(t.insert(p, step), !ref.contains(p));
+        ref[p] = step;
+        break;
+      case 1: {
+        const uint32_t h = t.find_handle(p);
+        const auto it = ref.find(p);
+        ASSERT_EQ(h != t.kNoHandle, it != ref.end()) << p.ToString();
+        if (it != ref.end()) {
+          EXPECT_EQ(t.at(h), it->second);
+        }
+        break;
+      }
+      case 2:
+        EXPECT_EQ(t.erase(p), ref.erase(p) == 1) << p.ToString();
+        break;
+      case 3: {
+        // Iterators parked on /16s (block roots when they hold a value) while those go.
+        const IpPrefix b(IpAddr::V4(0x0a000000 | ((rng() & 0x7) << 16)), 16);
+        t.insert(b, step);
+        ref[b] = step;
+        if (iters.size() < 8) iters.push_back(t.begin());
+        auto it = t.begin();
+        while (!it.at_end() && it.key() != b) ++it;
+        iters[rng() % iters.size()] = it;
+        EXPECT_TRUE(t.erase(b));
+        ref.erase(b);
+        break;
+      }
+    }
+    if (step % 53 == 0) check_lookups(p);
+  }
+  iters.clear();
+  std::vector<IpPrefix> want;
+  for (const auto& [k, v] : ref) want.push_back(k);
+  EXPECT_EQ(Keys(t), want);
+  // Emptied whole: every block root goes, and the trie works on.
+  for (const auto& k : want) ASSERT_TRUE(t.erase(k)) << k.ToString();
+  EXPECT_TRUE(t.empty());
+  EXPECT_TRUE(Keys(t).empty());
+  EXPECT_FALSE(t.longest_match(A("10.0.0.1")).value);
+  EXPECT_TRUE(t.insert(P("10.1.2.0/24"), 1));
+  EXPECT_TRUE(t.insert(P("10.0.0.0/8"), 2));
+  EXPECT_EQ(t.longest_match(A("10.1.2.3")).prefix, P("10.1.2.0/24"));
+  EXPECT_EQ(t.longest_match(A("10.1.3.3")).prefix, P("10.0.0.0/8"));
+  EXPECT_EQ(Keys(t), (std::vector<IpPrefix>{P("10.0.0.0/8"), P("10.1.2.0/24")}));
+  // A move keeps the table and its answers.
+  RouteTrie<int> moved(std::move(t));
+  EXPECT_TRUE(moved.ipv4_jumps());
+  EXPECT_EQ(*moved.find(P("10.1.2.0/24")), 1);
+  EXPECT_TRUE(moved.erase(P("10.1.2.0/24")));
+  EXPECT_EQ(moved.longest_match(A("10.1.2.3")).prefix, P("10.0.0.0/8"));
+}
+
 // IPv6 keys around the 64-bit word boundary, with a value type that owns memory (the trie
 // destroys values it still holds and reuses freed slots).
 TEST(RouteTrieTest, Ipv6KeysAcrossWordBoundaryMatchReferenceModel) {

@@ -20,6 +20,8 @@ namespace strata::rib {
 
 struct TrieKey4 {
   static constexpr Family kFamily = Family::kIpv4;
+  // FamilyTrie's jump table indexes blocks of this many leading bits (family_trie.h).
+  static constexpr int kJumpBits = 16;
   uint32_t addr = 0;
   uint8_t len = 0;
 
@@ -32,6 +34,11 @@ struct TrieKey4 {
     return TrieKey4{static_cast<uint32_t>(a.hi64() >> 32), 32};
   }
   IpPrefix prefix() const { return IpPrefix(IpAddr::V4(addr), len); }
+  // The jump table's block of this key, and the block's own prefix. REQUIRES: len >= kJumpBits.
+  uint32_t Block() const { return addr >> (32 - kJumpBits); }
+  static TrieKey4 OfBlock(uint32_t b) {
+    return TrieKey4{b << (32 - kJumpBits), static_cast<uint8_t>(kJumpBits)};
+  }
 
   // Bit i counted from the most significant. REQUIRES: i < 32.
   bool bit(int i) const { return (addr >> (31 - i)) & 1; }
@@ -59,6 +66,10 @@ struct TrieKey4 {
 
 struct TrieKey6 {
   static constexpr Family kFamily = Family::kIpv6;
+  // No jump table: IPv6 tables are smaller and their prefixes share their first 16 bits.
+  static constexpr int kJumpBits = 0;
+  uint32_t Block() const { return 0; }
+  static TrieKey6 OfBlock(uint32_t) { return TrieKey6{}; }
   uint64_t hi = 0;
   uint64_t lo = 0;
   uint8_t len = 0;
