@@ -47,17 +47,33 @@ void FanoutStage::append(const IpPrefix& prefix, BgpRouteRef old_route, BgpRoute
   }
   const uint64_t seq = end_seq();
   queue_.push_back(Entry{seq, prefix, std::move(old_route), std::move(new_route)});
-  auto [it, added] = queued_by_prefix_.try_emplace(prefix, Chain{seq, seq});
-  if (!added) {
-    queue_[it->second.last - first_seq_].next_same_prefix = seq;
-    it->second.last = seq;
+  if (indexed_) {
+    auto [it, added] = queued_by_prefix_.try_emplace(prefix, Chain{seq, seq});
+    if (!added) {
+      queue_[it->second.last - first_seq_].next_same_prefix = seq;
+      it->second.last = seq;
+    }
   }
   schedule();
+}
+
+void FanoutStage::build_index() const {
+  queued_by_prefix_.clear();
+  for (Entry& e : queue_) {
+    e.next_same_prefix = kNoSeq;
+    auto [it, added] = queued_by_prefix_.try_emplace(e.prefix, Chain{e.seq, e.seq});
+    if (!added) {
+      queue_[it->second.last - first_seq_].next_same_prefix = e.seq;
+      it->second.last = e.seq;
+    }
+  }
+  indexed_ = true;
 }
 
 BgpRouteRef FanoutStage::lookup_for(const Reader& r, const IpPrefix& prefix) const {
   if (!r.past_dump(prefix)) return nullptr;
   // The oldest change the reader has not passed yet tells what it currently has.
+  if (!indexed_) build_index();
   if (auto it = queued_by_prefix_.find(prefix); it != queued_by_prefix_.end()) {
     for (uint64_t seq = it->second.first; seq != kNoSeq;) {
       const Entry& e = queue_[seq - first_seq_];
@@ -186,22 +202,28 @@ void FanoutStage::trim() {
   for (const auto& r : readers_) min_seq = std::min(min_seq, r->next_seq_);
   while (first_seq_ < min_seq && !queue_.empty()) {
     const Entry& e = queue_.front();
-    auto it = queued_by_prefix_.find(e.prefix);
-    if (e.next_same_prefix == kNoSeq) {
-      queued_by_prefix_.erase(it);
-    } else {
-      it->second.first = e.next_same_prefix;
+    if (indexed_) {
+      auto it = queued_by_prefix_.find(e.prefix);
+      if (e.next_same_prefix == kNoSeq) {
+        queued_by_prefix_.erase(it);
+      } else {
+        it->second.first = e.next_same_prefix;
+      }
     }
     queue_.pop_front();
     ++first_seq_;
+  }
+  if (queue_.empty() && indexed_) {
+    queued_by_prefix_ = {};  // drained: the next lookup builds it again
+    indexed_ = false;
   }
 }
 
 std::vector<IpPrefix> FanoutStage::prefixes() {
   std::vector<IpPrefix> out;
-  out.reserve(table_.size() + queued_by_prefix_.size());
+  out.reserve(table_.size() + queue_.size());
   for (auto it = table_.begin(); !it.at_end(); ++it) out.push_back(it.key());
-  for (const auto& [prefix, seqs] : queued_by_prefix_) out.push_back(prefix);
+  for (const Entry& e : queue_) out.push_back(e.prefix);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -222,9 +244,10 @@ void FanoutStage::each_queued_since(uint64_t& seq,
 
 std::vector<IpPrefix> FanoutStage::queued_prefixes() const {
   std::vector<IpPrefix> out;
-  out.reserve(queued_by_prefix_.size());
-  for (const auto& [prefix, seqs] : queued_by_prefix_) out.push_back(prefix);
+  out.reserve(queue_.size());
+  for (const Entry& e : queue_) out.push_back(e.prefix);
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

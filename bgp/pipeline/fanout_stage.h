@@ -142,6 +142,9 @@ class FanoutStage : public BgpStage {
   };
   // The oldest and newest queued change of a prefix; the entries between are chained by
   // Entry::next_same_prefix (a full table queues one change per prefix: no container each).
+  // Only a reader's lookup needs them (a refilter, a dump's skip decisions do not): the index
+  // is built from the queue on the first lookup and kept up to date from then on, until the
+  // queue drains. A table streaming through (every append and trim) pays no hashing.
   struct Chain {
     uint64_t first;
     uint64_t last;
@@ -152,6 +155,8 @@ class FanoutStage : public BgpStage {
   // Delivers up to `budget` changes to r; returns true if it has more it could take now.
   bool deliver(Reader& r, size_t budget);
   bool has_work(const Reader& r) const;
+  // Builds queued_by_prefix_ and the entries' chains from the queue (see Chain).
+  void build_index() const;
   void schedule();
   bool run_slice();
   void trim();
@@ -160,10 +165,12 @@ class FanoutStage : public BgpStage {
   size_t slice_entries_;
   std::chrono::steady_clock::duration stuck_after_ = std::chrono::seconds(1);
   RouteTable table_;
-  std::deque<Entry> queue_;
+  mutable std::deque<Entry> queue_;  // mutable: build_index() links the entries
   uint64_t first_seq_ = 0;
   // Open addressing (no node per queued prefix: a full table in flight queues a million).
-  absl::flat_hash_map<IpPrefix, Chain, std::hash<IpPrefix>> queued_by_prefix_;
+  // Built on demand (indexed_), mutable for lookups: a cache of what the queue holds.
+  mutable absl::flat_hash_map<IpPrefix, Chain, std::hash<IpPrefix>> queued_by_prefix_;
+  mutable bool indexed_ = false;
   std::list<std::unique_ptr<Reader>> readers_;  // after table_: cursors go first
   rib::TaskHandle task_;
   std::vector<IpPrefix> hint_;  // deliver()'s prefetch hint to a branch (kept for its capacity)

@@ -202,6 +202,37 @@ TEST_F(FanoutStageTest, ManyQueuedChangesOfOnePrefixAnswerPerReader) {
   EXPECT_EQ(fanout.prefixes(), (std::vector<IpPrefix>{P(Pfx(0)), P(Pfx(1))}));
 }
 
+// The queue's per-prefix index is built by the first reader lookup and dropped when the queue
+// drains: lookups stay right across changes queued before, while and after it exists.
+TEST_F(FanoutStageTest, LookupsAnswerAcrossQueueIndexRebuilds) {
+  auto a = AddBranch("a", false);
+  auto b = AddBranch("b", false);
+  for (int round = 0; round < 3; ++round) {
+    fanout.pause(b->reader);
+    const uint32_t base = 10 * static_cast<uint32_t>(round);
+    Announce(0, base + 1);
+    Announce(1, base + 1);
+    Announce(0, base + 2);  // queued before any lookup: no index yet
+    scheduler.run_until_idle();
+    Check(*a);  // a's lookups build the index (b holds the queue)
+    Check(*b);
+    Announce(0, base + 3);  // queued while indexed
+    in.withdraw(P(Pfx(1)));
+    scheduler.run_until_idle();
+    Check(*a);
+    Check(*b);
+    fanout.resume(b->reader);
+    scheduler.run_slice();
+    Check(*b);
+    scheduler.run_until_idle();
+    EXPECT_EQ(fanout.queue_size(), 0u);  // drained: the index goes with it
+    Check(*b);
+    ExpectSynced(*a);
+    ExpectSynced(*b);
+    EXPECT_EQ(fanout.prefixes(), (std::vector<IpPrefix>{P(Pfx(0))}));
+  }
+}
+
 }  // namespace
 }  // namespace strata::bgp
 
