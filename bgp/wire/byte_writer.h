@@ -37,6 +37,11 @@ class ByteWriter {
   // REQUIRES: pos < size().
   void PatchU8(size_t pos, uint8_t v) { buf_[pos] = v; }
 
+  // Capacity for n bytes in all (a message whose size is known or estimated: no regrowth).
+  void Reserve(size_t n) { buf_.reserve(n); }
+  // Empties the buffer and keeps its capacity (one writer reused for many small values).
+  void Clear() { buf_.clear(); }
+
   size_t size() const { return buf_.size(); }
   const std::vector<uint8_t>& bytes() const { return buf_; }
   std::vector<uint8_t> Take() { return std::move(buf_); }

@@ -1,5 +1,7 @@
 #include "bgp/wire/update_message.h"
 
+#include <algorithm>
+
 #include "bgp/wire/attribute_table.h"
 #include "bgp/wire/message_header.h"
 #include "bgp/wire/nlri.h"
@@ -57,6 +59,11 @@ std::string UpdateMessage::ToString() const {
 StatusOr<std::vector<uint8_t>> EncodeUpdate(const UpdateMessage& update,
                                             const CodecOptions& options) {
   ByteWriter w;
+  // Room for the prefixes (5 bytes at most each for IPv4, 17 for IPv6) and typical attributes.
+  size_t estimate = 256 + 5 * (update.withdrawn.size() + update.nlri.size());
+  if (update.mp_reach) estimate += 17 * update.mp_reach->nlri.size();
+  if (update.mp_unreach) estimate += 17 * update.mp_unreach->withdrawn.size();
+  w.Reserve(std::min(estimate, options.max_message_size()));
   BeginMessage(w, MessageType::kUpdate);
   const size_t withdrawn_len_at = w.size();
   w.U16(0);
@@ -65,8 +72,9 @@ StatusOr<std::vector<uint8_t>> EncodeUpdate(const UpdateMessage& update,
   w.U16(0);
   const AttrEncodeInput in{update.attrs, options, update.mp_reach ? &*update.mp_reach : nullptr,
                            update.mp_unreach ? &*update.mp_unreach : nullptr};
+  ByteWriter value;  // one buffer for every attribute's value
   for (const AttributeHandler& handler : AttributeHandlers()) {
-    ByteWriter value;
+    value.Clear();
     if (!handler.encode(in, value)) continue;
     if (value.size() > 0xffff) return ResourceExhausted(std::string(handler.name) + " too long");
     WriteAttribute(w, handler.flags, static_cast<uint8_t>(handler.code), value.bytes());

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "bgp/wire/attribute_table.h"
+#include "bgp/wire/byte_writer.h"
+#include "bgp/wire/message_header.h"
 #include "bgp/wire/mp_attributes.h"
 #include "bgp/wire/nlri.h"
 #include "bgp/wire/update_message.h"
@@ -56,6 +58,34 @@ StatusOr<EncodedMessages> Pack(const UpdateMessage& base, Slot slot, std::option
     return size;
   };
   EncodedMessages out;
+  if (slot == Slot::kNlri) {
+    // The NLRI field comes last in an UPDATE (RFC 4271 4.3): each message is the empty one
+    // (its attributes encoded once, above) with its prefixes appended.
+    size_t first = 0;
+    size_t used = 0;
+    auto emit = [&](size_t end) {
+      ByteWriter w;
+      w.Reserve(base_size + used);
+      w.Bytes(*empty);
+      for (size_t i = first; i < end; ++i) EncodePrefix(prefixes[i], w);
+      FinishMessage(w);
+      out.push_back(w.Take());
+      first = end;
+      used = 0;
+    };
+    for (size_t i = 0; i < prefixes.size(); ++i) {
+      const size_t need = PrefixWireSize(prefixes[i]);
+      if (base_size + used + need > max) {
+        if (used == 0) {
+          return ResourceExhausted("path attributes leave no room for " + prefixes[i].ToString());
+        }
+        emit(i);
+      }
+      used += need;
+    }
+    if (used > 0) emit(prefixes.size());
+    return out;
+  }
   UpdateMessage msg = base;
   size_t used = 0;
   auto flush = [&]() -> Status {

@@ -76,6 +76,35 @@ TEST(UpdatePackerTest, Ipv4AnnouncementsFillMessages) {
   EXPECT_EQ(Unpack(*packed, options, &attrs, Family::kIpv4), prefixes);
 }
 
+// IPv4 messages are made by appending prefixes to the encoded empty one: each is byte for byte
+// what encoding a whole UPDATE with its prefixes gives.
+TEST(UpdatePackerTest, Ipv4MessagesAreTheirFullEncoding) {
+  for (const CodecOptions& options : {CodecOptions{}, CodecOptions{.extended_message = true}}) {
+    const auto attrs = Attrs(A("192.0.2.1"));
+    std::vector<IpPrefix> prefixes;
+    for (uint32_t i = 0; i < 5000; ++i) {
+      prefixes.emplace_back(IpAddr::V4(0x0a000000 + i * 0x1234), 8 + static_cast<int>(i % 25));
+    }
+    auto packed = PackAnnouncements(attrs, kIpv4Unicast, prefixes, options);
+    ASSERT_TRUE(packed.ok()) << packed.status().ToString();
+    size_t at = 0;
+    for (const auto& m : *packed) {
+      UpdateMessage whole;
+      whole.attrs = attrs;
+      const auto r = DecodeUpdateBody(Body(m), options);
+      for (const auto& p : r.Announcements()) whole.nlri.push_back(p);
+      ASSERT_FALSE(whole.nlri.empty());
+      EXPECT_EQ(std::vector<IpPrefix>(
+                    prefixes.begin() + static_cast<std::ptrdiff_t>(at),
+                    prefixes.begin() + static_cast<std::ptrdiff_t>(at + whole.nlri.size())),
+                whole.nlri);
+      at += whole.nlri.size();
+      EXPECT_EQ(*EncodeUpdate(whole, options), m);
+    }
+    EXPECT_EQ(at, prefixes.size());
+  }
+}
+
 TEST(UpdatePackerTest, Ipv6AnnouncementsUseMpReachWithExtendedLength) {
   const CodecOptions options;
   auto attrs = Attrs(A("2001:db8::1"));
