@@ -187,8 +187,17 @@ class FamilyTrie {
   }
   // The first node holding a value whose key comes after k (k need not be in the trie).
   uint32_t successor(const K& k) const {
+    if (jumping() && k.len >= kJumpBits && jump_[k.Block()] != kNil) {
+      // A block's prefixes are one run of the order (a shorter prefix sorts before the blocks
+      // it covers): the next one in k's block, if any, is the answer.
+      const uint32_t n = successor_from(jump_[k.Block()], k);
+      if (n != kNil) return n;
+    }
+    return successor_from(root_, k);
+  }
+  // successor() among the subtree of n, which contains k or lies after it.
+  uint32_t successor_from(uint32_t n, const K& k) const {
     Stack pending;  // subtrees after the descent point, nearest on top
-    uint32_t n = root_;
     while (n != kNil) {
       const Node& c = nodes_[n];
       const K ck = c.key();
@@ -269,10 +278,11 @@ class FamilyTrie {
   // Removes empty nodes that no iterator stands on and that no longer join two branches.
   void prune(uint32_t n) {
     if (nodes_[n].value() != kNil || pinned(n)) return;
-    // The ancestors of n, from the root.
+    // The ancestors of n, from the root (or from its block root: prune_along completes it).
     Stack path;
     const K k = nodes_[n].key();
-    for (uint32_t c = root_; c != n; c = nodes_[c].child[k.bit(nodes_[c].len())]) path.push(c);
+    const uint32_t from = start(k) != kNil ? start(k) : root_;
+    for (uint32_t c = from; c != n; c = nodes_[c].child[k.bit(nodes_[c].len())]) path.push(c);
     prune_along(n, path);
   }
 
