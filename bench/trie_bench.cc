@@ -5,7 +5,8 @@
 // nexthop resolver, fanout, RIB sink), and prints per-route figures for: inserting in table
 // order (how a peer sends a table), finding in table order, finding in random order (cold
 // paths), and finding in random order with the paths warmed 8 at a time (one UPDATE's
-// prefixes, BgpStage::prefetch). Round 1 includes the kernel's first touch of the memory;
+// prefixes, BgpStage::prefetch), and walking one trie with an iterator (a dump, a peer's
+// routes going away in a DeletionStage). Round 1 includes the kernel's first touch of the memory;
 // later rounds reuse it (the heap is kept, as strata-bgp keeps it: bgp/main.cc).
 // --smoke: 50,000 prefixes, one round.
 #include <malloc.h>
@@ -83,7 +84,8 @@ int main(int argc, char** argv) {
   std::printf("## strata-trie-bench: %zu prefixes of %s, four tries\n\n", n, table.c_str());
   std::printf(
       "| round | insert, 4 tries (ns/route) | find in order (ns) | find random (ns) |"
-      " warm 8 + find random (ns) | IPv4 jump table |\n|---|---|---|---|---|---|\n");
+      " warm 8 + find random (ns) | iterate (ns) | IPv4 jump table |\n"
+      "|---|---|---|---|---|---|---|\n");
   uint64_t sum = 0;
   for (int round = 1; round <= rounds; ++round) {
     std::vector<strata::rib::RouteTrie<uint64_t>> tries(4);
@@ -102,12 +104,19 @@ int main(int argc, char** argv) {
       for (const auto& p : batch) sum += *tries[2].find(p);
     }
     const auto t4 = Clock::now();
-    std::printf("| %d | %.0f | %.0f | %.0f | %.0f | %s |\n", round, NsPer(t0, t1, n),
-                NsPer(t1, t2, n), NsPer(t2, t3, n), NsPer(t3, t4, n),
+    size_t walked = 0;
+    for (auto it = tries[3].begin(); !it.at_end(); ++it, ++walked) sum += it.value();
+    const auto t5 = Clock::now();
+    std::printf("| %d | %.0f | %.0f | %.0f | %.0f | %.0f | %s |\n", round, NsPer(t0, t1, n),
+                NsPer(t1, t2, n), NsPer(t2, t3, n), NsPer(t3, t4, n), NsPer(t4, t5, n),
                 tries[0].ipv4_jumps() ? "yes" : "no");
+    if (walked != n) {
+      std::fprintf(stderr, "the walk met %zu prefixes, not %zu\n", walked, n);
+      return 1;
+    }
   }
-  // Every find hit: the sum is fixed by the table (and keeps the finds from being dropped).
-  const uint64_t want = static_cast<uint64_t>(rounds) * 3 * (n * (n - 1) / 2);
+  // Every find and the walk hit: the sum is fixed by the table (and keeps the loops).
+  const uint64_t want = static_cast<uint64_t>(rounds) * 4 * (n * (n - 1) / 2);
   if (sum != want) {
     std::fprintf(stderr, "lookups disagree with the table\n");
     return 1;
