@@ -58,57 +58,42 @@ StatusOr<EncodedMessages> Pack(const UpdateMessage& base, Slot slot, std::option
     return size;
   };
   EncodedMessages out;
-  if (slot == Slot::kNlri) {
-    // The NLRI field comes last in an UPDATE (RFC 4271 4.3): each message is the empty one
-    // (its attributes encoded once, above) with its prefixes appended.
-    size_t first = 0;
-    size_t used = 0;
-    auto emit = [&](size_t end) {
+  UpdateMessage msg = slot == Slot::kNlri ? UpdateMessage{} : base;  // kNlri does not use it
+  size_t first = 0;  // prefixes[first, end) make the next message
+  size_t used = 0;
+  auto flush = [&](size_t end) -> Status {
+    const auto batch = prefixes.subspan(first, end - first);
+    if (slot == Slot::kNlri) {
+      // The NLRI field comes last in an UPDATE (RFC 4271 4.3): the message is the empty one
+      // (its attributes encoded once, above) with its prefixes appended.
       ByteWriter w;
       w.Reserve(base_size + used);
       w.Bytes(*empty);
-      for (size_t i = first; i < end; ++i) EncodePrefix(prefixes[i], w);
+      for (const IpPrefix& p : batch) EncodePrefix(p, w);
       FinishMessage(w);
       out.push_back(w.Take());
-      first = end;
-      used = 0;
-    };
-    for (size_t i = 0; i < prefixes.size(); ++i) {
-      const size_t need = PrefixWireSize(prefixes[i]);
-      if (base_size + used + need > max) {
-        if (used == 0) {
-          return ResourceExhausted("path attributes leave no room for " + prefixes[i].ToString());
-        }
-        emit(i);
-      }
-      used += need;
+    } else {
+      SlotOf(msg, slot).assign(batch.begin(), batch.end());
+      auto bytes = EncodeUpdate(msg, options);
+      if (!bytes.ok()) return bytes.status();
+      out.push_back(std::move(bytes).value());
     }
-    if (used > 0) emit(prefixes.size());
-    return out;
-  }
-  UpdateMessage msg = base;
-  size_t used = 0;
-  auto flush = [&]() -> Status {
-    auto bytes = EncodeUpdate(msg, options);
-    if (!bytes.ok()) return bytes.status();
-    out.push_back(std::move(bytes).value());
-    SlotOf(msg, slot).clear();
+    first = end;
     used = 0;
     return Status::Ok();
   };
-  for (const IpPrefix& p : prefixes) {
-    const size_t need = PrefixWireSize(p);
+  for (size_t i = 0; i < prefixes.size(); ++i) {
+    const size_t need = PrefixWireSize(prefixes[i]);
     if (size_with(used + need) > max) {
       if (used == 0) {
-        return ResourceExhausted("path attributes leave no room for " + p.ToString());
+        return ResourceExhausted("path attributes leave no room for " + prefixes[i].ToString());
       }
-      if (Status s = flush(); !s.ok()) return s;
+      if (Status s = flush(i); !s.ok()) return s;
     }
-    SlotOf(msg, slot).push_back(p);
     used += need;
   }
   if (used > 0) {
-    if (Status s = flush(); !s.ok()) return s;
+    if (Status s = flush(prefixes.size()); !s.ok()) return s;
   }
   return out;
 }
