@@ -156,7 +156,7 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
   Peer* p = find(id);
   if (!p || p->removing) return NotFound("no peer " + std::to_string(id));
   if (p->session) return FailedPrecondition("peer " + std::to_string(id) + " is already up");
-  auto info = std::make_shared<PeerInfo>();
+  auto info = NewPeerInfo();
   info->id = id;
   info->peer_as = p->config.peer_as;
   info->router_id = router_id;

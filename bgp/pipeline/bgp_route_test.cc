@@ -42,7 +42,7 @@ TEST(BgpRouteTest, RoutesCountTheirReferences) {
 }
 
 TEST(BgpRouteTest, ARouteIsOneBlockAndItsCountSaturates) {
-  EXPECT_EQ(sizeof(BgpRoute), 64u);
+  EXPECT_EQ(sizeof(BgpRoute), 48u);
   BgpRouteRef r = MakeRoute(IpPrefix::Default(Family::kIpv4), nullptr, nullptr);
   std::vector<BgpRouteRef> refs(BgpRoute::RefCount::kSaturated - 2, r);
   EXPECT_EQ(r->refs.n, BgpRoute::RefCount::kSaturated - 1);

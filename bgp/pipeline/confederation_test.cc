@@ -25,7 +25,7 @@ constexpr uint32_t kConfedId = 65000;
 const Confederation kConfed{.identifier = kConfedId, .members = {kMember, kOtherMember, 64514}};
 
 PeerRef Source(PeerId id, uint32_t as, const std::string& address) {
-  auto p = std::make_shared<PeerInfo>();
+  auto p = NewPeerInfo();
   p->id = id;
   p->peer_as = as;
   p->ibgp = as == kMember;

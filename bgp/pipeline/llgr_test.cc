@@ -184,7 +184,7 @@ TEST_F(LlgrPipelineTest, ReceivedLlgrStaleRoutesAreLeastPreferredAndNotSentToPla
 }
 
 TEST(LlgrDecisionStepTest, NotLlgrStaleComesFirst) {
-  auto peer = std::make_shared<PeerInfo>();
+  auto peer = NewPeerInfo();
   auto stale = MakeRoute(
       P("1.0.0.0/8"),
       WithCommunities(Attrs({.path = {1}, .local_pref = 500}), {kLlgrStaleCommunity}), peer);

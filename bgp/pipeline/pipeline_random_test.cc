@@ -185,7 +185,7 @@ class PipelineRandomTest : public ::testing::TestWithParam<int> {
     for (const RefPeer& p : peers) {
       if (!p.up) continue;
       auto info =
-          std::make_shared<PeerInfo>(PeerInfo{p.id, p.as, p.address, p.address, p.as == kLocalAs});
+          NewPeerInfo(PeerInfo{p.id, p.as, p.address, p.address, p.as == kLocalAs});
       for (const auto& [prefix, attrs] : p.adj_in) {
         if (attrs->attrs().as_path->Contains(kLocalAs)) continue;
         const NexthopAnswer ans = oracle.Answer(*attrs->attrs().next_hop);

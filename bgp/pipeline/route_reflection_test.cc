@@ -21,7 +21,7 @@ constexpr uint32_t kLocalAs = 65000;
 constexpr uint32_t kClusterId = 0x0a000001;  // 10.0.0.1
 
 PeerRef Source(PeerId id, uint32_t as, bool rr_client, const std::string& router_id) {
-  auto p = std::make_shared<PeerInfo>();
+  auto p = NewPeerInfo();
   p->id = id;
   p->peer_as = as;
   p->ibgp = as == kLocalAs;

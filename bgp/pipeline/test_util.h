@@ -42,7 +42,7 @@ inline AttributeSetPtr Attrs(const AttrSpec& s) {
 
 inline PeerRef Peer(PeerId id, uint32_t as, bool ibgp, const std::string& address,
                     const std::string& router_id = "") {
-  auto p = std::make_shared<PeerInfo>();
+  auto p = NewPeerInfo();
   p->id = id;
   p->peer_as = as;
   p->ibgp = ibgp;

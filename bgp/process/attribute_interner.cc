@@ -1,6 +1,5 @@
 #include "bgp/process/attribute_interner.h"
 
-#include <type_traits>
 #include <utility>
 
 namespace strata::bgp {
@@ -30,46 +29,20 @@ struct SetEq {
 
 }  // namespace
 
-struct AttributeInterner::Table {
+// The live sets, told by each of them as it goes.
+struct AttributeInterner::Table : AttributeSet::Registry {
+  void Forget(const AttributeSet* set) override { sets.erase(set); }
   absl::flat_hash_set<const AttributeSet*, SetHash, SetEq> sets;
 };
-
-namespace {
-
-// Allocates like std::allocator; destroying an AttributeSet first takes it out of the table.
-template <typename T>
-struct TableAllocator {
-  using value_type = T;
-  explicit TableAllocator(std::shared_ptr<AttributeInterner::Table> t) : table(std::move(t)) {}
-  template <typename U>
-  TableAllocator(const TableAllocator<U>& o) : table(o.table) {}  // NOLINT: rebinding
-
-  T* allocate(size_t n) { return std::allocator<T>().allocate(n); }
-  void deallocate(T* p, size_t n) { std::allocator<T>().deallocate(p, n); }
-  template <typename U>
-  void destroy(U* p) {
-    if constexpr (std::is_same_v<std::remove_cv_t<U>, AttributeSet>) table->sets.erase(p);
-    p->~U();
-  }
-  template <typename U>
-  friend bool operator==(const TableAllocator& a, const TableAllocator<U>& b) {
-    return a.table == b.table;
-  }
-
-  std::shared_ptr<AttributeInterner::Table> table;
-};
-
-}  // namespace
 
 AttributeInterner::AttributeInterner() : table_(std::make_shared<Table>()) {}
 
 AttributeSetPtr AttributeInterner::Intern(PathAttributes attrs) {
   const size_t h = attrs.Hash();
   if (auto it = table_->sets.find(Probe{&attrs, h}); it != table_->sets.end()) {
-    return (*it)->shared_from_this();
+    return AttributeSetPtr(*it);
   }
-  AttributeSetPtr made = std::allocate_shared<const AttributeSet>(
-      TableAllocator<AttributeSet>(table_), std::move(attrs), h);
+  AttributeSetPtr made(new AttributeSet(std::move(attrs), h, table_));
   table_->sets.insert(made.get());
   return made;
 }

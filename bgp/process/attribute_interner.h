@@ -2,12 +2,12 @@
 // attributes (from any peer) point at one AttributeSet and the pipeline's per-set grouping and
 // memo caches hit. Threading: single-threaded.
 //
-// How a set leaves the table: the sets it makes are allocated with an allocator whose destroy()
-// removes the set from the table, so the table holds plain pointers to live sets (8 bytes a set
-// in a flat hash set) and never sweeps. The earlier table of weak references (a hash node and a
-// vector per hash value, swept as it doubled) cost about 100 bytes a set, kept dead sets' memory
-// until a sweep, and its sweep walked every set in one go. The table's state is shared with the
-// sets' allocators, so sets may outlive the interner.
+// How a set leaves the table: the sets it makes hold the table as their AttributeSet::Registry
+// and tell it when they are destroyed, so the table holds plain pointers to live sets (8 bytes a
+// set in a flat hash set) and never sweeps. The earlier table of weak references (a hash node and
+// a vector per hash value, swept as it doubled) cost about 100 bytes a set, kept dead sets'
+// memory until a sweep, and its sweep walked every set in one go. The sets share the table's
+// ownership, so they may outlive the interner.
 #pragma once
 
 #include <cstddef>

@@ -25,7 +25,7 @@ TEST(AttributeInternerTest, EqualAttributesShareOneSet) {
   AttributeSetPtr c = interner.Intern(Attrs(65001, 6));
   EXPECT_EQ(a.get(), b.get());
   EXPECT_NE(a.get(), c.get());
-  EXPECT_EQ(a.use_count(), 2);
+  EXPECT_EQ(a->use_count(), 2u);
   EXPECT_EQ(interner.size(), 2u);
   EXPECT_EQ(a->hash(), Attrs(65001, 5).Hash());
 }
@@ -41,7 +41,7 @@ TEST(AttributeInternerTest, ASetLeavesWithItsLastReference) {
   // Interned again: a new set, alone in the table.
   AttributeSetPtr again = interner.Intern(Attrs(65001, 5));
   EXPECT_EQ(interner.size(), 1u);
-  EXPECT_EQ(again.use_count(), 1);
+  EXPECT_EQ(again->use_count(), 1u);
 }
 
 TEST(AttributeInternerTest, ManySetsComeAndGo) {

@@ -266,7 +266,7 @@ TEST(CommunityTest, ParseAndFormat) {
 
 // The hooks given to the pipeline.
 BgpRouteRef Route(std::string_view prefix, PathAttributes a, std::string_view from = "192.0.2.1") {
-  auto peer = std::make_shared<PeerInfo>();
+  auto peer = NewPeerInfo();
   peer->id = 1;
   peer->address = A(from);
   return MakeRoute(P(prefix), AttributeSet::Make(std::move(a)), peer);

@@ -19,7 +19,7 @@ IpAddr A(std::string_view s) { return *IpAddr::Parse(s); }
 
 BgpRouteRef Route(std::string_view prefix, std::string_view nexthop, bool ibgp = false,
                   PeerId id = 1) {
-  auto peer = std::make_shared<PeerInfo>();
+  auto peer = NewPeerInfo();
   peer->id = id;
   peer->ibgp = ibgp;
   peer->address = A("192.0.2.1");
