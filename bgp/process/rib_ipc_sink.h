@@ -17,6 +17,7 @@
 
 #include <boost/asio/steady_timer.hpp>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -97,7 +98,7 @@ class RibIpcSink : public RibSink {
  private:
   // What the RIB should hold for a prefix: its origin table, next hop and metric. The next hop
   // is an index into nexthops_ (a full table has a few hundred distinct next hops for a million
-  // prefixes), so a slot is 20 bytes instead of two 20-byte addresses and their options.
+  // prefixes), so a slot is 16 bytes instead of two 20-byte addresses and their options.
   struct Want {
     RibOrigin origin = RibOrigin::kEbgp;
     uint32_t nexthop = 0;  // NexthopIndex handle
@@ -105,37 +106,48 @@ class RibIpcSink : public RibSink {
     friend bool operator==(const Want&, const Want&) = default;
   };
   // One prefix: what the RIB should hold and what it has been sent; dirty while queued.
+  // 16 bytes: the flags ride in the top bits of the next hop handles (at most 2^29 distinct next
+  // hops; a slot of its own for them made it 20, 4 MB more at a million prefixes).
   class Slot {
    public:
-    std::optional<Want> wanted() const { return get(kWanted, kWantedIbgp, wanted_); }
-    std::optional<Want> sent() const { return get(kSent, kSentIbgp, sent_); }
-    bool dirty() const { return flags_ & kDirty; }
-    void set_dirty(bool d) { set_flag(kDirty, d); }
+    std::optional<Want> wanted() const { return get(wanted_); }
+    std::optional<Want> sent() const { return get(sent_); }
+    bool dirty() const { return wanted_.nexthop & kDirty; }
+    void set_dirty(bool d) {
+      wanted_.nexthop = d ? wanted_.nexthop | kDirty : wanted_.nexthop & ~kDirty;
+    }
     // The previous want's next hop reference is the caller's to drop.
-    void set_wanted(const std::optional<Want>& w) { put(kWanted, kWantedIbgp, wanted_, w); }
-    void set_sent(const std::optional<Want>& w) { put(kSent, kSentIbgp, sent_, w); }
+    void set_wanted(const std::optional<Want>& w) { put(wanted_, w); }
+    void set_sent(const std::optional<Want>& w) { put(sent_, w); }
 
    private:
-    enum : uint8_t { kWanted = 1, kWantedIbgp = 2, kSent = 4, kSentIbgp = 8, kDirty = 16 };
+    static constexpr uint32_t kHas = uint32_t{1} << 31;
+    static constexpr uint32_t kIbgp = uint32_t{1} << 30;
+    static constexpr uint32_t kDirty = uint32_t{1} << 29;  // in wanted_ only
+    static constexpr uint32_t kHandle = kDirty - 1;
     struct Packed {
-      uint32_t nexthop = 0;
+      uint32_t nexthop = 0;  // handle and flags
       uint32_t metric = 0;
     };
-    std::optional<Want> get(uint8_t has, uint8_t ibgp, const Packed& p) const {
-      if (!(flags_ & has)) return std::nullopt;
-      return Want{(flags_ & ibgp) ? RibOrigin::kIbgp : RibOrigin::kEbgp, p.nexthop, p.metric};
+    static std::optional<Want> get(const Packed& p) {
+      if (!(p.nexthop & kHas)) return std::nullopt;
+      return Want{(p.nexthop & kIbgp) ? RibOrigin::kIbgp : RibOrigin::kEbgp, p.nexthop & kHandle,
+                  p.metric};
     }
-    void put(uint8_t has, uint8_t ibgp, Packed& p, const std::optional<Want>& w) {
-      set_flag(has, w.has_value());
-      set_flag(ibgp, w && w->origin == RibOrigin::kIbgp);
-      p = w ? Packed{w->nexthop, w->metric} : Packed{};
+    static void put(Packed& p, const std::optional<Want>& w) {
+      const uint32_t keep = p.nexthop & kDirty;
+      if (!w) {
+        p = Packed{keep, 0};
+        return;
+      }
+      if (w->nexthop > kHandle) std::abort();  // more next hops than a slot can name
+      p = Packed{keep | kHas | (w->origin == RibOrigin::kIbgp ? kIbgp : 0) | w->nexthop, w->metric};
     }
-    void set_flag(uint8_t f, bool on) { flags_ = on ? (flags_ | f) : (flags_ & ~f); }
 
     Packed wanted_;
     Packed sent_;
-    uint8_t flags_ = 0;
   };
+  static_assert(sizeof(Slot) == 16);
   // Next hop addresses by counted handle: one entry per distinct next hop in use.
   class NexthopIndex {
    public:
