@@ -14,7 +14,7 @@ int Lower(const T& a, const T& b) {
 }
 
 const IpAddr& EffectiveRouterId(const BgpRoute& r) {
-  const auto& originator = r.path().originator_id;
+  const auto& originator = r.path().originator_id();
   return originator ? *originator : r.peer->router_id;
 }
 
@@ -106,7 +106,7 @@ int CompareRouterId(const BgpRoute& a, const BgpRoute& b) {
 }
 
 int CompareClusterListLength(const BgpRoute& a, const BgpRoute& b) {
-  return Lower(a.path().cluster_list.size(), b.path().cluster_list.size());
+  return Lower(a.path().cluster_list().size(), b.path().cluster_list().size());
 }
 
 int ComparePeerAddress(const BgpRoute& a, const BgpRoute& b) {

@@ -29,12 +29,12 @@ BgpRouteRef InputFilterStage::filter_with(const BgpRouteRef& route, const RouteP
     *verdict = Verdict::kAsLoop;
     return nullptr;
   }
-  if (a.originator_id && *a.originator_id == router_id_) {
+  if (a.originator_id() && *a.originator_id() == router_id_) {
     *verdict = Verdict::kOriginatorId;
     return nullptr;
   }
-  if (std::find(a.cluster_list.begin(), a.cluster_list.end(), cluster_id_) !=
-      a.cluster_list.end()) {
+  if (std::find(a.cluster_list().begin(), a.cluster_list().end(), cluster_id_) !=
+      a.cluster_list().end()) {
     *verdict = Verdict::kClusterLoop;
     return nullptr;
   }

@@ -3,6 +3,17 @@
 #include "bgp/pipeline/llgr_community.h"
 
 namespace strata::bgp {
+namespace {
+
+// ORIGINATOR_ID and CLUSTER_LIST go (they are not sent outside the AS), without making the
+// out-of-line part of attributes that have neither.
+void StripReflection(PathAttributes& a) {
+  if (!a.rare().originator_id && a.rare().cluster_list.empty()) return;
+  a.originator_id().reset();
+  a.cluster_list().clear();
+}
+
+}  // namespace
 
 OutputFilterStage::OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config,
                                      BgpStage* parent, ReflectionContext reflection,
@@ -39,12 +50,12 @@ AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAd
   }
   PathAttributes a = in->attrs();
   if (reflect_from) {
-    if (!a.originator_id) a.originator_id = *reflect_from;
-    a.cluster_list.insert(a.cluster_list.begin(), reflection_.cluster_id);
+    if (!a.originator_id()) a.originator_id() = *reflect_from;
+    a.cluster_list().insert(a.cluster_list().begin(), reflection_.cluster_id);
   }
   if (self) {
     a.next_hop = *self;
-    a.link_local_next_hop.reset();
+    if (a.rare().link_local_next_hop) a.link_local_next_hop().reset();
   }
   switch (type_) {
     case PeerType::kInternal:
@@ -53,16 +64,14 @@ AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAd
     case PeerType::kConfedExternal:
       a.as_path = a.as_path.value_or(AsPath()).PrependConfed(local_as_);
       a.local_pref = a.local_pref.value_or(kDefaultLocalPref);
-      a.originator_id.reset();
-      a.cluster_list.clear();
+      StripReflection(a);
       break;
     case PeerType::kExternal:
       a.as_path =
           a.as_path.value_or(AsPath()).WithoutConfed().Prepend(AsSeenBy(type_, local_as_, confed_));
       a.local_pref.reset();
       a.med.reset();
-      a.originator_id.reset();
-      a.cluster_list.clear();
+      StripReflection(a);
       break;
   }
   memo_in_ = in;
@@ -95,7 +104,7 @@ BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const Ro
   std::optional<IpAddr> reflect_from;
   if (reflect) {
     reflect_from = route->peer->router_id;
-    const IpAddr originator = route->path().originator_id.value_or(*reflect_from);
+    const IpAddr originator = route->path().originator_id().value_or(*reflect_from);
     if (!reflection_.peer_router_id.is_zero() && originator == reflection_.peer_router_id) {
       counters_.to_originator += count;
       return nullptr;

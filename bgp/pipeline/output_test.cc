@@ -62,8 +62,8 @@ TEST_F(OutputFilterTest, EbgpPrependsSetsNexthopAndStrips) {
   EXPECT_EQ(*a.next_hop, A("10.0.1.254"));
   EXPECT_FALSE(a.local_pref);
   EXPECT_FALSE(a.med);
-  EXPECT_FALSE(a.originator_id);
-  EXPECT_TRUE(a.cluster_list.empty());
+  EXPECT_FALSE(a.originator_id());
+  EXPECT_TRUE(a.cluster_list().empty());
   // An IPv6 route has no IPv6 local address: not sent.
   in.announce(Route("2001:db8::/32", {.path = {65001}, .next_hop = "2001:db8::1"}, ebgp_src));
   EXPECT_EQ(filter->counters().no_nexthop, 1u);

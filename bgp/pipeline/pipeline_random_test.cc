@@ -52,7 +52,7 @@ bool Beats(int step, const BgpRoute& a, const BgpRoute& b) {
     case 6:
       return a.peer->router_id < b.peer->router_id;
     case 7:
-      return x.cluster_list.size() < y.cluster_list.size();
+      return x.cluster_list().size() < y.cluster_list().size();
     default:
       return a.peer->address < b.peer->address;
   }
@@ -184,8 +184,7 @@ class PipelineRandomTest : public ::testing::TestWithParam<int> {
     std::map<IpPrefix, std::vector<BgpRouteRef>> cands;
     for (const RefPeer& p : peers) {
       if (!p.up) continue;
-      auto info =
-          NewPeerInfo(PeerInfo{p.id, p.as, p.address, p.address, p.as == kLocalAs});
+      auto info = NewPeerInfo(PeerInfo{p.id, p.as, p.address, p.address, p.as == kLocalAs});
       for (const auto& [prefix, attrs] : p.adj_in) {
         if (attrs->attrs().as_path->Contains(kLocalAs)) continue;
         const NexthopAnswer ans = oracle.Answer(*attrs->attrs().next_hop);

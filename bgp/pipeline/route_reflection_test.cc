@@ -39,8 +39,8 @@ BgpRouteRef RouteWith(const std::string& prefix, const PeerRef& peer,
   a.as_path = AsPath::Sequence({7});
   a.next_hop = A("192.0.2.1");
   a.local_pref = 100;
-  if (originator) a.originator_id = A(*originator);
-  a.cluster_list = std::move(cluster_list);
+  if (originator) a.originator_id() = A(*originator);
+  a.cluster_list() = std::move(cluster_list);
   auto r = NewRoute();
   r->prefix = P(prefix);
   r->attrs = AttributeSet::Make(std::move(a));
@@ -85,8 +85,8 @@ TEST_F(ReflectionOutputTest, ClientRouteToClientGetsOriginatorAndClusterList) {
   in.announce(RouteWith("1.0.0.0/8", client));
   BgpRouteRef r = Sent("1.0.0.0/8");
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->path().originator_id, A("1.1.1.1"));
-  EXPECT_EQ(r->path().cluster_list, std::vector<uint32_t>{kClusterId});
+  EXPECT_EQ(r->path().originator_id(), A("1.1.1.1"));
+  EXPECT_EQ(r->path().cluster_list(), std::vector<uint32_t>{kClusterId});
   EXPECT_EQ(*r->path().next_hop, A("192.0.2.1"));  // a reflector keeps the next hop
   in.withdraw(P("1.0.0.0/8"));
   EXPECT_FALSE(Sent("1.0.0.0/8"));
@@ -98,8 +98,8 @@ TEST_F(ReflectionOutputTest, ClientRouteToNonClient) {
   in.announce(RouteWith("1.0.0.0/8", client));
   BgpRouteRef r = Sent("1.0.0.0/8");
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->path().originator_id, A("1.1.1.1"));
-  EXPECT_EQ(r->path().cluster_list, std::vector<uint32_t>{kClusterId});
+  EXPECT_EQ(r->path().originator_id(), A("1.1.1.1"));
+  EXPECT_EQ(r->path().cluster_list(), std::vector<uint32_t>{kClusterId});
   EXPECT_EQ(filter->counters().ibgp_to_ibgp, 0u);
   ExpectConsistent();
 }
@@ -109,8 +109,8 @@ TEST_F(ReflectionOutputTest, NonClientRouteToClient) {
   in.announce(RouteWith("1.0.0.0/8", non_client));
   BgpRouteRef r = Sent("1.0.0.0/8");
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->path().originator_id, A("2.2.2.2"));
-  EXPECT_EQ(r->path().cluster_list, std::vector<uint32_t>{kClusterId});
+  EXPECT_EQ(r->path().originator_id(), A("2.2.2.2"));
+  EXPECT_EQ(r->path().cluster_list(), std::vector<uint32_t>{kClusterId});
   ExpectConsistent();
 }
 
@@ -128,8 +128,8 @@ TEST_F(ReflectionOutputTest, KeepsOriginatorIdAndPrependsToClusterList) {
   in.announce(RouteWith("1.0.0.0/8", client, "5.5.5.5", {0x0b000001, 0x0c000001}));
   BgpRouteRef r = Sent("1.0.0.0/8");
   ASSERT_TRUE(r);
-  EXPECT_EQ(r->path().originator_id, A("5.5.5.5"));
-  EXPECT_EQ(r->path().cluster_list, (std::vector<uint32_t>{kClusterId, 0x0b000001, 0x0c000001}));
+  EXPECT_EQ(r->path().originator_id(), A("5.5.5.5"));
+  EXPECT_EQ(r->path().cluster_list(), (std::vector<uint32_t>{kClusterId, 0x0b000001, 0x0c000001}));
   ExpectConsistent();
 }
 
@@ -152,8 +152,8 @@ TEST_F(ReflectionOutputTest, ExternalAndLocalRoutesAreNotReflected) {
   for (const char* prefix : {"1.0.0.0/8", "2.0.0.0/8"}) {
     BgpRouteRef r = Sent(prefix);
     ASSERT_TRUE(r) << prefix;
-    EXPECT_FALSE(r->path().originator_id) << prefix;
-    EXPECT_TRUE(r->path().cluster_list.empty()) << prefix;
+    EXPECT_FALSE(r->path().originator_id()) << prefix;
+    EXPECT_TRUE(r->path().cluster_list().empty()) << prefix;
   }
   ExpectConsistent();
 }
@@ -163,8 +163,8 @@ TEST_F(ReflectionOutputTest, EbgpPeerGetsClientRouteWithoutReflectionAttributes)
   in.announce(RouteWith("1.0.0.0/8", client, "5.5.5.5", {0x0b000001}));
   BgpRouteRef r = Sent("1.0.0.0/8");
   ASSERT_TRUE(r);
-  EXPECT_FALSE(r->path().originator_id);
-  EXPECT_TRUE(r->path().cluster_list.empty());
+  EXPECT_FALSE(r->path().originator_id());
+  EXPECT_TRUE(r->path().cluster_list().empty());
   EXPECT_EQ(r->path().as_path->ToString(), "65000 7");
   ExpectConsistent();
 }
@@ -180,8 +180,8 @@ TEST_F(ReflectionOutputTest, SameAttributesFromTwoClientsAreNotConfused) {
   in.announce(a);
   in.announce(b);
   ASSERT_TRUE(Sent("1.0.0.0/8") && Sent("2.0.0.0/8"));
-  EXPECT_EQ(Sent("1.0.0.0/8")->path().originator_id, A("1.1.1.1"));
-  EXPECT_EQ(Sent("2.0.0.0/8")->path().originator_id, A("6.6.6.6"));
+  EXPECT_EQ(Sent("1.0.0.0/8")->path().originator_id(), A("1.1.1.1"));
+  EXPECT_EQ(Sent("2.0.0.0/8")->path().originator_id(), A("6.6.6.6"));
 }
 
 TEST(ReflectionInputTest, DropsOwnOriginatorIdAndOwnClusterId) {
@@ -241,8 +241,8 @@ class ReflectorPipelineTest : public ::testing::Test {
     a.origin = Origin::kIgp;
     a.as_path = AsPath::Sequence(id == e ? std::vector<uint32_t>{65005} : std::vector<uint32_t>{});
     a.next_hop = A("192.0.2.1");
-    if (originator) a.originator_id = A(*originator);
-    a.cluster_list = std::move(cluster_list);
+    if (originator) a.originator_id() = A(*originator);
+    a.cluster_list() = std::move(cluster_list);
     const IpPrefix p = P(prefix);
     ASSERT_TRUE(pipeline->receive_update(id, AttributeSet::Make(std::move(a)), {&p, 1}, {}).ok());
     scheduler.run_until_idle();
@@ -265,24 +265,24 @@ TEST_F(ReflectorPipelineTest, ReflectsByClientRules) {
   for (auto* s : {&s_c2, &s_n1, &s_n2}) {
     ASSERT_TRUE(s->table.contains(P("1.0.0.0/8")));
     const PathAttributes& a = s->table.at(P("1.0.0.0/8"))->attrs();
-    EXPECT_EQ(a.originator_id, A("1.1.1.1"));
-    EXPECT_EQ(a.cluster_list, std::vector<uint32_t>{kClusterId});
+    EXPECT_EQ(a.originator_id(), A("1.1.1.1"));
+    EXPECT_EQ(a.cluster_list(), std::vector<uint32_t>{kClusterId});
   }
   EXPECT_FALSE(s_c1.table.contains(P("1.0.0.0/8")));
   ASSERT_TRUE(s_e.table.contains(P("1.0.0.0/8")));
-  EXPECT_FALSE(s_e.table.at(P("1.0.0.0/8"))->attrs().originator_id);
-  EXPECT_TRUE(s_e.table.at(P("1.0.0.0/8"))->attrs().cluster_list.empty());
+  EXPECT_FALSE(s_e.table.at(P("1.0.0.0/8"))->attrs().originator_id());
+  EXPECT_TRUE(s_e.table.at(P("1.0.0.0/8"))->attrs().cluster_list().empty());
   // From a non-client: clients (and eBGP) only.
   EXPECT_TRUE(s_c1.table.contains(P("3.0.0.0/8")));
   EXPECT_TRUE(s_c2.table.contains(P("3.0.0.0/8")));
   EXPECT_FALSE(s_n2.table.contains(P("3.0.0.0/8")));
   EXPECT_TRUE(s_e.table.contains(P("3.0.0.0/8")));
-  EXPECT_EQ(s_c1.table.at(P("3.0.0.0/8"))->attrs().originator_id, A("3.3.3.3"));
+  EXPECT_EQ(s_c1.table.at(P("3.0.0.0/8"))->attrs().originator_id(), A("3.3.3.3"));
   // From eBGP: everyone, untouched.
   for (auto* s : {&s_c1, &s_c2, &s_n1, &s_n2}) {
     ASSERT_TRUE(s->table.contains(P("5.0.0.0/8")));
-    EXPECT_FALSE(s->table.at(P("5.0.0.0/8"))->attrs().originator_id);
-    EXPECT_TRUE(s->table.at(P("5.0.0.0/8"))->attrs().cluster_list.empty());
+    EXPECT_FALSE(s->table.at(P("5.0.0.0/8"))->attrs().originator_id());
+    EXPECT_TRUE(s->table.at(P("5.0.0.0/8"))->attrs().cluster_list().empty());
   }
   // Withdrawals follow the same paths.
   const IpPrefix p1 = P("1.0.0.0/8");
@@ -305,9 +305,9 @@ TEST_F(ReflectorPipelineTest, DiscardsLoopsAndCountsThem) {
   EXPECT_FALSE(s_c1.table.contains(P("1.0.0.0/8")));
   EXPECT_FALSE(s_c1.table.contains(P("2.0.0.0/8")));
   ASSERT_TRUE(s_c1.table.contains(P("3.0.0.0/8")));
-  EXPECT_EQ(s_c1.table.at(P("3.0.0.0/8"))->attrs().cluster_list,
+  EXPECT_EQ(s_c1.table.at(P("3.0.0.0/8"))->attrs().cluster_list(),
             (std::vector<uint32_t>{kClusterId, 0x0b000001}));
-  EXPECT_EQ(s_c1.table.at(P("3.0.0.0/8"))->attrs().originator_id, A("7.7.7.7"));
+  EXPECT_EQ(s_c1.table.at(P("3.0.0.0/8"))->attrs().originator_id(), A("7.7.7.7"));
 }
 
 TEST_F(ReflectorPipelineTest, ClusterIdDefaultsToRouterId) {
@@ -315,7 +315,8 @@ TEST_F(ReflectorPipelineTest, ClusterIdDefaultsToRouterId) {
   const uint32_t router_id = A("9.9.9.9").v4_host_order();
   Send(c1, "1.0.0.0/8");
   ASSERT_TRUE(s_c2.table.contains(P("1.0.0.0/8")));
-  EXPECT_EQ(s_c2.table.at(P("1.0.0.0/8"))->attrs().cluster_list, std::vector<uint32_t>{router_id});
+  EXPECT_EQ(s_c2.table.at(P("1.0.0.0/8"))->attrs().cluster_list(),
+            std::vector<uint32_t>{router_id});
   Send(n1, "2.0.0.0/8", "7.7.7.7", {router_id});
   EXPECT_EQ(pipeline->counters(n1).value().cluster_loop, 1u);
 }

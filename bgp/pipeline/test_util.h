@@ -34,9 +34,9 @@ inline AttributeSetPtr Attrs(const AttrSpec& s) {
   a.next_hop = A(s.next_hop);
   a.med = s.med;
   a.local_pref = s.local_pref;
-  if (s.originator_id) a.originator_id = A(*s.originator_id);
+  if (s.originator_id) a.originator_id() = A(*s.originator_id);
   for (size_t i = 0; i < s.cluster_list; ++i)
-    a.cluster_list.push_back(static_cast<uint32_t>(i + 1));
+    a.cluster_list().push_back(static_cast<uint32_t>(i + 1));
   return AttributeSet::Make(std::move(a));
 }
 

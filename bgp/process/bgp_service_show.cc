@@ -139,17 +139,17 @@ void BgpService::fill_route(const BgpRouteRef& r, bool best, std::string_view re
   if (a.med) out->set_med(*a.med);
   if (a.local_pref) out->set_local_pref(*a.local_pref);
   for (uint32_t c : a.communities) out->add_communities(CommunityToString(c));
-  for (const LargeCommunity& lc : a.large_communities) {
+  for (const LargeCommunity& lc : a.large_communities()) {
     out->add_large_communities(std::to_string(lc.global_admin) + ":" + std::to_string(lc.local1) +
                                ":" + std::to_string(lc.local2));
   }
-  for (uint64_t ec : a.ext_communities) {
+  for (uint64_t ec : a.ext_communities()) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(ec));
     out->add_ext_communities(buf);
   }
-  if (a.originator_id) rib::AddrToProto(*a.originator_id, out->mutable_originator_id());
-  for (uint32_t c : a.cluster_list) out->add_cluster_list(IpAddr::V4(c).ToString());
+  if (a.originator_id()) rib::AddrToProto(*a.originator_id(), out->mutable_originator_id());
+  for (uint32_t c : a.cluster_list()) out->add_cluster_list(IpAddr::V4(c).ToString());
   out->set_best(best);
   if (best) out->set_reason(std::string(reason));
   out->set_resolvable(r->resolvable);

@@ -13,7 +13,7 @@ void BgpSpeaker::inject_redist(const IpPrefix& prefix, const RedistRoute& route)
   a.origin = Origin::kIncomplete;
   a.as_path = AsPath();
   a.next_hop = route.nexthop ? *route.nexthop : IpAddr::Zero(prefix.family());
-  a.local_protocol = route.protocol;
+  a.local_protocol() = route.protocol;
   AttributeSetPtr attrs = interner_.Intern(std::move(a));
   const IpPrefix one[] = {prefix};
   (void)pipeline_->receive_update(local_peer_id_, attrs, one, {});

@@ -49,12 +49,12 @@ bool CommunitiesMatch(const PolicyTerm& t, const PathAttributes& a) {
     });
     if (!found) return false;
   }
-  if (!t.ext_communities.empty() && !AnyOf(a.ext_communities, [&](uint64_t c) {
+  if (!t.ext_communities.empty() && !AnyOf(a.ext_communities(), [&](uint64_t c) {
         return AnyOf(t.ext_communities, [&](uint64_t v) { return v == c; });
       })) {
     return false;
   }
-  if (!t.large_communities.empty() && !AnyOf(a.large_communities, [&](const LargeCommunity& c) {
+  if (!t.large_communities.empty() && !AnyOf(a.large_communities(), [&](const LargeCommunity& c) {
         return AnyOf(t.large_communities,
                      [&](const LargeCommunityPattern& p) { return p.Matches(c); });
       })) {
@@ -123,13 +123,13 @@ void ApplyActions(const PolicyTerm& t, const PolicySubject& s, PathAttributes& a
   if (t.set_med) a.med = *t.set_med;
   if (t.set_nexthop && t.set_nexthop->family() == s.prefix.family()) {
     a.next_hop = *t.set_nexthop;
-    a.link_local_next_hop.reset();
+    a.link_local_next_hop().reset();
   }
   if (t.set_origin) a.origin = *t.set_origin;
   EditList(a.communities, t.replace_communities, t.delete_communities, t.add_communities);
-  EditList(a.large_communities, t.replace_large_communities, t.delete_large_communities,
+  EditList(a.large_communities(), t.replace_large_communities, t.delete_large_communities,
            t.add_large_communities);
-  EditList(a.ext_communities, t.replace_ext_communities, t.delete_ext_communities,
+  EditList(a.ext_communities(), t.replace_ext_communities, t.delete_ext_communities,
            t.add_ext_communities);
   if (t.prepend_count > 0) {
     AsPath path = a.as_path.value_or(AsPath());

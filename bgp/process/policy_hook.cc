@@ -12,7 +12,7 @@ std::optional<IpAddr> NeighborOf(const BgpRoute& r) {
 }  // namespace
 
 std::string_view RouteProtocol(const BgpRoute& route) {
-  const std::string& p = route.path().local_protocol;
+  const std::string& p = route.path().local_protocol();
   return p.empty() ? std::string_view("bgp") : std::string_view(p);
 }
 

@@ -331,7 +331,7 @@ TEST(PolicyHookTest, ExportHookProtocolMatchSeesRedistributedProtocol) {
   RoutePolicy hook = MakeExportHook(std::make_shared<const Policy>(p), 65001, self);
   auto from = [](std::string_view protocol, std::string_view peer) {
     PathAttributes a = Attrs();
-    a.local_protocol = std::string(protocol);
+    a.local_protocol() = std::string(protocol);
     return Route("10.1.0.0/16", a, peer);
   };
   auto med = [&](const BgpRouteRef& r) -> std::optional<uint32_t> {
@@ -353,7 +353,7 @@ TEST(PolicyHookTest, ExportHookProtocolMatchSeesRedistributedProtocol) {
   EXPECT_EQ(only_static(from("", "0.0.0.0")), nullptr);
   // Attribute sets differing only in the protocol are different sets.
   PathAttributes s1 = Attrs(), s2 = Attrs();
-  s1.local_protocol = "static";
+  s1.local_protocol() = "static";
   EXPECT_NE(s1, s2);
   EXPECT_NE(s1.Hash(), s2.Hash());
 }
@@ -412,9 +412,9 @@ TEST(PolicyMatchTest, ExtendedCommunities) {
   t.ext_communities = {EC("rt:65000:1")};
   Policy p = One(t);
   PathAttributes a = Attrs();
-  a.ext_communities = {EC("soo:65000:1")};
+  a.ext_communities() = {EC("soo:65000:1")};
   EXPECT_FALSE(Accepts(p, "10.0.0.0/8", a));
-  a.ext_communities.push_back(EC("rt:65000:1"));
+  a.ext_communities().push_back(EC("rt:65000:1"));
   EXPECT_TRUE(Accepts(p, "10.0.0.0/8", a));
 }
 
@@ -423,9 +423,9 @@ TEST(PolicyMatchTest, LargeCommunityPatterns) {
   t.large_communities = {LP("65000:*:7")};
   Policy p = One(t);
   PathAttributes a = Attrs();
-  a.large_communities = {LC("65000:1:8")};
+  a.large_communities() = {LC("65000:1:8")};
   EXPECT_FALSE(Accepts(p, "10.0.0.0/8", a));
-  a.large_communities = {LC("65000:4000000000:7")};
+  a.large_communities() = {LC("65000:4000000000:7")};
   EXPECT_TRUE(Accepts(p, "10.0.0.0/8", a));
 }
 
@@ -479,8 +479,8 @@ TEST(PolicyActionTest, LargeCommunitiesReplaceDeleteAdd) {
   t.delete_large_communities = {LP("65000:*:*")};
   t.add_large_communities = {LC("65001:0:0"), LC("1:2:3")};
   PathAttributes a = Attrs();
-  a.large_communities = {LC("9:9:9")};
-  EXPECT_EQ(Applied(t, a).large_communities,
+  a.large_communities() = {LC("9:9:9")};
+  EXPECT_EQ(Applied(t, a).large_communities(),
             (std::vector<LargeCommunity>{LC("1:2:3"), LC("65001:0:0")}));
 }
 
@@ -489,8 +489,8 @@ TEST(PolicyActionTest, ExtendedCommunitiesDeleteAndAdd) {
   t.delete_ext_communities = {EC("rt:65000:1")};
   t.add_ext_communities = {EC("rt:65000:2")};
   PathAttributes a = Attrs();
-  a.ext_communities = {EC("rt:65000:1"), EC("soo:65000:1")};
-  EXPECT_EQ(Applied(t, a).ext_communities,
+  a.ext_communities() = {EC("rt:65000:1"), EC("soo:65000:1")};
+  EXPECT_EQ(Applied(t, a).ext_communities(),
             (std::vector<uint64_t>{EC("rt:65000:2"), EC("soo:65000:1")}));
 }
 
@@ -500,12 +500,12 @@ TEST(PolicyActionTest, ExtendedCommunitiesReplaceThenDeleteThenAdd) {
   t.delete_ext_communities = {EC("rt:65000:8")};
   t.add_ext_communities = {EC("soo:65000:2")};
   PathAttributes a = Attrs();
-  a.ext_communities = {EC("rt:65000:1"), EC("soo:65000:1")};
-  EXPECT_EQ(Applied(t, a).ext_communities,
+  a.ext_communities() = {EC("rt:65000:1"), EC("soo:65000:1")};
+  EXPECT_EQ(Applied(t, a).ext_communities(),
             (std::vector<uint64_t>{EC("rt:65000:7"), EC("soo:65000:2")}));
   t = Term(PolicyAction::kAccept);
   t.replace_ext_communities = std::vector<uint64_t>{};  // none at all
-  EXPECT_TRUE(Applied(t, a).ext_communities.empty());
+  EXPECT_TRUE(Applied(t, a).ext_communities().empty());
 }
 
 TEST(PolicyActionTest, NoCommunityActionLeavesOrderAlone) {

@@ -33,11 +33,15 @@ class AttributeSet {
     ~Registry() = default;
   };
 
-  explicit AttributeSet(PathAttributes attrs) : attrs_(std::move(attrs)), hash_(attrs_.Hash()) {}
+  explicit AttributeSet(PathAttributes attrs) : attrs_(std::move(attrs)), hash_(attrs_.Hash()) {
+    attrs_.Compact();
+  }
   // With the hash already computed (attrs.Hash()), and the registry to tell at the end (may be
   // null).
   AttributeSet(PathAttributes attrs, size_t hash, std::shared_ptr<Registry> registry = nullptr)
-      : attrs_(std::move(attrs)), hash_(hash), registry_(std::move(registry)) {}
+      : attrs_(std::move(attrs)), hash_(hash), registry_(std::move(registry)) {
+    attrs_.Compact();
+  }
   AttributeSet(const AttributeSet&) = delete;
   AttributeSet& operator=(const AttributeSet&) = delete;
 

@@ -89,7 +89,7 @@ bool EncodeNextHop(const AttrEncodeInput& in, ByteWriter& w) {
 }
 std::string FormatNextHop(const PathAttributes& a) {
   std::string s = a.next_hop ? "next-hop " + a.next_hop->ToString() : "";
-  if (a.link_local_next_hop) s += " link-local " + a.link_local_next_hop->ToString();
+  if (a.link_local_next_hop()) s += " link-local " + a.link_local_next_hop()->ToString();
   return s;
 }
 
@@ -140,12 +140,12 @@ Status DecodeAggregator(std::span<const uint8_t> v, AttrDecodeContext& ctx) {
   const bool four = ctx.options.four_octet_as;
   if (v.size() != (four ? 8u : 6u)) return BadLength(v);
   const uint32_t asn = four ? ReadU32(v) : (uint32_t{v[0]} << 8 | v[1]);
-  ctx.attrs.aggregator = Aggregator{asn, ReadV4(v.subspan(four ? 4 : 2))};
+  ctx.attrs.aggregator() = Aggregator{asn, ReadV4(v.subspan(four ? 4 : 2))};
   return Status::Ok();
 }
 bool EncodeAggregator(const AttrEncodeInput& in, ByteWriter& w) {
-  if (!in.attrs.aggregator) return false;
-  const auto& agg = *in.attrs.aggregator;
+  if (!in.attrs.aggregator()) return false;
+  const auto& agg = *in.attrs.aggregator();
   if (in.options.four_octet_as) {
     w.U32(agg.asn);
   } else {
@@ -155,8 +155,9 @@ bool EncodeAggregator(const AttrEncodeInput& in, ByteWriter& w) {
   return true;
 }
 std::string FormatAggregator(const PathAttributes& a) {
-  if (!a.aggregator) return "";
-  return "aggregator " + std::to_string(a.aggregator->asn) + " " + a.aggregator->address.ToString();
+  if (!a.aggregator()) return "";
+  return "aggregator " + std::to_string(a.aggregator()->asn) + " " +
+         a.aggregator()->address.ToString();
 }
 
 // COMMUNITIES (RFC 1997; RFC 7606 7.8)
@@ -179,45 +180,45 @@ std::string FormatCommunities(const PathAttributes& a) {
 // ORIGINATOR_ID and CLUSTER_LIST (RFC 4456; RFC 7606 7.9, 7.10)
 Status DecodeOriginatorId(std::span<const uint8_t> v, AttrDecodeContext& ctx) {
   if (v.size() != 4) return BadLength(v);
-  ctx.attrs.originator_id = ReadV4(v);
+  ctx.attrs.originator_id() = ReadV4(v);
   return Status::Ok();
 }
 bool EncodeOriginatorId(const AttrEncodeInput& in, ByteWriter& w) {
-  if (!in.attrs.originator_id || !in.attrs.originator_id->is_v4()) return false;
-  w.U32(in.attrs.originator_id->v4_host_order());
+  if (!in.attrs.originator_id() || !in.attrs.originator_id()->is_v4()) return false;
+  w.U32(in.attrs.originator_id()->v4_host_order());
   return true;
 }
 std::string FormatOriginatorId(const PathAttributes& a) {
-  return a.originator_id ? "originator-id " + a.originator_id->ToString() : "";
+  return a.originator_id() ? "originator-id " + a.originator_id()->ToString() : "";
 }
 Status DecodeClusterList(std::span<const uint8_t> v, AttrDecodeContext& ctx) {
-  return DecodeList(v, 4, ctx.attrs.cluster_list, ReadU32);
+  return DecodeList(v, 4, ctx.attrs.cluster_list(), ReadU32);
 }
 bool EncodeClusterList(const AttrEncodeInput& in, ByteWriter& w) {
-  for (uint32_t c : in.attrs.cluster_list) w.U32(c);
-  return !in.attrs.cluster_list.empty();
+  for (uint32_t c : in.attrs.cluster_list()) w.U32(c);
+  return !in.attrs.cluster_list().empty();
 }
 std::string FormatClusterList(const PathAttributes& a) {
-  if (a.cluster_list.empty()) return "";
+  if (a.cluster_list().empty()) return "";
   std::string s = "cluster-list";
-  for (uint32_t c : a.cluster_list) s += " " + IpAddr::V4(c).ToString();
+  for (uint32_t c : a.cluster_list()) s += " " + IpAddr::V4(c).ToString();
   return s;
 }
 
 // EXTENDED_COMMUNITIES (RFC 4360; RFC 7606 7.14)
 Status DecodeExtCommunities(std::span<const uint8_t> v, AttrDecodeContext& ctx) {
-  return DecodeList(v, 8, ctx.attrs.ext_communities, [](std::span<const uint8_t> item) {
+  return DecodeList(v, 8, ctx.attrs.ext_communities(), [](std::span<const uint8_t> item) {
     return (uint64_t{ReadU32(item)} << 32) | ReadU32(item.subspan(4));
   });
 }
 bool EncodeExtCommunities(const AttrEncodeInput& in, ByteWriter& w) {
-  for (uint64_t c : in.attrs.ext_communities) w.U64(c);
-  return !in.attrs.ext_communities.empty();
+  for (uint64_t c : in.attrs.ext_communities()) w.U64(c);
+  return !in.attrs.ext_communities().empty();
 }
 std::string FormatExtCommunities(const PathAttributes& a) {
-  if (a.ext_communities.empty()) return "";
+  if (a.ext_communities().empty()) return "";
   std::string s = "ext-communities";
-  for (uint64_t c : a.ext_communities) s += " " + Hex(c);
+  for (uint64_t c : a.ext_communities()) s += " " + Hex(c);
   return s;
 }
 
@@ -251,33 +252,34 @@ Status DecodeAs4Aggregator(std::span<const uint8_t> v, AttrDecodeContext& ctx) {
   return Status::Ok();
 }
 bool EncodeAs4Aggregator(const AttrEncodeInput& in, ByteWriter& w) {
-  if (in.options.four_octet_as || !in.attrs.aggregator || in.attrs.aggregator->asn <= 0xffff) {
+  if (in.options.four_octet_as || !in.attrs.aggregator() || in.attrs.aggregator()->asn <= 0xffff) {
     return false;
   }
-  w.U32(in.attrs.aggregator->asn);
-  w.U32(in.attrs.aggregator->address.is_v4() ? in.attrs.aggregator->address.v4_host_order() : 0);
+  w.U32(in.attrs.aggregator()->asn);
+  w.U32(in.attrs.aggregator()->address.is_v4() ? in.attrs.aggregator()->address.v4_host_order()
+                                               : 0);
   return true;
 }
 std::string FormatNothing(const PathAttributes&) { return ""; }
 
 // LARGE_COMMUNITY (RFC 8092 5, 6)
 Status DecodeLargeCommunities(std::span<const uint8_t> v, AttrDecodeContext& ctx) {
-  return DecodeList(v, 12, ctx.attrs.large_communities, [](std::span<const uint8_t> item) {
+  return DecodeList(v, 12, ctx.attrs.large_communities(), [](std::span<const uint8_t> item) {
     return LargeCommunity{ReadU32(item), ReadU32(item.subspan(4)), ReadU32(item.subspan(8))};
   });
 }
 bool EncodeLargeCommunities(const AttrEncodeInput& in, ByteWriter& w) {
-  for (const auto& c : in.attrs.large_communities) {
+  for (const auto& c : in.attrs.large_communities()) {
     w.U32(c.global_admin);
     w.U32(c.local1);
     w.U32(c.local2);
   }
-  return !in.attrs.large_communities.empty();
+  return !in.attrs.large_communities().empty();
 }
 std::string FormatLargeCommunities(const PathAttributes& a) {
-  if (a.large_communities.empty()) return "";
+  if (a.large_communities().empty()) return "";
   std::string s = "large-communities";
-  for (const auto& c : a.large_communities) {
+  for (const auto& c : a.large_communities()) {
     s += " " + std::to_string(c.global_admin) + ":" + std::to_string(c.local1) + ":" +
          std::to_string(c.local2);
   }

@@ -34,12 +34,12 @@ PathAttributes Full() {
   a.med = 50;
   a.local_pref = 200;
   a.atomic_aggregate = true;
-  a.aggregator = Aggregator{4200000001, A("198.51.100.1")};
+  a.aggregator() = Aggregator{4200000001, A("198.51.100.1")};
   a.communities = {0xfde90001, 0xffffff01};
-  a.originator_id = A("10.0.0.9");
-  a.cluster_list = {0x0a000001, 0x0a000002};
-  a.ext_communities = {0x0002fde900000064ULL};
-  a.large_communities = {{4200000000, 1, 2}, {65001, 3, 4}};
+  a.originator_id() = A("10.0.0.9");
+  a.cluster_list() = {0x0a000001, 0x0a000002};
+  a.ext_communities() = {0x0002fde900000064ULL};
+  a.large_communities() = {{4200000000, 1, 2}, {65001, 3, 4}};
   return a;
 }
 
@@ -76,12 +76,12 @@ TEST(AttributeTest, EachAttributeAloneRoundTrips) {
   with([&](PathAttributes& a) { a.med = full.med; });
   with([&](PathAttributes& a) { a.local_pref = full.local_pref; });
   with([&](PathAttributes& a) { a.atomic_aggregate = true; });
-  with([&](PathAttributes& a) { a.aggregator = full.aggregator; });
+  with([&](PathAttributes& a) { a.aggregator() = full.aggregator(); });
   with([&](PathAttributes& a) { a.communities = full.communities; });
-  with([&](PathAttributes& a) { a.originator_id = full.originator_id; });
-  with([&](PathAttributes& a) { a.cluster_list = full.cluster_list; });
-  with([&](PathAttributes& a) { a.ext_communities = full.ext_communities; });
-  with([&](PathAttributes& a) { a.large_communities = full.large_communities; });
+  with([&](PathAttributes& a) { a.originator_id() = full.originator_id(); });
+  with([&](PathAttributes& a) { a.cluster_list() = full.cluster_list(); });
+  with([&](PathAttributes& a) { a.ext_communities() = full.ext_communities(); });
+  with([&](PathAttributes& a) { a.large_communities() = full.large_communities(); });
   with([&](PathAttributes& a) { a.origin = Origin::kEgp; });
   with([&](PathAttributes& a) { a.as_path = AsPath(); });
   for (const auto& attrs : singles) {
@@ -111,8 +111,8 @@ TEST(AttributeTest, UnknownTransitiveIsKeptAndPassedOnAsPartial) {
   const auto attrs = testing::Concat({testing::MandatoryAttrs(), Hex("c0 63 02 ab cd")});
   auto r = DecodeUpdateBody(testing::UpdateBody({}, attrs, Hex("08 0a")), CodecOptions{});
   EXPECT_EQ(r.action, ErrorAction::kNone);
-  ASSERT_EQ(r.update.attrs.unknown.size(), 1u);
-  EXPECT_EQ(r.update.attrs.unknown[0], (RawAttribute{0xe0, 99, {0xab, 0xcd}}));
+  ASSERT_EQ(r.update.attrs.unknown().size(), 1u);
+  EXPECT_EQ(r.update.attrs.unknown()[0], (RawAttribute{0xe0, 99, {0xab, 0xcd}}));
   auto out = EncodeUpdate(r.update, CodecOptions{});
   ASSERT_TRUE(out.ok());
   const auto tail = Hex("e0 63 02 ab cd 08 0a");
@@ -123,7 +123,7 @@ TEST(AttributeTest, UnknownNonTransitiveIsDropped) {
   const auto attrs = testing::Concat({testing::MandatoryAttrs(), Hex("80 63 01 00")});
   auto r = DecodeUpdateBody(testing::UpdateBody({}, attrs, Hex("08 0a")), CodecOptions{});
   EXPECT_EQ(r.action, ErrorAction::kNone);
-  EXPECT_TRUE(r.update.attrs.unknown.empty());
+  EXPECT_TRUE(r.update.attrs.unknown().empty());
   EXPECT_EQ(r.ignored_attributes, 1u);
 }
 
@@ -143,7 +143,7 @@ TEST(As4Test, TowardTwoOctetPeerSendsAs4PathAndAs4Aggregator) {
   UpdateMessage u;
   u.attrs = Base();
   u.attrs.as_path = AsPath::Sequence({4200000000, 65002});
-  u.attrs.aggregator = Aggregator{4200000000, A("198.51.100.1")};
+  u.attrs.aggregator() = Aggregator{4200000000, A("198.51.100.1")};
   u.nlri = {P("10.0.0.0/8")};
   CodecOptions old;
   old.four_octet_as = false;
@@ -188,7 +188,7 @@ TEST(As4Test, StaleAs4DataIsIgnoredWhenAggregatorIsNotAsTrans) {
   auto r = DecodeUpdateBody(testing::UpdateBody({}, attrs, Hex("08 0a")), old);
   EXPECT_EQ(r.action, ErrorAction::kNone);
   EXPECT_EQ(r.update.attrs.as_path->ToString(), "65005 23456");
-  EXPECT_EQ(r.update.attrs.aggregator->asn, 65009u);
+  EXPECT_EQ(r.update.attrs.aggregator()->asn, 65009u);
 }
 
 TEST(As4Test, As4AttributesFromAFourOctetPeerAreIgnored) {
@@ -215,6 +215,41 @@ TEST(AttributeSetTest, HashAndCompareByValue) {
   EXPECT_FALSE(interned.insert(b).second);  // equal value: shared
   EXPECT_TRUE(interned.insert(c).second);
   EXPECT_EQ(std::hash<PathAttributes>()(Full()), a->hash());
+}
+
+TEST(AttributeSetTest, RareAttributesLiveOutOfLineOnlyWhenPresent) {
+  PathAttributes plain = Base();
+  const PathAttributes& read = plain;
+  EXPECT_FALSE(read.originator_id());  // const reads make nothing
+  EXPECT_TRUE(read.cluster_list().empty());
+  PathAttributes touched = Base();
+  touched.cluster_list().clear();  // a non-const access makes an empty out-of-line part
+  EXPECT_EQ(touched, plain);       // which compares, orders and hashes as none
+  EXPECT_EQ(touched <=> plain, std::strong_ordering::equal);
+  EXPECT_EQ(touched.Hash(), plain.Hash());
+  PathAttributes copy = touched;
+  EXPECT_EQ(copy, plain);
+
+  PathAttributes reflected = Base();
+  reflected.originator_id() = A("10.0.0.9");
+  reflected.cluster_list() = {1, 2};
+  PathAttributes copied = reflected;  // a deep copy
+  copied.cluster_list().push_back(3);
+  EXPECT_EQ(reflected.cluster_list(), (std::vector<uint32_t>{1, 2}));
+  EXPECT_NE(copied, reflected);
+  // The order of the former all-fields struct: no ORIGINATOR_ID sorts before one, and the
+  // rare attributes rank after the common ones declared before them (MED before AGGREGATOR).
+  EXPECT_LT(plain, reflected);
+  PathAttributes low_med = Base();
+  low_med.med = 1;
+  low_med.aggregator() = Aggregator{65001, A("10.0.0.1")};
+  PathAttributes high_med = Base();
+  high_med.med = 2;
+  EXPECT_LT(low_med, high_med);
+
+  auto set = AttributeSet::Make(std::move(touched));
+  EXPECT_EQ(*set, *AttributeSet::Make(Base()));
+  EXPECT_EQ(&set->attrs().rare(), &AttributeSet::Make(Base())->attrs().rare());  // compacted
 }
 
 TEST(AttributeTableTest, RowsAreComplete) {

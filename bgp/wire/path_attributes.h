@@ -12,6 +12,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,16 +45,11 @@ struct RawAttribute {
   friend auto operator<=>(const RawAttribute&, const RawAttribute&) = default;
 };
 
-struct PathAttributes {
-  std::optional<Origin> origin;
-  std::optional<AsPath> as_path;
-  std::optional<IpAddr> next_hop;             // IPv4 NEXT_HOP, or the MP_REACH global next hop
+// The attributes most routes lack, kept out of line by PathAttributes (a full table's
+// attribute sets are 120 bytes each instead of 304 without them).
+struct RareAttributes {
   std::optional<IpAddr> link_local_next_hop;  // IPv6 only (RFC 2545)
-  std::optional<uint32_t> med;
-  std::optional<uint32_t> local_pref;
-  bool atomic_aggregate = false;
   std::optional<Aggregator> aggregator;
-  std::vector<uint32_t> communities;
   std::optional<IpAddr> originator_id;
   std::vector<uint32_t> cluster_list;
   std::vector<uint64_t> ext_communities;
@@ -63,10 +59,62 @@ struct PathAttributes {
   // ("static", "connected"); empty for every other route. The policy `protocol` match sees it.
   std::string local_protocol;
 
+  bool empty() const {
+    return !link_local_next_hop && !aggregator && !originator_id && cluster_list.empty() &&
+           ext_communities.empty() && large_communities.empty() && unknown.empty() &&
+           local_protocol.empty();
+  }
+  friend auto operator<=>(const RareAttributes&, const RareAttributes&) = default;
+};
+
+// The common attributes are fields; the rare ones (RareAttributes) are reached by accessors of
+// the same names: the const ones read (empty when the set has none), the others make the
+// out-of-line part on first use. Copies leave an empty out-of-line part behind.
+struct PathAttributes {
+  std::optional<Origin> origin;
+  std::optional<AsPath> as_path;
+  std::optional<IpAddr> next_hop;  // IPv4 NEXT_HOP, or the MP_REACH global next hop
+  std::optional<uint32_t> med;
+  std::optional<uint32_t> local_pref;
+  bool atomic_aggregate = false;
+  std::vector<uint32_t> communities;
+
+  PathAttributes() = default;
+  PathAttributes(const PathAttributes& o);
+  PathAttributes(PathAttributes&& o) noexcept = default;
+  PathAttributes& operator=(const PathAttributes& o);
+  PathAttributes& operator=(PathAttributes&& o) noexcept = default;
+  ~PathAttributes() = default;
+
+#define STRATA_RARE_ATTRIBUTE(type, name)          \
+  const type& name() const { return rare().name; } \
+  type& name() { return mutable_rare().name; }
+  STRATA_RARE_ATTRIBUTE(std::optional<IpAddr>, link_local_next_hop)
+  STRATA_RARE_ATTRIBUTE(std::optional<Aggregator>, aggregator)
+  STRATA_RARE_ATTRIBUTE(std::optional<IpAddr>, originator_id)
+  STRATA_RARE_ATTRIBUTE(std::vector<uint32_t>, cluster_list)
+  STRATA_RARE_ATTRIBUTE(std::vector<uint64_t>, ext_communities)
+  STRATA_RARE_ATTRIBUTE(std::vector<LargeCommunity>, large_communities)
+  STRATA_RARE_ATTRIBUTE(std::vector<RawAttribute>, unknown)
+  STRATA_RARE_ATTRIBUTE(std::string, local_protocol)
+#undef STRATA_RARE_ATTRIBUTE
+
+  const RareAttributes& rare() const { return rare_ ? *rare_ : kNoRare; }
+  RareAttributes& mutable_rare();
+  // Frees an out-of-line part that holds nothing (AttributeSet does, before sharing a set).
+  void Compact() {
+    if (rare_ && rare_->empty()) rare_.reset();
+  }
+
   size_t Hash() const;
   // "origin igp as-path 65001 65002 next-hop 192.0.2.1 med 10 ..." in type code order.
   std::string ToString() const;
-  friend auto operator<=>(const PathAttributes&, const PathAttributes&) = default;
+  friend bool operator==(const PathAttributes& a, const PathAttributes& b);
+  friend std::strong_ordering operator<=>(const PathAttributes& a, const PathAttributes& b);
+
+ private:
+  static const RareAttributes kNoRare;
+  std::unique_ptr<RareAttributes> rare_;
 };
 
 }  // namespace strata::bgp

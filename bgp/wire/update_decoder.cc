@@ -162,7 +162,7 @@ class UpdateDecoder {
       return;
     }
     seen_[code] = true;
-    ctx_.attrs.unknown.push_back(
+    ctx_.attrs.unknown().push_back(
         RawAttribute{static_cast<uint8_t>((flags & (kOptional | kTransitive)) | kPartial), code,
                      std::vector<uint8_t>(value.begin(), value.end())});
   }
@@ -198,9 +198,9 @@ class UpdateDecoder {
   // RFC 6793 4.2.3: rebuild the 4-octet path and aggregator a 2-octet speaker passed on.
   void MergeAs4() {
     PathAttributes& a = ctx_.attrs;
-    if (ctx_.as4_aggregator && a.aggregator) {
-      if (a.aggregator->asn != kAsTrans) return;  // AS4_PATH and AS4_AGGREGATOR are stale
-      a.aggregator = *ctx_.as4_aggregator;
+    if (ctx_.as4_aggregator && a.aggregator()) {
+      if (a.aggregator()->asn != kAsTrans) return;  // AS4_PATH and AS4_AGGREGATOR are stale
+      a.aggregator() = *ctx_.as4_aggregator;
     }
     if (ctx_.as4_path && a.as_path) a.as_path = AsPath::MergeAs4(*a.as_path, *ctx_.as4_path);
   }

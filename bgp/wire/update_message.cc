@@ -34,7 +34,7 @@ PathAttributes UpdateMessage::AttributesFor(Family family) const {
   PathAttributes out = attrs;
   if (mp_reach && mp_reach->afi_safi.IpFamily() == family) {
     out.next_hop = mp_reach->next_hop;
-    out.link_local_next_hop = mp_reach->link_local_next_hop;
+    out.link_local_next_hop() = mp_reach->link_local_next_hop;
   }
   return out;
 }
@@ -79,7 +79,7 @@ StatusOr<std::vector<uint8_t>> EncodeUpdate(const UpdateMessage& update,
     if (value.size() > 0xffff) return ResourceExhausted(std::string(handler.name) + " too long");
     WriteAttribute(w, handler.flags, static_cast<uint8_t>(handler.code), value.bytes());
   }
-  for (const RawAttribute& raw : update.attrs.unknown) {
+  for (const RawAttribute& raw : update.attrs.unknown()) {
     // RFC 4271 5: an unrecognized optional transitive attribute is passed on marked Partial.
     WriteAttribute(w, raw.flags | attr_flag::kPartial, raw.code, raw.value);
   }

@@ -109,10 +109,10 @@ StatusOr<EncodedMessages> PackAnnouncements(const PathAttributes& attrs, AfiSafi
   }
   UpdateMessage base;
   base.attrs = attrs;
-  base.attrs.link_local_next_hop.reset();
+  if (attrs.link_local_next_hop()) base.attrs.link_local_next_hop().reset();
   if (family == kIpv4Unicast) return Pack(base, Slot::kNlri, std::nullopt, prefixes, options);
   base.attrs.next_hop.reset();
-  base.mp_reach = MpReach{family, *attrs.next_hop, attrs.link_local_next_hop, {}};
+  base.mp_reach = MpReach{family, *attrs.next_hop, attrs.link_local_next_hop(), {}};
   return Pack(base, Slot::kMpReach, MpReachFixedSize(*base.mp_reach), prefixes, options);
 }
 

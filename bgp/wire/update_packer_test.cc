@@ -108,12 +108,12 @@ TEST(UpdatePackerTest, Ipv4MessagesAreTheirFullEncoding) {
 TEST(UpdatePackerTest, Ipv6AnnouncementsUseMpReachWithExtendedLength) {
   const CodecOptions options;
   auto attrs = Attrs(A("2001:db8::1"));
-  attrs.link_local_next_hop = A("fe80::1");
+  attrs.link_local_next_hop() = A("fe80::1");
   UpdateMessage empty;
   empty.attrs = attrs;
   empty.attrs.next_hop.reset();
-  empty.attrs.link_local_next_hop.reset();
-  empty.mp_reach = MpReach{kIpv6Unicast, *attrs.next_hop, attrs.link_local_next_hop, {}};
+  empty.attrs.link_local_next_hop().reset();
+  empty.mp_reach = MpReach{kIpv6Unicast, *attrs.next_hop, attrs.link_local_next_hop(), {}};
   // The MP_REACH_NLRI value passes 255 bytes, so its length field grows by one.
   const size_t base = EncodeUpdate(empty, options)->size() + 1;
   const size_t per = (kMaxMessageSize - base) / 7;  // a /48 takes 7 bytes

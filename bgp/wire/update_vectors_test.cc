@@ -72,7 +72,7 @@ TEST(UpdateVectorsTest, Ipv6AnnouncementWithLinkLocalNextHop) {
   EXPECT_EQ(attrs.as_path->ToString(), "65001 70000");
   EXPECT_EQ(attrs.local_pref, 100u);
   EXPECT_EQ(attrs.communities, (std::vector<uint32_t>{0xfde90064, 0xfde900c8}));
-  EXPECT_EQ(attrs.link_local_next_hop, A("fe80::1"));
+  EXPECT_EQ(attrs.link_local_next_hop(), A("fe80::1"));
   auto again = EncodeUpdate(r.update, CodecOptions{});
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, bytes);
