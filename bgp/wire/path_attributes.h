@@ -46,7 +46,7 @@ struct RawAttribute {
 };
 
 // The attributes most routes lack, kept out of line by PathAttributes (a full table's
-// attribute sets are 120 bytes each instead of 304 without them).
+// attribute sets are 112 bytes each instead of 304 without them).
 struct RareAttributes {
   std::optional<IpAddr> link_local_next_hop;  // IPv6 only (RFC 2545)
   std::optional<Aggregator> aggregator;
