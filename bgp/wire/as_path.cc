@@ -1,6 +1,9 @@
 #include "bgp/wire/as_path.h"
 
 #include <algorithm>
+#include <compare>
+#include <cstdlib>
+#include <iterator>
 
 #include "bgp/wire/bgp_types.h"
 #include "bgp/wire/byte_reader.h"
@@ -12,27 +15,86 @@ bool IsConfed(AsSegmentType t) {
   return t == AsSegmentType::kConfedSequence || t == AsSegmentType::kConfedSet;
 }
 
-// Appends `seg`, merging it into a preceding sequence of the same type.
-void AppendSegment(std::vector<AsSegment>& out, AsSegment seg) {
-  if (seg.asns.empty()) return;
-  if (!out.empty() && out.back().type == seg.type &&
-      (seg.type == AsSegmentType::kSequence || seg.type == AsSegmentType::kConfedSequence)) {
-    out.back().asns.insert(out.back().asns.end(), seg.asns.begin(), seg.asns.end());
-    return;
-  }
-  out.push_back(std::move(seg));
+bool IsSequence(AsSegmentType t) {
+  return t == AsSegmentType::kSequence || t == AsSegmentType::kConfedSequence;
 }
+
+constexpr uint32_t kCountMask = (uint32_t{1} << 24) - 1;
+
+AsSegmentType TypeOf(uint32_t header) { return static_cast<AsSegmentType>(header >> 24); }
+uint32_t CountOf(uint32_t header) { return header & kCountMask; }
 
 }  // namespace
 
-AsPath AsPath::Sequence(std::vector<uint32_t> asns) {
-  if (asns.empty()) return AsPath();
-  return AsPath({AsSegment{AsSegmentType::kSequence, std::move(asns)}});
+AsSegmentView AsPath::Segments::Iterator::operator*() const {
+  return AsSegmentView{TypeOf(*at_), std::span<const uint32_t>(at_ + 1, CountOf(*at_))};
+}
+
+AsPath::Segments::Iterator& AsPath::Segments::Iterator::operator++() {
+  at_ += 1 + CountOf(*at_);
+  return *this;
+}
+
+size_t AsPath::Segments::size() const { return static_cast<size_t>(std::distance(begin(), end())); }
+
+AsSegmentView AsPath::Segments::operator[](size_t i) const {
+  auto it = begin();
+  std::advance(it, static_cast<std::ptrdiff_t>(i));
+  return *it;
+}
+
+AsPath::AsPath(const std::vector<AsSegment>& segments) {
+  for (const AsSegment& s : segments) Push(s.type, s.asns);
+}
+
+void AsPath::Push(AsSegmentType type, std::span<const uint32_t> asns) {
+  if (asns.size() > kCountMask) std::abort();  // 16M ASes: no message can carry them
+  words_.push_back(static_cast<uint32_t>(type) << 24 | static_cast<uint32_t>(asns.size()));
+  words_.insert(words_.end(), asns.begin(), asns.end());
+}
+
+void AsPath::Append(AsSegmentType type, std::span<const uint32_t> asns) {
+  if (asns.empty()) return;
+  if (IsSequence(type) && !words_.empty()) {
+    // The last segment's header: walk from the front (paths have a few segments).
+    size_t last = 0;
+    for (size_t at = 0; at < words_.size(); at += 1 + CountOf(words_[at])) last = at;
+    if (TypeOf(words_[last]) == type && CountOf(words_[last]) + asns.size() <= kCountMask) {
+      words_[last] += static_cast<uint32_t>(asns.size());
+      words_.insert(words_.end(), asns.begin(), asns.end());
+      return;
+    }
+  }
+  Push(type, asns);
+}
+
+AsPath AsPath::Sequence(std::span<const uint32_t> asns) {
+  AsPath p;
+  if (!asns.empty()) p.Push(AsSegmentType::kSequence, asns);
+  return p;
+}
+
+std::strong_ordering operator<=>(const AsPath& a, const AsPath& b) {
+  auto ia = a.segments().begin();
+  auto ib = b.segments().begin();
+  const auto ea = a.segments().end();
+  const auto eb = b.segments().end();
+  for (; ia != ea && ib != eb; ++ia, ++ib) {
+    const AsSegmentView x = *ia;
+    const AsSegmentView y = *ib;
+    if (auto c = x.type <=> y.type; c != 0) return c;
+    if (auto c = std::lexicographical_compare_three_way(x.asns.begin(), x.asns.end(),
+                                                        y.asns.begin(), y.asns.end());
+        c != 0) {
+      return c;
+    }
+  }
+  return (ia != ea) <=> (ib != eb);
 }
 
 size_t AsPath::PathLength() const {
   size_t n = 0;
-  for (const auto& s : segments_) {
+  for (const AsSegmentView s : segments()) {
     if (s.type == AsSegmentType::kSequence) n += s.asns.size();
     if (s.type == AsSegmentType::kSet) n += 1;
   }
@@ -40,64 +102,70 @@ size_t AsPath::PathLength() const {
 }
 
 bool AsPath::Contains(uint32_t asn) const {
-  return std::any_of(segments_.begin(), segments_.end(), [asn](const AsSegment& s) {
-    return std::find(s.asns.begin(), s.asns.end(), asn) != s.asns.end();
-  });
+  for (const AsSegmentView s : segments()) {
+    if (std::find(s.asns.begin(), s.asns.end(), asn) != s.asns.end()) return true;
+  }
+  return false;
 }
 
 bool AsPath::HasConfedSegments() const {
-  return std::any_of(segments_.begin(), segments_.end(),
-                     [](const AsSegment& s) { return IsConfed(s.type); });
+  for (const AsSegmentView s : segments()) {
+    if (IsConfed(s.type)) return true;
+  }
+  return false;
 }
 
 bool AsPath::NeedsAs4() const {
-  return std::any_of(segments_.begin(), segments_.end(), [](const AsSegment& s) {
-    return std::any_of(s.asns.begin(), s.asns.end(), [](uint32_t a) { return a > 0xffff; });
-  });
+  for (const AsSegmentView s : segments()) {
+    if (std::any_of(s.asns.begin(), s.asns.end(), [](uint32_t a) { return a > 0xffff; })) {
+      return true;
+    }
+  }
+  return false;
 }
 
 std::optional<uint32_t> AsPath::FirstAs() const {
-  if (segments_.empty() || segments_[0].type != AsSegmentType::kSequence ||
-      segments_[0].asns.empty()) {
-    return std::nullopt;
-  }
-  return segments_[0].asns[0];
+  if (empty()) return std::nullopt;
+  const AsSegmentView s = *segments().begin();
+  if (s.type != AsSegmentType::kSequence || s.asns.empty()) return std::nullopt;
+  return s.asns[0];
 }
 
 std::optional<uint32_t> AsPath::FirstAsAfterConfed() const {
-  auto it = std::find_if(segments_.begin(), segments_.end(),
-                         [](const AsSegment& s) { return !IsConfed(s.type); });
-  if (it == segments_.end() || it->type != AsSegmentType::kSequence || it->asns.empty()) {
-    return std::nullopt;
+  for (const AsSegmentView s : segments()) {
+    if (IsConfed(s.type)) continue;
+    if (s.type != AsSegmentType::kSequence || s.asns.empty()) return std::nullopt;
+    return s.asns[0];
   }
-  return it->asns[0];
+  return std::nullopt;
 }
 
 AsPath AsPath::PrependConfed(uint32_t asn) const {
-  std::vector<AsSegment> out;
-  AppendSegment(out, AsSegment{AsSegmentType::kConfedSequence, {asn}});
-  for (const auto& s : segments_) AppendSegment(out, s);
-  return AsPath(std::move(out));
+  AsPath out;
+  out.Append(AsSegmentType::kConfedSequence, std::span<const uint32_t>(&asn, 1));
+  for (const AsSegmentView s : segments()) out.Append(s.type, s.asns);
+  return out;
 }
 
 AsPath AsPath::Prepend(uint32_t asn) const {
-  std::vector<AsSegment> out;
-  AppendSegment(out, AsSegment{AsSegmentType::kSequence, {asn}});
-  for (const auto& s : segments_) AppendSegment(out, s);
-  return AsPath(std::move(out));
+  AsPath out;
+  out.words_.reserve(words_.size() + 2);
+  out.Append(AsSegmentType::kSequence, std::span<const uint32_t>(&asn, 1));
+  for (const AsSegmentView s : segments()) out.Append(s.type, s.asns);
+  return out;
 }
 
 AsPath AsPath::WithoutConfed() const {
-  std::vector<AsSegment> out;
-  for (const auto& s : segments_) {
-    if (!IsConfed(s.type)) AppendSegment(out, s);
+  AsPath out;
+  for (const AsSegmentView s : segments()) {
+    if (!IsConfed(s.type)) out.Append(s.type, s.asns);
   }
-  return AsPath(std::move(out));
+  return out;
 }
 
 std::string AsPath::ToString() const {
   std::string out;
-  for (const auto& s : segments_) {
+  for (const AsSegmentView s : segments()) {
     static constexpr const char* kOpen[] = {"", "{", "", "(", "["};
     static constexpr const char* kClose[] = {"", "}", "", ")", "]"};
     const auto t = static_cast<size_t>(s.type);
@@ -114,7 +182,7 @@ std::string AsPath::ToString() const {
 
 StatusOr<AsPath> AsPath::Decode(std::span<const uint8_t> value, bool four_octet) {
   ByteReader r(value);
-  std::vector<AsSegment> segments;
+  AsPath path;
   while (!r.empty()) {
     uint8_t type = 0;
     uint8_t count = 0;
@@ -123,23 +191,21 @@ StatusOr<AsPath> AsPath::Decode(std::span<const uint8_t> value, bool four_octet)
       return InvalidArgument("AS_PATH segment type " + std::to_string(type));
     }
     if (count == 0) return InvalidArgument("empty AS_PATH segment");
-    AsSegment seg{static_cast<AsSegmentType>(type), {}};
-    seg.asns.reserve(count);
+    path.words_.push_back(uint32_t{type} << 24 | count);
     for (int i = 0; i < count; ++i) {
       uint32_t asn = 0;
       uint16_t asn16 = 0;
       if (four_octet ? !r.U32(asn) : !r.U16(asn16)) {
         return InvalidArgument("AS_PATH segment overruns the attribute");
       }
-      seg.asns.push_back(four_octet ? asn : asn16);
+      path.words_.push_back(four_octet ? asn : asn16);
     }
-    segments.push_back(std::move(seg));
   }
-  return AsPath(std::move(segments));
+  return path;
 }
 
 void AsPath::Encode(ByteWriter& w, bool four_octet) const {
-  for (const auto& s : segments_) {
+  for (const AsSegmentView s : segments()) {
     for (size_t start = 0; start < s.asns.size(); start += 255) {
       const size_t n = std::min<size_t>(255, s.asns.size() - start);
       w.U8(static_cast<uint8_t>(s.type));
@@ -160,23 +226,22 @@ AsPath AsPath::MergeAs4(const AsPath& as_path, const AsPath& as4_path) {
   const size_t len4 = as4_path.PathLength();
   if (len < len4) return as_path;
   size_t needed = len - len4;
-  std::vector<AsSegment> out;
-  for (const auto& s : as_path.segments()) {
+  AsPath out;
+  for (const AsSegmentView s : as_path.segments()) {
     if (needed == 0 && !IsConfed(s.type)) break;
     if (IsConfed(s.type)) {
-      AppendSegment(out, s);
+      out.Append(s.type, s.asns);
     } else if (s.type == AsSegmentType::kSet) {
-      AppendSegment(out, s);
+      out.Append(s.type, s.asns);
       --needed;
     } else {
       const size_t take = std::min(needed, s.asns.size());
-      AppendSegment(
-          out, AsSegment{s.type, std::vector<uint32_t>(s.asns.begin(), s.asns.begin() + take)});
+      out.Append(s.type, s.asns.first(take));
       needed -= take;
     }
   }
-  for (const auto& s : as4_path.segments()) AppendSegment(out, s);
-  return AsPath(std::move(out));
+  for (const AsSegmentView s : as4_path.segments()) out.Append(s.type, s.asns);
+  return out;
 }
 
 }  // namespace strata::bgp

@@ -1,5 +1,7 @@
 // AsPath: the AS_PATH attribute as segments of AS numbers (RFC 4271 4.3, RFC 5065 for the
 // confederation segments), with its 2- and 4-octet encodings and the AS4_PATH merge of RFC 6793.
+// Stored flat (one word per AS plus one per segment, short paths inline), read as views;
+// AsSegment is the owning form to build one from.
 //
 // AS numbers are always held as 32 bits; the 2-octet form is only a wire encoding, in which an
 // AS past 65535 becomes AS_TRANS. Thread-compatible, immutable once built.
@@ -8,11 +10,19 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+// GCC 12 warns, wrongly, that moving an InlinedVector with inline elements reads its
+// uninitialized heap pointer (the union member it copies is the inline storage then).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include "absl/container/inlined_vector.h"
+#pragma GCC diagnostic pop
 #include "bgp/wire/byte_writer.h"
 #include "common/status.h"
 
@@ -31,14 +41,59 @@ struct AsSegment {
   friend auto operator<=>(const AsSegment&, const AsSegment&) = default;
 };
 
+// A segment of an AsPath, read in place.
+struct AsSegmentView {
+  AsSegmentType type = AsSegmentType::kSequence;
+  std::span<const uint32_t> asns;
+};
+
 class AsPath {
  public:
-  AsPath() = default;
-  explicit AsPath(std::vector<AsSegment> segments) : segments_(std::move(segments)) {}
-  static AsPath Sequence(std::vector<uint32_t> asns);
+  // The segments in order, as views (valid while the path lives and is not assigned to).
+  class Segments {
+   public:
+    class Iterator {
+     public:
+      using value_type = AsSegmentView;
+      using difference_type = std::ptrdiff_t;
+      Iterator() = default;
+      AsSegmentView operator*() const;
+      Iterator& operator++();
+      Iterator operator++(int) {
+        Iterator old = *this;
+        ++*this;
+        return old;
+      }
+      friend bool operator==(const Iterator&, const Iterator&) = default;
 
-  const std::vector<AsSegment>& segments() const { return segments_; }
-  bool empty() const { return segments_.empty(); }
+     private:
+      friend class Segments;
+      explicit Iterator(const uint32_t* at) : at_(at) {}
+      const uint32_t* at_ = nullptr;
+    };
+    Iterator begin() const { return Iterator(begin_); }
+    Iterator end() const { return Iterator(end_); }
+    bool empty() const { return begin_ == end_; }
+    size_t size() const;
+    // The i-th segment (linear). REQUIRES: i < size().
+    AsSegmentView operator[](size_t i) const;
+
+   private:
+    friend class AsPath;
+    Segments(const uint32_t* b, const uint32_t* e) : begin_(b), end_(e) {}
+    const uint32_t* begin_;
+    const uint32_t* end_;
+  };
+
+  AsPath() = default;
+  explicit AsPath(const std::vector<AsSegment>& segments);
+  static AsPath Sequence(std::span<const uint32_t> asns);
+  static AsPath Sequence(std::initializer_list<uint32_t> asns) {
+    return Sequence(std::span<const uint32_t>(asns.begin(), asns.size()));
+  }
+
+  Segments segments() const { return Segments(words_.data(), words_.data() + words_.size()); }
+  bool empty() const { return words_.empty(); }
 
   // Length for best-path selection: a sequence counts its ASes, a set counts one, confederation
   // segments count nothing (RFC 4271 9.1.2.2, RFC 5065 5.3).
@@ -74,10 +129,19 @@ class AsPath {
   // in front of it.
   static AsPath MergeAs4(const AsPath& as_path, const AsPath& as4_path);
 
-  friend auto operator<=>(const AsPath&, const AsPath&) = default;
+  // Segment by segment: type, then the ASes in order.
+  friend std::strong_ordering operator<=>(const AsPath& a, const AsPath& b);
+  friend bool operator==(const AsPath& a, const AsPath& b) { return a.words_ == b.words_; }
 
  private:
-  std::vector<AsSegment> segments_;
+  // Appends a segment as it is.
+  void Push(AsSegmentType type, std::span<const uint32_t> asns);
+  // Appends a segment, merging it into a preceding sequence of the same type; nothing if empty.
+  void Append(AsSegmentType type, std::span<const uint32_t> asns);
+
+  // Each segment is a header word (type << 24 | number of ASes) and then its ASes. Paths of up
+  // to seven ASes in one segment (most of a full table's) are held inline: no allocation.
+  absl::InlinedVector<uint32_t, 8> words_;
 };
 
 }  // namespace strata::bgp

@@ -100,5 +100,53 @@ TEST(AsPathTest, MergeAs4KeepsLeadingConfedAndCountsSets) {
   EXPECT_EQ(AsPath::MergeAs4(as_path, as4_path).ToString(), "(64512) 65005 70000 {70001 65009}");
 }
 
+TEST(AsPathTest, SegmentsAreKeptAsGivenAndOrderedSegmentBySegment) {
+  // Two sequences in a row stay two segments (as decoded, so as re-encoded).
+  const AsPath two({{AsSegmentType::kSequence, {1, 2}}, {AsSegmentType::kSequence, {3}}});
+  ASSERT_EQ(two.segments().size(), 2u);
+  EXPECT_EQ(two.segments()[1].type, AsSegmentType::kSequence);
+  EXPECT_EQ(std::vector<uint32_t>(two.segments()[1].asns.begin(), two.segments()[1].asns.end()),
+            std::vector<uint32_t>{3});
+  ByteWriter w;
+  two.Encode(w, true);
+  EXPECT_EQ(w.bytes(), Hex("02 02 00000001 00000002  02 01 00000003"));
+  // Prepend builds the path anew, merging sequences that follow one another.
+  EXPECT_EQ(two.Prepend(9).segments().size(), 1u);
+  EXPECT_EQ(two.Prepend(9).ToString(), "9 1 2 3");
+
+  // The order is that of the segment lists: type first, then the ASes, a prefix before longer.
+  std::vector<std::vector<AsSegment>> lists = {
+      {},
+      {{AsSegmentType::kSet, {5}}},
+      {{AsSegmentType::kSequence, {1}}},
+      {{AsSegmentType::kSequence, {1}}, {AsSegmentType::kSet, {2}}},
+      {{AsSegmentType::kSequence, {1, 2}}},
+      {{AsSegmentType::kSequence, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}},
+      {{AsSegmentType::kSequence, {2}}},
+      {{AsSegmentType::kConfedSequence, {1}}},
+  };
+  for (const auto& a : lists) {
+    for (const auto& b : lists) {
+      EXPECT_EQ(AsPath(a) <=> AsPath(b), a <=> b);
+      EXPECT_EQ(AsPath(a) == AsPath(b), a == b);
+    }
+  }
+}
+
+TEST(AsPathTest, LongPathsRoundTrip) {
+  std::vector<uint32_t> asns;
+  for (uint32_t i = 1; i <= 300; ++i) asns.push_back(65000 + i);
+  const AsPath path = AsPath::Sequence(asns).Prepend(64999);
+  EXPECT_EQ(path.PathLength(), 301u);
+  ByteWriter w;
+  path.Encode(w, true);  // split into segments of 255 and 46
+  auto back = AsPath::Decode(w.bytes(), true);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->segments().size(), 2u);
+  EXPECT_EQ(back->PathLength(), 301u);
+  EXPECT_EQ(back->FirstAs(), 64999u);
+  EXPECT_TRUE(back->Contains(65300));
+}
+
 }  // namespace
 }  // namespace strata::bgp
