@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <set>
+#include <thread>
 #include <vector>
 
 namespace strata::rib {
@@ -27,6 +28,49 @@ TEST(BlockPoolTest, BlocksAreDistinctReusedAndAllReleasedWithTheLast) {
   for (void* p : blocks) pool.deallocate(p);
   EXPECT_EQ(pool.live(), 0u);
   EXPECT_NE(pool.allocate(), nullptr);  // usable again after releasing its slabs
+}
+
+TEST(BlockPoolTest, ThreadsShareOnePool) {
+  BlockPool pool(48, 8);
+  void* keep = pool.allocate();  // the slabs stay while the threads come and go
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 20000;
+  std::vector<std::thread> threads;
+  std::vector<std::vector<void*>> held(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&pool, &mine = held[t], t] {
+      for (int i = 0; i < kRounds; ++i) {
+        void* p = pool.allocate();
+        std::memset(p, t, 48);  // a block given to two threads at once would be overwritten
+        mine.push_back(p);
+        if (i % 3 == 2) {  // free some as we go: the free list is shared too
+          for (int k = 0; k < 2; ++k) {
+            void* q = mine.back();
+            mine.pop_back();
+            EXPECT_EQ(static_cast<unsigned char*>(q)[47], t);
+            pool.deallocate(q);
+          }
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::set<void*> all;
+  size_t count = 0;
+  for (int t = 0; t < kThreads; ++t) {
+    for (void* p : held[t]) {
+      EXPECT_EQ(static_cast<unsigned char*>(p)[0], t);
+      all.insert(p);
+      ++count;
+    }
+  }
+  EXPECT_EQ(all.size(), count);
+  EXPECT_EQ(pool.live(), count + 1);
+  for (auto& mine : held) {
+    for (void* p : mine) pool.deallocate(p);
+  }
+  pool.deallocate(keep);
+  EXPECT_EQ(pool.live(), 0u);
 }
 
 TEST(BlockPoolTest, AllocatorTakesSingleObjectsFromItsTypesPool) {
