@@ -45,8 +45,8 @@ struct RawAttribute {
   friend auto operator<=>(const RawAttribute&, const RawAttribute&) = default;
 };
 
-// The attributes most routes lack, kept out of line by PathAttributes (a full table's
-// attribute sets are 112 bytes each instead of 304 without them).
+// The attributes most routes lack, kept out of line by PathAttributes (which is 128 bytes so,
+// 304 with them inline: a full table has some 127,000 attribute sets).
 struct RareAttributes {
   std::optional<IpAddr> link_local_next_hop;  // IPv6 only (RFC 2545)
   std::optional<Aggregator> aggregator;
@@ -69,7 +69,7 @@ struct RareAttributes {
 
 // The common attributes are fields; the rare ones (RareAttributes) are reached by accessors of
 // the same names: the const ones read (empty when the set has none), the others make the
-// out-of-line part on first use. Copies leave an empty out-of-line part behind.
+// out-of-line part on first use. A copy does not carry an empty out-of-line part along.
 struct PathAttributes {
   std::optional<Origin> origin;
   std::optional<AsPath> as_path;
