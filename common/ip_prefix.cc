@@ -4,7 +4,8 @@
 
 namespace strata {
 
-IpPrefix::IpPrefix(const IpAddr& addr, int len) : addr_(addr.Masked(len)), len_(len) {}
+IpPrefix::IpPrefix(const IpAddr& addr, int len)
+    : addr_(addr.Masked(len)), len_(static_cast<uint8_t>(len)) {}
 
 StatusOr<IpPrefix> IpPrefix::Make(const IpAddr& addr, int len) {
   if (len < 0 || len > addr.bit_length()) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <compare>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -61,7 +62,7 @@ class IpPrefix {
 
  private:
   IpAddr addr_;
-  int len_ = 0;
+  uint8_t len_ = 0;  // one byte: a prefix is 18 bytes, not 24 (a million in every route table)
 };
 
 }  // namespace strata

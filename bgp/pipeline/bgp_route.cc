@@ -14,7 +14,7 @@ std::string BgpRoute::ToString() const {
 }
 
 namespace {
-// Routes in one pooled 48-byte block each (rib/block_pool.h), where malloc takes 64 (a 48-byte
+// Routes in one pooled 40-byte block each (rib/block_pool.h), where malloc takes 48 (a 40-byte
 // request and its 8-byte header, in 16-byte steps).
 using RoutePool = rib::PoolAllocator<BgpRoute>;
 }  // namespace

@@ -8,7 +8,7 @@
 // router id comes from its OPEN), so routes of an old session still in a deletion stage keep
 // theirs. `id` is the pipeline's handle for the peer and stays the same across sessions.
 // A route counts its references itself (boost::intrusive_ptr, not std::shared_ptr): a million
-// routes then take one pooled 48-byte block each instead of 80 with a control block, every
+// routes then take one pooled 40-byte block each instead of 80 with a control block, every
 // reference held by a stage's table is 8 bytes instead of 16, and copying a reference is a plain
 // increment, not an atomic one (the pipeline lives on one thread).
 // Threading: immutable values; references are not thread-safe (one thread at a time).
@@ -61,48 +61,59 @@ using PeerInfoPtr = boost::intrusive_ptr<PeerInfo>;
 inline PeerInfoPtr NewPeerInfo(PeerInfo info = {}) { return PeerInfoPtr(new PeerInfo(info)); }
 
 struct BgpRoute {
-  IpPrefix prefix;
+  BgpRoute() : refs_(0), resolvable(false), annotated(false) {}
+  // A copy has the same fields and derived data, and no references yet.
+  BgpRoute(const BgpRoute& o)
+      : attrs(o.attrs),
+        peer(o.peer),
+        prefix(o.prefix),
+        refs_(0),
+        resolvable(o.resolvable),
+        annotated(o.annotated),
+        igp_metric(o.igp_metric) {}
+  BgpRoute& operator=(const BgpRoute&) = delete;
+
   AttributeSetPtr attrs;
   PeerRef peer;
+  IpPrefix prefix;
+
+ private:
+  // The references to this route: 14 bits, sharing a 16-bit word with the two flags below so
+  // that the route fits 40 bytes (the references of 8 bytes each, the 18-byte prefix, this
+  // word and the metric). A route is referenced by a few tables and queue entries and at most
+  // once per peer's pending batch, far below the limit; a count that reaches it anyway
+  // saturates: the route is then never freed (a 40-byte leak), as the kernel's refcount_t
+  // does, rather than freed while still in use.
+  mutable uint16_t refs_ : 14;
+
+ public:
   // Derived by the nexthop resolver; meaningless above it. Set once: the resolver annotates a
   // route in place the first time it passes it on (nothing below the resolver has seen it yet,
   // and nothing above reads these), so a route is stored once, not copied per stage; a later
   // different answer gets a copy. After `annotated` they never change.
+  mutable uint16_t resolvable : 1;
+  mutable uint16_t annotated : 1;
   mutable uint32_t igp_metric = 0;
-  mutable bool resolvable = false;
-  mutable bool annotated = false;
+
+  static constexpr uint16_t kSaturated = (1u << 14) - 1;
+  uint16_t use_count() const { return refs_; }
 
   const PathAttributes& path() const { return attrs->attrs(); }
   // "10.0.0.0/8 from 192.0.2.1 [origin igp as-path ...]".
   std::string ToString() const;
 
-  // The references to this route (a copy starts with none). 16 bits, so that the route fits
-  // in 48 bytes (the 24-byte prefix, the attribute set and session references of 8 bytes each,
-  // the metric and flags take 46). A route is
-  // referenced by a few tables and queue entries and at most once per peer's pending batch, far
-  // below the limit; a count that reaches it anyway saturates: the route is then never freed
-  // (a 48-byte leak), as the kernel's refcount_t does, rather than freed while still in use.
-  struct RefCount {
-    static constexpr uint16_t kSaturated = UINT16_MAX;
-    RefCount() = default;
-    RefCount(const RefCount& /*other*/) {}
-    RefCount& operator=(const RefCount& /*other*/) { return *this; }
-    mutable uint16_t n = 0;
-  };
-  RefCount refs{};
-
   friend void intrusive_ptr_add_ref(const BgpRoute* r) {
-    if (r->refs.n != RefCount::kSaturated) ++r->refs.n;
+    if (r->refs_ != kSaturated) ++r->refs_;
   }
   friend void intrusive_ptr_release(const BgpRoute* r) {
-    if (r->refs.n == RefCount::kSaturated) return;
-    if (--r->refs.n == 0) Free(r);
+    if (r->refs_ == kSaturated) return;
+    if (--r->refs_ == 0) Free(r);
   }
 
  private:
   static void Free(const BgpRoute* r);
 };
-static_assert(sizeof(BgpRoute) <= 48, "a route is one 48-byte pooled block");
+static_assert(sizeof(BgpRoute) <= 40, "a route is one 40-byte pooled block");
 using BgpRouteRef = boost::intrusive_ptr<const BgpRoute>;
 // A route being made (fields still to set); converts to BgpRouteRef.
 using BgpRoutePtr = boost::intrusive_ptr<BgpRoute>;

@@ -28,31 +28,43 @@ TEST(BgpRouteTest, RoutesAreSharedFromPooledBlocks) {
 // reference gone returns the block to the pool.
 TEST(BgpRouteTest, RoutesCountTheirReferences) {
   AttributeSetPtr attrs = AttributeSet::Make(PathAttributes{});
-  BgpRouteRef a = MakeRoute(IpPrefix::Default(Family::kIpv4), attrs, nullptr);
+  BgpRoutePtr made = NewRoute();
+  made->prefix = *IpPrefix::Parse("10.1.0.0/16");
+  made->attrs = attrs;
+  made->igp_metric = 7;
+  made->resolvable = true;  // the flags share the count's word: a copy keeps them
+  BgpRouteRef a = made;
+  made.reset();
   BgpRouteRef a2 = a;
-  EXPECT_EQ(a->refs.n, 2u);
+  EXPECT_EQ(a->use_count(), 2u);
   BgpRoutePtr copy = NewRoute(*a);
-  EXPECT_EQ(copy->refs.n, 1u);
+  EXPECT_EQ(copy->use_count(), 1u);
   EXPECT_EQ(copy->prefix, a->prefix);
+  EXPECT_TRUE(copy->resolvable);
+  EXPECT_FALSE(copy->annotated);
+  EXPECT_EQ(copy->igp_metric, 7u);
+  copy->annotated = true;  // and setting one leaves the count alone
+  EXPECT_EQ(copy->use_count(), 1u);
+  EXPECT_TRUE(a->resolvable);
   a2.reset();
-  EXPECT_EQ(a->refs.n, 1u);
+  EXPECT_EQ(a->use_count(), 1u);
   const BgpRoute* freed = copy.get();
   copy.reset();
   EXPECT_EQ(NewRoute().get(), freed);  // (made and freed again at once)
 }
 
 TEST(BgpRouteTest, ARouteIsOneBlockAndItsCountSaturates) {
-  EXPECT_EQ(sizeof(BgpRoute), 48u);
+  EXPECT_EQ(sizeof(BgpRoute), 40u);
   BgpRouteRef r = MakeRoute(IpPrefix::Default(Family::kIpv4), nullptr, nullptr);
-  std::vector<BgpRouteRef> refs(BgpRoute::RefCount::kSaturated - 2, r);
-  EXPECT_EQ(r->refs.n, BgpRoute::RefCount::kSaturated - 1);
+  std::vector<BgpRouteRef> refs(BgpRoute::kSaturated - 2, r);
+  EXPECT_EQ(r->use_count(), BgpRoute::kSaturated - 1);
   BgpRouteRef one_more = r;  // reaches the limit: from now on the count stays there
   BgpRouteRef beyond = r;
-  EXPECT_EQ(r->refs.n, BgpRoute::RefCount::kSaturated);
+  EXPECT_EQ(r->use_count(), BgpRoute::kSaturated);
   refs.clear();
   one_more.reset();
   beyond.reset();
-  EXPECT_EQ(r->refs.n, BgpRoute::RefCount::kSaturated);  // never freed, never reused
+  EXPECT_EQ(r->use_count(), BgpRoute::kSaturated);  // never freed, never reused
   EXPECT_EQ(r->prefix, IpPrefix::Default(Family::kIpv4));
 }
 

@@ -189,7 +189,12 @@ class PipelineRandomTest : public ::testing::TestWithParam<int> {
         if (attrs->attrs().as_path->Contains(kLocalAs)) continue;
         const NexthopAnswer ans = oracle.Answer(*attrs->attrs().next_hop);
         if (!ans.resolvable) continue;
-        auto r = NewRoute(BgpRoute{prefix, attrs, info, ans.metric, true});
+        BgpRoutePtr r = NewRoute();
+        r->prefix = prefix;
+        r->attrs = attrs;
+        r->peer = info;
+        r->igp_metric = ans.metric;
+        r->resolvable = true;
         cands[prefix].push_back(r);
       }
     }
