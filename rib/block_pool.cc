@@ -18,7 +18,7 @@ void* BlockPool::allocate() {
   ++live_;
   if (free_) {
     void* p = free_;
-    std::memcpy(&free_, p, sizeof free_);  // blocks may be 4-byte aligned (36-byte RIB routes)
+    std::memcpy(&free_, p, sizeof free_);  // blocks may be 4-byte aligned (RIB routes)
     return p;
   }
   if (slabs_.empty() || used_in_last_ == per_slab_) {

@@ -22,8 +22,8 @@ Status RibRoute::Validate() const {
   return Status::Ok();
 }
 
-// Stored per route per protocol: 36 bytes with its reference count and generation (BlockPool).
-static_assert(sizeof(RibRoute) == 36);
+// Stored per route per protocol: 32 bytes with its reference count and generation (BlockPool).
+static_assert(sizeof(RibRoute) == 32);
 
 bool RouteBetter(const RibRoute& a, const RibRoute& b) {
   const RouteAttrs& x = a.attrs();

@@ -31,8 +31,9 @@ struct RibRoute {
   RibRoute() = default;
   RibRoute(const IpPrefix& p, const RouteAttrs& a) : prefix(p), attrs_(a) {}
 
-  // 36 bytes: one RibRoute is stored per route per protocol, so every byte counts a million
-  // times. The attributes are interned (route_attrs.h): routes share a handful of sets.
+  // 32 bytes (36 with a 4-byte prefix length): one RibRoute is stored per route per protocol, so
+  // every byte counts a million times. The attributes are interned (route_attrs.h): routes share a
+  // handful of sets.
   IpPrefix prefix;
   // Origin-table bookkeeping, not part of the route's value: the table generation in which the
   // protocol last announced the route (graceful restart: older than the table's means stale).
@@ -115,7 +116,7 @@ struct RibRoute {
 
 using RouteRef = IntrusiveRef<RibRoute>;
 
-// From a BlockPool of 36-byte blocks (route and count), where malloc would take a 48-byte chunk.
+// From a BlockPool of 32-byte blocks (route and count), where malloc would take a 48-byte chunk.
 inline RouteRef MakeRoute(RibRoute r) { return RouteRef::Make(std::move(r)); }
 
 // True if `a` is preferred to `b` for the same prefix: lower admin distance, then lower metric,

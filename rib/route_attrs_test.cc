@@ -79,7 +79,7 @@ TEST(SharedAttrsTest, ResolutionsAreInternedByIdentityButCompareByValue) {
 }
 
 TEST(SharedAttrsTest, RoutesShareTheirAttributesAndChangeThemAlone) {
-  static_assert(sizeof(RibRoute) == 36);
+  static_assert(sizeof(RibRoute) == 32);
   const size_t before = SharedAttrs::Live();
   RibRoute r1(P("10.1.0.0/16"), Attrs("192.0.2.1", 4));
   RibRoute r2(P("10.2.0.0/16"), Attrs("192.0.2.1", 4));
