@@ -10,6 +10,7 @@ BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& 
                          rib::TaskScheduler& scheduler)
     : config_(std::move(config)),
       scheduler_(scheduler),
+      rib_(rib),
       cache_(std::make_unique<NexthopCache>(oracle)),
       decision_(std::make_unique<DecisionStage>()),
       fanout_(std::make_unique<FanoutStage>(scheduler, config_.fanout_slice)) {
@@ -20,13 +21,19 @@ BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& 
       "rib", [this] { rib_out_->flush(); }, /*dump=*/false, /*last=*/true);
   rib_out_ = std::make_unique<RibOutStage>(rib, rib_reader_);
   rib_reader_->set_next(rib_out_.get());
-  rib_reader_->set_prefetch(true);  // the RIB sink keeps a table per prefix
+  rib_.attach(this);
 }
 
 BgpPipeline::~BgpPipeline() {
+  rib_.detach(this);
   for (auto& [id, p] : peers_) tear_down_output(*p);
   peers_.clear();
   fanout_->remove_reader(rib_reader_);
+}
+
+void BgpPipeline::resend() {
+  fanout_->restart_dump(rib_reader_);
+  rib_out_->restart();
 }
 
 BgpPipeline::Peer* BgpPipeline::find(PeerId id) const {

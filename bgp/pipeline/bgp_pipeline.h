@@ -14,8 +14,11 @@
 // (deletion of a dead session's routes, fanout delivery and dumps) runs in scheduler slices.
 // Later stages plug in without reshaping this: policy re-filtering and route reflection as
 // stages in a branch, graceful restart as a peer option that keeps PeerIn's routes as stale.
+// The RIB sink gets the pipeline as its RibFeed (rib_sink.h): it may pause the RIB's branch and
+// have it resend the whole table, so the pipeline keeps no copy of what the RIB was sent.
 // REQUIRES: oracle, rib sink and scheduler outlive the pipeline; sinks never call back into it
-// synchronously. Threading: single-threaded (the process's io_context thread).
+// synchronously (RibFeed::pause excepted). Threading: single-threaded (the process's io_context
+// thread).
 #pragma once
 
 #include <cstddef>
@@ -86,7 +89,7 @@ struct PipelinePeerCounters {
   uint64_t llgr_stale = 0;            // of which long-lived stale (LLGR_STALE, RFC 9494)
 };
 
-class BgpPipeline {
+class BgpPipeline : private RibFeed {
  public:
   BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& rib,
               rib::TaskScheduler& scheduler);
@@ -194,6 +197,11 @@ class BgpPipeline {
     std::unique_ptr<PeerOut> out;
   };
   Peer* find(PeerId id) const;
+  // RibFeed, over the RIB's fanout reader.
+  void pause() override { fanout_->pause(rib_reader_); }
+  void resume() override { fanout_->resume(rib_reader_); }
+  void resend() override;
+  bool resending() const override { return rib_reader_->dumping(); }
   void on_deletion_done(PeerId id, DeletionStage* stage);
   void start_deletion(Peer& p, RouteTable routes);
   void set_refilter_background(Peer& p);
@@ -207,6 +215,7 @@ class BgpPipeline {
 
   PipelineConfig config_;
   rib::TaskScheduler& scheduler_;
+  RibSink& rib_;
   std::unique_ptr<NexthopCache> cache_;
   std::unique_ptr<DecisionStage> decision_;
   std::unique_ptr<FanoutStage> fanout_;

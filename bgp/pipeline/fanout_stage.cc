@@ -103,6 +103,16 @@ void FanoutStage::remove_reader(Reader* reader) {
   trim();
 }
 
+void FanoutStage::restart_dump(Reader* reader) {
+  reader->next_seq_ = end_seq();
+  reader->dumping_ = true;
+  reader->dump_started_ = false;
+  reader->cursor_ = RouteTable::Iterator();
+  reader->last_dumped_.reset();
+  trim();
+  schedule();
+}
+
 void FanoutStage::pause(Reader* reader) {
   if (!reader->paused_) reader->paused_at_ = std::chrono::steady_clock::now();
   reader->paused_ = true;

@@ -102,6 +102,9 @@ class FanoutStage : public BgpStage {
   Reader* add_reader(std::string name, std::function<void()> flush, bool dump, bool last = false);
   // Forgets the reader (its branch is being destroyed; nothing more is sent to it).
   void remove_reader(Reader* reader);
+  // The reader starts over as if just added with `dump`: it skips what is queued and gets the
+  // current table, then the changes after it (its branch lost what it was given: the RIB's).
+  void restart_dump(Reader* reader);
   void pause(Reader* reader);
   void resume(Reader* reader);
 

@@ -153,6 +153,36 @@ TEST_F(FanoutStageTest, LateJoinerGetsDumpAlongsideChanges) {
   Check(*late);
 }
 
+// A branch that lost what it was given (the RIB restarted) starts over: what it had queued is
+// dropped, and it gets the current table by a dump, alongside the changes after it.
+TEST_F(FanoutStageTest, RestartedDumpSendsTheCurrentTableAgain) {
+  auto b = AddBranch("b", false);
+  for (int i = 0; i < 10; ++i) Announce(i, 1);
+  scheduler.run_until_idle();
+  fanout.pause(b->reader);
+  Announce(3, 2);
+  in.withdraw(P(Pfx(4)));
+  EXPECT_EQ(fanout.queue_size(), 2u);
+  // The branch forgets everything (a fresh recorder checks it only sees adds first).
+  b->rec = std::make_unique<RecordingStage>(b->reader);
+  b->reader->set_next(b->rec.get());
+  fanout.restart_dump(b->reader);
+  EXPECT_TRUE(b->reader->dumping());
+  EXPECT_EQ(fanout.queue_size(), 0u);  // skipped: the dump sends the prefixes as they are now
+  fanout.resume(b->reader);
+  scheduler.run_slice();
+  Announce(0, 3);  // already dumped: a replace
+  Announce(9, 3);  // not yet: the dump sends the new route
+  while (scheduler.run_slice()) Check(*b);
+  EXPECT_FALSE(b->reader->dumping());
+  ExpectSynced(*b);
+  EXPECT_EQ(b->rec->current().size(), 9u);
+  size_t adds = 0;
+  for (const auto& e : b->rec->events()) adds += e.op == RecordingStage::Op::kAdd;
+  EXPECT_EQ(adds, 9u);
+  Check(*b);
+}
+
 TEST_F(FanoutStageTest, RemovedReaderFreesQueue) {
   auto a = AddBranch("a", false);
   auto b = AddBranch("b", false);

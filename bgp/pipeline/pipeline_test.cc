@@ -233,6 +233,46 @@ TEST_F(PipelineTest, RefreshOutAnnouncesAgainAndWaitsForABusySession) {
   EXPECT_FALSE(pipeline->refresh_out(e2, Family::kIpv4).ok());  // not up
 }
 
+// The RIB sink keeps no table: it pauses its feed while behind, and has the whole table sent
+// again when the RIB lost it; changes meanwhile arrive in a consistent order.
+TEST_F(PipelineTest, RibFeedPausesAndResendsTheTable) {
+  ASSERT_NE(rib.feed, nullptr);
+  testing::FakeSessionSink s1, s2;
+  auto [e1, e2] = TwoPeersUp(s1, s2);
+  Send(e1, {65001}, {"1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8"});
+  scheduler.run_until_idle();
+  ASSERT_EQ(rib.tables[0].size(), 3u);
+  EXPECT_EQ(pipeline->rib_routes(), 3u);
+
+  rib.feed->pause();
+  Send(e2, {65002}, {"4.0.0.0/8"});
+  scheduler.run_until_idle();
+  EXPECT_EQ(rib.tables[0].size(), 3u);  // held in the fanout's queue
+  EXPECT_EQ(s1.table.size(), 1u);       // the peers are not held back
+  rib.feed->resume();
+  scheduler.run_until_idle();
+  EXPECT_EQ(rib.tables[0].size(), 4u);
+
+  // The RIB lost everything: the sink forgets and asks for it all again.
+  rib.tables[0].clear();
+  rib.feed->resend();
+  EXPECT_TRUE(rib.feed->resending());
+  EXPECT_EQ(pipeline->rib_routes(), 0u);
+  Send(e2, {65002}, {"5.0.0.0/8"});
+  const std::vector<IpPrefix> gone = {P("1.0.0.0/8")};
+  ASSERT_TRUE(pipeline->receive_update(e1, Attrs({.path = {65001}}), {}, gone).ok());
+  scheduler.run_until_idle();
+  EXPECT_FALSE(rib.feed->resending());
+  EXPECT_TRUE(rib.errors.empty()) << rib.errors.front();
+  std::vector<IpPrefix> held;
+  for (const auto& [p, r] : rib.tables[0]) held.push_back(p);
+  EXPECT_EQ(held, (std::vector<IpPrefix>{P("2.0.0.0/8"), P("3.0.0.0/8"), P("4.0.0.0/8"),
+                                         P("5.0.0.0/8")}));
+  EXPECT_EQ(pipeline->rib_routes(), 4u);
+  pipeline.reset();
+  EXPECT_EQ(rib.feed, nullptr);
+}
+
 TEST_F(PipelineTest, RejectsBadCalls) {
   PeerId e1 = AddPeer(65001, "10.0.0.1");
   PipelinePeerConfig dup;

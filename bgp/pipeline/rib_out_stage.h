@@ -20,8 +20,9 @@ class RibOutStage : public PassThroughStage {
   void replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
                      BgpStage* caller) override;
   void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
-  void prefetch(std::span<const IpPrefix> prefixes) override { sink_.prefetch(prefixes); }
   void flush() { sink_.end_batch(); }
+  // The sink is fed everything again (RibFeed::resend): it holds nothing.
+  void restart() { installed_ = 0; }
 
   uint64_t installed() const { return installed_; }
 

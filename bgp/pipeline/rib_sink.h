@@ -4,11 +4,16 @@
 // winner that moves from one to the other is a delete from one and an add to the other. The
 // next hop is route->path().next_hop (the RIB resolves it); derived data (IGP metric) is there
 // for information. end_batch() marks the end of a run of changes so the process can send them
-// as one IPC batch. REQUIRES: no synchronous calls back into the pipeline.
+// as one IPC batch. REQUIRES: no synchronous calls back into the pipeline, except RibFeed::pause.
+//
+// RibFeed is the sink's handle on the branch that feeds it (the pipeline's fanout reader for the
+// RIB), given by attach(). With it a sink need not keep a copy of what it was given, as a peer's
+// output keeps no Adj-RIB-Out: it pauses the branch while its IPC is behind (backpressure, as a
+// busy session does) and asks for everything again (a dump, as a peer coming up gets) when the
+// RIB lost, or never had, what it was given.
 // Threading: the pipeline's thread.
 #pragma once
 
-#include <span>
 #include <string_view>
 
 #include "bgp/pipeline/bgp_route.h"
@@ -24,17 +29,33 @@ inline RibOrigin RibOriginOf(const BgpRoute& r) {
   return r.peer->internal() ? RibOrigin::kIbgp : RibOrigin::kEbgp;
 }
 
+class RibFeed {
+ public:
+  virtual ~RibFeed() = default;
+  // Stops (resumes) the branch's deliveries; pause may be called from within one.
+  virtual void pause() = 0;
+  virtual void resume() = 0;
+  // From now on the sink is fed as if it had been given nothing: every current winner comes as
+  // an add (a dump, in background slices), then the changes after it. Not synchronous: call it
+  // from outside the sink's own calls.
+  virtual void resend() = 0;
+  // True until the dump a resend started has been delivered.
+  virtual bool resending() const = 0;
+};
+
 class RibSink {
  public:
   virtual ~RibSink() = default;
+  // The feed of the pipeline just built (it has given nothing yet); detach when it goes (only
+  // if it is still the one attached). Default: ignored.
+  virtual void attach(RibFeed* /*feed*/) {}
+  virtual void detach(RibFeed* /*feed*/) {}
   virtual void add_route(RibOrigin origin, const BgpRouteRef& route) = 0;
   // Same prefix, same origin table.
   virtual void replace_route(RibOrigin origin, const BgpRouteRef& old_route,
                              const BgpRouteRef& new_route) = 0;
   virtual void delete_route(RibOrigin origin, const BgpRouteRef& route) = 0;
   virtual void end_batch() = 0;
-  // A hint (BgpStage::prefetch): changes for these prefixes come next. Default: nothing.
-  virtual void prefetch(std::span<const IpPrefix> /*prefixes*/) {}
 };
 
 }  // namespace strata::bgp

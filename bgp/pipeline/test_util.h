@@ -104,6 +104,10 @@ class FakeRibSink : public RibSink {
     t.erase(r->prefix);
   }
   void end_batch() override { ++batches; }
+  void attach(RibFeed* f) override { feed = f; }
+  void detach(RibFeed* f) override {
+    if (feed == f) feed = nullptr;
+  }
 
   // Both tables merged.
   std::map<IpPrefix, BgpRouteRef> all() const {
@@ -115,6 +119,7 @@ class FakeRibSink : public RibSink {
   std::map<IpPrefix, BgpRouteRef> tables[2];
   std::vector<std::string> errors;
   size_t batches = 0;
+  RibFeed* feed = nullptr;
 
  private:
   std::map<IpPrefix, BgpRouteRef>& other(RibOrigin o) {

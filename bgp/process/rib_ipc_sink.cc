@@ -43,100 +43,71 @@ RibIpcSink::RibIpcSink(ipc::Router& router, Options options, SkipFn skip)
 
 RibIpcSink::~RibIpcSink() = default;
 
-uint32_t RibIpcSink::NexthopIndex::Ref(const IpAddr& a) {
-  auto [it, fresh] = index_.try_emplace(a, 0);
-  if (!fresh) {
-    ++refs_[it->second];
-    return it->second;
-  }
-  uint32_t h;
-  if (!free_.empty()) {
-    h = free_.back();
-    free_.pop_back();
-    addrs_[h] = a;
-    refs_[h] = 1;
-  } else {
-    h = static_cast<uint32_t>(addrs_.size());
-    addrs_.push_back(a);
-    refs_.push_back(1);
-  }
-  it->second = h;
-  return h;
+std::optional<RibIpcSink::Want> RibIpcSink::WantOf(RibOrigin origin, const BgpRoute& route) const {
+  const auto& nh = route.path().next_hop;
+  if ((skip_ && skip_(route)) || !nh) return std::nullopt;
+  return Want{origin, *nh, route.igp_metric};
 }
 
-void RibIpcSink::NexthopIndex::Unref(uint32_t handle) {
-  if (--refs_[handle] > 0) return;
-  index_.erase(addrs_[handle]);
-  free_.push_back(handle);
-}
-
-void RibIpcSink::set_want(const IpPrefix& prefix, std::optional<Want> want) {
+void RibIpcSink::change(const IpPrefix& prefix, std::optional<Want> had, std::optional<Want> want) {
+  if (!taking()) return;  // the resend when taking again brings the prefix as it is then
   if (profile_queued.enabled()) {
     profile_queued.Record((want ? "add " : "delete ") + prefix.ToString());
   }
-  Slot* slot = want ? routes_.try_emplace(prefix, Slot()).first : routes_.find_mutable(prefix);
-  if (!slot) return;  // nothing wanted, nothing sent: nothing to do
-  const std::optional<Want> old = slot->wanted();
-  if (want && !old) ++wanted_count_;
-  if (!want && old) --wanted_count_;
-  slot->set_wanted(want);
-  unref(old);
-  mark_dirty(prefix, *slot);
-}
-
-void RibIpcSink::mark_dirty(const IpPrefix& prefix, Slot& slot) {
-  if (slot.dirty()) return;
-  slot.set_dirty(true);
-  dirty_.emplace_back(prefix, &slot);
-}
-
-void RibIpcSink::drop_all(bool sent_side) {
-  for (auto it = routes_.begin(); !it.at_end(); ++it) {
-    if (!it.has_value()) continue;
-    Slot& slot = it.mutable_value();
-    const std::optional<Want> dropped = sent_side ? slot.sent() : slot.wanted();
-    if (!dropped) continue;
-    if (sent_side) {
-      slot.set_sent(std::nullopt);
-    } else {
-      slot.set_wanted(std::nullopt);
-    }
-    unref(dropped);
-    mark_dirty(it.key(), slot);
+  auto [it, fresh] = pending_.try_emplace(prefix, Pending{std::move(had), std::nullopt});
+  it->second.want = std::move(want);
+  if (!fresh) return;
+  order_.push_back(prefix);
+  if (feed_ && !feed_paused_ && order_.size() >= 2 * options_.max_batch * options_.max_in_flight) {
+    feed_paused_ = true;
+    feed_->pause();
   }
 }
 
-void RibIpcSink::forget_sent() {
-  drop_all(/*sent_side=*/true);
+void RibIpcSink::forget() {
+  pending_ = {};
+  order_ = {};
   sent_count_ = 0;
+  if (feed_ && feed_paused_) feed_->resume();
+  feed_paused_ = false;
 }
 
-void RibIpcSink::add_route(RibOrigin origin, const BgpRouteRef& route) {
-  const auto& nh = route->path().next_hop;
-  if ((skip_ && skip_(*route)) || !nh) {
-    set_want(route->prefix, std::nullopt);
-    return;
-  }
-  set_want(route->prefix, Want{origin, nexthops_.Ref(*nh), route->igp_metric});
-}
-
-void RibIpcSink::replace_route(RibOrigin origin, const BgpRouteRef& /*old_route*/,
-                               const BgpRouteRef& new_route) {
-  add_route(origin, new_route);
-}
-
-void RibIpcSink::delete_route(RibOrigin /*origin*/, const BgpRouteRef& route) {
-  set_want(route->prefix, std::nullopt);
-}
-
-void RibIpcSink::clear() {
-  drop_all(/*sent_side=*/false);
-  wanted_count_ = 0;
+void RibIpcSink::start_taking() {
+  if (!taking()) return;
+  if (feed_) feed_->resend();
   flush();
 }
 
+void RibIpcSink::add_route(RibOrigin origin, const BgpRouteRef& route) {
+  change(route->prefix, std::nullopt, WantOf(origin, *route));
+}
+
+void RibIpcSink::replace_route(RibOrigin origin, const BgpRouteRef& old_route,
+                               const BgpRouteRef& new_route) {
+  change(new_route->prefix, WantOf(origin, *old_route), WantOf(origin, *new_route));
+}
+
+void RibIpcSink::delete_route(RibOrigin origin, const BgpRouteRef& route) {
+  change(route->prefix, WantOf(origin, *route), std::nullopt);
+}
+
+void RibIpcSink::clear() {
+  if (deferring_ || !rib_up_) {
+    // Nothing sent (restarting: the stale routes stay until graceful_restart_done; no RIB:
+    // its tables are wiped at registration).
+    forget();
+    return;
+  }
+  // Our routes go with the tables; the next pipeline's are sent once they are back.
+  ++generation_;
+  ready_ = false;
+  in_flight_ = 0;
+  forget();
+  add_tables(/*delete_first=*/true);
+}
+
 bool RibIpcSink::can_send() const {
-  return ready_ && !deferring_ && !dirty_.empty() && in_flight_ < options_.max_in_flight;
+  return taking() && !order_.empty() && in_flight_ < options_.max_in_flight;
 }
 
 void RibIpcSink::flush() {
@@ -168,24 +139,20 @@ void RibIpcSink::send_round() {
     add[t]->set_protocol(name);
   }
   auto index = [](RibOrigin o) { return o == RibOrigin::kEbgp ? 0 : 1; };
-  auto entry = [this](const IpPrefix& p, const Want& w, rpb::RouteEntry* e) {
+  auto entry = [](const IpPrefix& p, const Want& w, rpb::RouteEntry* e) {
     rib::PrefixToProto(p, e->mutable_prefix());
-    rib::AddrToProto(nexthops_.at(w.nexthop), e->mutable_nexthop());
+    rib::AddrToProto(w.nexthop, e->mutable_nexthop());
     e->set_metric(w.metric);
   };
   size_t taken = 0;
-  while (!dirty_.empty() && taken < options_.max_batch) {
-    const auto [prefix, slot] = dirty_.front();
-    dirty_.pop_front();
+  while (!order_.empty() && taken < options_.max_batch) {
+    const IpPrefix prefix = order_.front();
+    order_.pop_front();
     ++taken;
-    slot->set_dirty(false);
-    const std::optional<Want> w = slot->wanted();
-    const std::optional<Want> s = slot->sent();
-    if (!w && !s) {
-      routes_.erase(prefix);
-      continue;
-    }
-    if (w && s && *w == *s) continue;
+    auto node = pending_.extract(prefix);
+    const std::optional<Want>& w = node.mapped().want;
+    const std::optional<Want>& s = node.mapped().had;
+    if (w == s) continue;
     if (w && s && w->origin == s->origin) {
       entry(prefix, *w, rep[index(w->origin)]->add_routes());
     } else {
@@ -193,16 +160,12 @@ void RibIpcSink::send_round() {
       if (w) entry(prefix, *w, add[index(w->origin)]->add_routes());
     }
     if (profile_sent.enabled()) profile_sent.Record((w ? "add " : "delete ") + prefix.ToString());
-    if (w) {
-      if (!s) ++sent_count_;
-      nexthops_.AddRef(w->nexthop);
-      slot->set_sent(w);
-      unref(s);
-    } else {
-      --sent_count_;
-      routes_.erase(prefix);
-      unref(s);
-    }
+    if (w && !s) ++sent_count_;
+    if (!w) --sent_count_;
+  }
+  if (feed_paused_ && order_.size() < options_.max_batch * options_.max_in_flight) {
+    feed_paused_ = false;
+    if (feed_) feed_->resume();
   }
   rpb::RibClient client(router_, options_.rib_target);
   const uint64_t gen = generation_;
@@ -252,7 +215,7 @@ void RibIpcSink::resync(const Status& why) {
   ++counters_.resyncs;
   ready_ = false;
   in_flight_ = 0;
-  forget_sent();
+  forget();
   if (!rib_up_) return;
   if (why.code() == StatusCode::kUnavailable) {
     // The RIB is probably dying; its lifetime event will bring us back. Retry later otherwise.
@@ -272,13 +235,12 @@ void RibIpcSink::rib_event(bool alive) {
   ++generation_;
   ready_ = false;
   in_flight_ = 0;
-  forget_sent();
+  forget();
   if (alive) {
-    log_->info("{} is up: registering tables, {} routes to send", options_.rib_target,
-               wanted_count_);
+    log_->info("{} is up: registering tables, then sending every route", options_.rib_target);
     register_tables();
   } else {
-    log_->warn("{} is gone: {} routes wait for it", options_.rib_target, wanted_count_);
+    log_->warn("{} is gone: our routes are sent again when it is back", options_.rib_target);
     // Our stale routes went with it: nothing left to keep, so no reason to defer.
     deferring_ = false;
   }
@@ -365,7 +327,7 @@ void RibIpcSink::add_tables(bool delete_first) {
           if (--*remaining == 0) {
             ready_ = true;
             log_->info("origin tables ebgp and ibgp registered with {}", options_.rib_target);
-            flush();
+            start_taking();
           }
         });
   }
@@ -378,9 +340,8 @@ namespace strata::bgp {
 void RibIpcSink::graceful_restart_done() {
   if (deferring_) {
     deferring_ = false;
-    log_->info("restart over: {} deferred route changes go to {}", dirty_.size(),
-               options_.rib_target);
-    flush();
+    log_->info("restart over: the routes selected now go to {}", options_.rib_target);
+    start_taking();
   }
   restart_done_pending_ = true;
   try_send_restart_done();
@@ -388,7 +349,7 @@ void RibIpcSink::graceful_restart_done() {
 
 void RibIpcSink::try_send_restart_done() {
   if (!restart_done_pending_) return;
-  if (!ready_ || !dirty_.empty() || in_flight_ > 0) {
+  if (!ready_ || !order_.empty() || in_flight_ > 0 || (feed_ && feed_->resending())) {
     restart_done_timer_ =
         std::make_unique<boost::asio::steady_timer>(router_.io(), std::chrono::milliseconds(100));
     restart_done_timer_->async_wait(

@@ -1,18 +1,23 @@
 // RibIpcSink: the pipeline's RibSink over the RIB's route IPC (rib/1.0 add_routes,
 // replace_routes, delete_routes on origin tables "ebgp" and "ibgp", both EGP, owned by us).
 //
-// The sink keeps what the RIB should hold per prefix (origin table, next hop, metric) and what it
-// has been sent. Changes are coalesced per prefix until end_batch; a flush turns the dirty
-// prefixes into up to max_batch-entry calls (delete, replace and add per table), with at most
-// max_in_flight rounds outstanding (pipelined on one connection, so they apply in order).
-// The RIB checks batches whole, so every call is computed against the sent state: a move between
-// tables is a delete from one and an add to the other.
+// No table of its own: like a peer's output (no Adj-RIB-Out), the sink keeps only the prefixes
+// changed since its last round. Each change says what the RIB holds for the prefix (the old
+// route: everything given before has been sent or is pending) and what it should hold; changes
+// are coalesced per prefix until end_batch, and a flush turns the pending prefixes into up to
+// max_batch-entry calls (delete, replace and add per table), with at most max_in_flight rounds
+// outstanding (pipelined on one connection, so they apply in order). While more than
+// 2 x max_batch x max_in_flight prefixes are pending the feed is paused (input flow control then
+// holds the peers back, as for a busy session). The RIB checks batches whole, so every call is
+// computed against what it holds: a move between tables is a delete from one and an add to the
+// other.
 // RIB lifetime: nothing is sent until rib.<vr> is up and both tables are registered (each time
 // it comes up: delete_origin_table then add_origin_table, so stale routes of an earlier
-// incarnation of ours go; with graceful restart, see Options); then every wanted route is sent
-// again. A failed call re-registers the tables the same way and re-sends everything (counted as a
-// resync). Routes for which `skip` is true (our own networks) are not given to the RIB. Threading:
-// the io_context thread.
+// incarnation of ours go; with graceful restart, see Options); changes meanwhile are dropped,
+// and once registered the feed resends the whole table (RibFeed::resend). A failed call
+// re-registers the tables the same way and has everything resent (counted as a resync). Routes
+// for which `skip` is true (our own networks) are not given to the RIB. Threading: the
+// io_context thread.
 #pragma once
 
 #include <boost/asio/steady_timer.hpp>
@@ -29,7 +34,6 @@
 #include "bgp/pipeline/rib_sink.h"
 #include "common/log.h"
 #include "libipc/router.h"
-#include "rib/route_trie.h"
 
 namespace strata::bgp {
 
@@ -73,14 +77,19 @@ class RibIpcSink : public RibSink {
                      const BgpRouteRef& new_route) override;
   void delete_route(RibOrigin origin, const BgpRouteRef& route) override;
   void end_batch() override { flush(); }
-  void prefetch(std::span<const IpPrefix> prefixes) override { routes_.warm(prefixes); }
+  void attach(RibFeed* feed) override { feed_ = feed; }
+  void detach(RibFeed* feed) override {
+    if (feed_ == feed) feed_ = nullptr;
+  }
 
   // Finder lifetime event of the RIB instance.
   void rib_event(bool alive);
-  // Every wanted route goes (the pipeline is being rebuilt).
+  // Every route given goes (the pipeline is being rebuilt): the tables are registered afresh
+  // (while restarting, the stale routes stay: nothing was sent).
   void clear();
-  // The restart is over: the deferred changes are sent, and once everything queued has reached
-  // the RIB, rib/1.0 graceful_restart_done for both tables, so routes not re-announced go.
+  // The restart is over: the feed resends the table as selected now, and once all of it has
+  // reached the RIB, rib/1.0 graceful_restart_done for both tables, so routes not re-announced
+  // go.
   void graceful_restart_done();
   // The restart time changed (configuration): the tables are registered again with it.
   void set_restart_time(uint32_t seconds);
@@ -90,89 +99,33 @@ class RibIpcSink : public RibSink {
   bool deferring() const { return deferring_; }
 
   bool ready() const { return ready_; }
-  size_t queued() const { return dirty_.size(); }
+  size_t queued() const { return order_.size(); }
   size_t in_flight() const { return in_flight_; }
   size_t installed() const { return sent_count_; }
   const Counters& counters() const { return counters_; }
 
  private:
-  // What the RIB should hold for a prefix: its origin table, next hop and metric. The next hop
-  // is an index into nexthops_ (a full table has a few hundred distinct next hops for a million
-  // prefixes), so a slot is 16 bytes instead of two 20-byte addresses and their options.
+  // What the RIB holds, or should hold, for a prefix: its origin table, next hop and metric.
   struct Want {
     RibOrigin origin = RibOrigin::kEbgp;
-    uint32_t nexthop = 0;  // NexthopIndex handle
+    IpAddr nexthop;
     uint32_t metric = 0;
     friend bool operator==(const Want&, const Want&) = default;
   };
-  // One prefix: what the RIB should hold and what it has been sent; dirty while queued.
-  // 16 bytes: the flags ride in the top bits of the next hop handles (at most 2^29 distinct next
-  // hops; a slot of its own for them made it 20, 4 MB more at a million prefixes).
-  class Slot {
-   public:
-    std::optional<Want> wanted() const { return get(wanted_); }
-    std::optional<Want> sent() const { return get(sent_); }
-    bool dirty() const { return wanted_.nexthop & kDirty; }
-    void set_dirty(bool d) {
-      wanted_.nexthop = d ? wanted_.nexthop | kDirty : wanted_.nexthop & ~kDirty;
-    }
-    // The previous want's next hop reference is the caller's to drop.
-    void set_wanted(const std::optional<Want>& w) { put(wanted_, w); }
-    void set_sent(const std::optional<Want>& w) { put(sent_, w); }
-
-   private:
-    static constexpr uint32_t kHas = uint32_t{1} << 31;
-    static constexpr uint32_t kIbgp = uint32_t{1} << 30;
-    static constexpr uint32_t kDirty = uint32_t{1} << 29;  // in wanted_ only
-    static constexpr uint32_t kHandle = kDirty - 1;
-    struct Packed {
-      uint32_t nexthop = 0;  // handle and flags
-      uint32_t metric = 0;
-    };
-    static std::optional<Want> get(const Packed& p) {
-      if (!(p.nexthop & kHas)) return std::nullopt;
-      return Want{(p.nexthop & kIbgp) ? RibOrigin::kIbgp : RibOrigin::kEbgp, p.nexthop & kHandle,
-                  p.metric};
-    }
-    static void put(Packed& p, const std::optional<Want>& w) {
-      const uint32_t keep = p.nexthop & kDirty;
-      if (!w) {
-        p = Packed{keep, 0};
-        return;
-      }
-      if (w->nexthop > kHandle) std::abort();  // more next hops than a slot can name
-      p = Packed{keep | kHas | (w->origin == RibOrigin::kIbgp ? kIbgp : 0) | w->nexthop, w->metric};
-    }
-
-    Packed wanted_;
-    Packed sent_;
+  // A prefix changed since the last round: what the RIB holds and what it should.
+  struct Pending {
+    std::optional<Want> had;
+    std::optional<Want> want;
   };
-  static_assert(sizeof(Slot) == 16);
-  // Next hop addresses by counted handle: one entry per distinct next hop in use.
-  class NexthopIndex {
-   public:
-    uint32_t Ref(const IpAddr& a);
-    void AddRef(uint32_t handle) { ++refs_[handle]; }
-    void Unref(uint32_t handle);
-    const IpAddr& at(uint32_t handle) const { return addrs_[handle]; }
-    size_t size() const { return index_.size(); }
-
-   private:
-    std::vector<IpAddr> addrs_;
-    std::vector<uint32_t> refs_;
-    std::vector<uint32_t> free_;
-    absl::flat_hash_map<IpAddr, uint32_t, std::hash<IpAddr>> index_;
-  };
-  void unref(const std::optional<Want>& w) {
-    if (w) nexthops_.Unref(w->nexthop);
-  }
-  // `want` carries a next hop reference, which the slot takes over.
-  void set_want(const IpPrefix& prefix, std::optional<Want> want);
-  void mark_dirty(const IpPrefix& prefix, Slot& slot);
-  // Every sent route counts as not sent (the RIB's state is unknown or gone).
-  void forget_sent();
-  // Drops the sent (or wanted) side of every slot, queueing the slots that had one.
-  void drop_all(bool sent_side);
+  // What the RIB gets for `route` (nothing for our own networks and routes without next hop).
+  std::optional<Want> WantOf(RibOrigin origin, const BgpRoute& route) const;
+  // Changes are taken while registered and not deferring (else the resend brings them).
+  bool taking() const { return ready_ && !deferring_; }
+  void change(const IpPrefix& prefix, std::optional<Want> had, std::optional<Want> want);
+  // Drops the pending changes and resumes the feed (what the RIB holds is unknown or gone).
+  void forget();
+  // Changes are taken again: the feed resends everything.
+  void start_taking();
   // Sends one round if the window allows and posts itself for the next: one round per event
   // loop turn, so a peer's update never waits behind max_in_flight rounds built in one go.
   void flush();
@@ -189,14 +142,12 @@ class RibIpcSink : public RibSink {
   Options options_;
   SkipFn skip_;
   std::shared_ptr<spdlog::logger> log_;
-  // One trie (slab nodes, no malloc per prefix) for both states and a FIFO of the dirty
-  // prefixes (each queued once) with their slots (slab values do not move, and a dirty slot is
-  // erased only when taken off the FIFO), so a round does not descend the trie again.
-  rib::RouteTrie<Slot> routes_;
-  NexthopIndex nexthops_;
-  std::deque<std::pair<IpPrefix, Slot*>> dirty_;
-  size_t wanted_count_ = 0;
-  size_t sent_count_ = 0;
+  RibFeed* feed_ = nullptr;
+  bool feed_paused_ = false;
+  // The pending prefixes, and their order (each once, by first change since the last round).
+  absl::flat_hash_map<IpPrefix, Pending, std::hash<IpPrefix>> pending_;
+  std::deque<IpPrefix> order_;
+  size_t sent_count_ = 0;  // prefixes the RIB holds from us
   bool rib_up_ = false;
   bool ready_ = false;
   bool flush_posted_ = false;

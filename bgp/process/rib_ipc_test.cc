@@ -29,6 +29,58 @@ BgpRouteRef Route(std::string_view prefix, std::string_view nexthop, bool ibgp =
   return MakeRoute(P(prefix), AttributeSet::Make(std::move(a)), peer);
 }
 
+// What the pipeline's RIB branch is to the sink: it remembers what it gave, gives it all again
+// on resend (later, as the fanout's dump runs in slices; changes meanwhile are left to the dump,
+// as the fanout skips those of prefixes not yet dumped) and records pauses.
+class FakeFeed : public RibFeed {
+ public:
+  void Bind(ipc::Router& router, RibIpcSink& sink) {
+    io_ = &router.io();
+    sink_ = &sink;
+    sink.attach(this);
+  }
+  void Add(RibOrigin o, const BgpRouteRef& r) {
+    table_[r->prefix] = {o, r};
+    if (!resending_) sink_->add_route(o, r);
+  }
+  void Replace(RibOrigin o, const BgpRouteRef& old_route, const BgpRouteRef& new_route) {
+    table_[new_route->prefix] = {o, new_route};
+    if (!resending_) sink_->replace_route(o, old_route, new_route);
+  }
+  void Delete(RibOrigin o, const BgpRouteRef& r) {
+    table_.erase(r->prefix);
+    if (!resending_) sink_->delete_route(o, r);
+  }
+
+  void pause() override {
+    paused = true;
+    ++pauses;
+  }
+  void resume() override { paused = false; }
+  void resend() override {
+    ++resends;
+    resending_ = true;
+    boost::asio::post(*io_, [this, alive = std::weak_ptr<bool>(alive_)] {
+      if (alive.expired() || !sink_) return;
+      resending_ = false;
+      for (const auto& [p, e] : table_) sink_->add_route(e.first, e.second);
+      sink_->end_batch();
+    });
+  }
+  bool resending() const override { return resending_; }
+
+  bool paused = false;
+  int pauses = 0;
+  int resends = 0;
+
+ private:
+  boost::asio::io_context* io_ = nullptr;
+  RibIpcSink* sink_ = nullptr;
+  std::map<IpPrefix, std::pair<RibOrigin, BgpRouteRef>> table_;
+  bool resending_ = false;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+};
+
 class RibIpcTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -46,9 +98,11 @@ class RibIpcTest : public ::testing::Test {
     sink_ = std::make_unique<RibIpcSink>(*bgp_router_, o, [](const BgpRoute& r) {
       return r.peer->id == 99;  // the "local" peer in these tests
     });
+    feed_.Bind(*bgp_router_, *sink_);
     client_ = &env_.NewRouter("client");
   }
   void TearDown() override {
+    if (sink_) sink_->detach(&feed_);
     sink_.reset();
     oracle_.reset();
   }
@@ -86,7 +140,8 @@ class RibIpcTest : public ::testing::Test {
         .first;
   }
   bool Ready() {
-    return env_.RunUntil([&] { return sink_->ready() && sink_->in_flight() == 0; });
+    return env_.RunUntil(
+        [&] { return sink_->ready() && sink_->in_flight() == 0 && !feed_.resending(); });
   }
 
   struct Listener : NexthopListener {
@@ -102,16 +157,19 @@ class RibIpcTest : public ::testing::Test {
   Listener listener_;
   std::unique_ptr<RibNexthopOracle> oracle_;
   std::unique_ptr<RibIpcSink> sink_;
+  FakeFeed feed_;
 };
 
 TEST_F(RibIpcTest, SinkWaitsForTheRibThenRegistersTablesAndSends) {
-  sink_->add_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
+  feed_.Add(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
   sink_->end_batch();
   env_.Run(50ms);
   EXPECT_FALSE(sink_->ready());
-  EXPECT_EQ(sink_->queued(), 1u);
+  EXPECT_EQ(sink_->queued(), 0u);  // not kept: the feed resends it once the RIB is there
   sink_->rib_event(true);
   ASSERT_TRUE(Ready());
+  ASSERT_TRUE(env_.RunUntil([&] { return !Table("ebgp").empty(); }));
+  EXPECT_EQ(feed_.resends, 1);
   EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"10.0.0.0/8 192.0.2.1"}));
   EXPECT_TRUE(Table("ibgp").empty());
   EXPECT_EQ(sink_->counters().routes_sent, 1u);
@@ -122,11 +180,11 @@ TEST_F(RibIpcTest, SinkCoalescesPerPrefixAndBatches) {
   ASSERT_TRUE(Ready());
   BgpRouteRef a = Route("10.0.0.0/8", "192.0.2.1");
   BgpRouteRef b = Route("10.0.0.0/8", "192.0.2.2");
-  sink_->add_route(RibOrigin::kEbgp, a);
-  sink_->replace_route(RibOrigin::kEbgp, a, b);
-  sink_->delete_route(RibOrigin::kEbgp, b);
+  feed_.Add(RibOrigin::kEbgp, a);
+  feed_.Replace(RibOrigin::kEbgp, a, b);
+  feed_.Delete(RibOrigin::kEbgp, b);
   for (int i = 0; i < 35; ++i) {
-    sink_->add_route(RibOrigin::kEbgp, Route("20.0." + std::to_string(i) + ".0/24", "192.0.2.1"));
+    feed_.Add(RibOrigin::kEbgp, Route("20.0." + std::to_string(i) + ".0/24", "192.0.2.1"));
   }
   const uint64_t calls_before = sink_->counters().calls_sent;
   sink_->end_batch();
@@ -140,33 +198,50 @@ TEST_F(RibIpcTest, SinkCoalescesPerPrefixAndBatches) {
   EXPECT_EQ(sink_->installed(), 35u);
   // Withdrawn again: nothing left installed or queued, re-announced: sent once more.
   for (int i = 0; i < 35; ++i) {
-    sink_->delete_route(RibOrigin::kEbgp,
-                        Route("20.0." + std::to_string(i) + ".0/24", "192.0.2.1"));
+    feed_.Delete(RibOrigin::kEbgp, Route("20.0." + std::to_string(i) + ".0/24", "192.0.2.1"));
   }
-  sink_->add_route(RibOrigin::kEbgp, Route("20.0.0.0/24", "192.0.2.3"));
+  feed_.Add(RibOrigin::kEbgp, Route("20.0.0.0/24", "192.0.2.3"));
   sink_->end_batch();
   ASSERT_TRUE(env_.RunUntil([&] { return sink_->queued() == 0 && sink_->in_flight() == 0; }));
   EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"20.0.0.0/24 192.0.2.3"}));
   EXPECT_EQ(sink_->installed(), 1u);
 }
 
+// More pending prefixes than 2 x max_batch x max_in_flight (40 here): the feed is paused until
+// the rounds bring them under one window's worth, and nothing is lost.
+TEST_F(RibIpcTest, SinkPausesItsFeedWhileTheRibIsBehind) {
+  sink_->rib_event(true);
+  ASSERT_TRUE(Ready());
+  for (int i = 0; i < 45; ++i) {
+    feed_.Add(RibOrigin::kEbgp, Route("20.0." + std::to_string(i) + ".0/24", "192.0.2.1"));
+  }
+  EXPECT_TRUE(feed_.paused);
+  EXPECT_EQ(feed_.pauses, 1);
+  EXPECT_EQ(sink_->queued(), 45u);
+  sink_->end_batch();
+  ASSERT_TRUE(env_.RunUntil([&] { return sink_->queued() == 0 && sink_->in_flight() == 0; }));
+  EXPECT_FALSE(feed_.paused);
+  EXPECT_EQ(Table("ebgp").size(), 45u);
+  EXPECT_EQ(sink_->installed(), 45u);
+}
+
 TEST_F(RibIpcTest, SinkReplacesAndMovesBetweenTablesAndSkipsOwnRoutes) {
   sink_->rib_event(true);
   ASSERT_TRUE(Ready());
   BgpRouteRef a = Route("10.0.0.0/8", "192.0.2.1");
-  sink_->add_route(RibOrigin::kEbgp, a);
-  sink_->add_route(RibOrigin::kEbgp, Route("30.0.0.0/8", "192.0.2.1", false, 99));
+  feed_.Add(RibOrigin::kEbgp, a);
+  feed_.Add(RibOrigin::kEbgp, Route("30.0.0.0/8", "192.0.2.1", false, 99));
   sink_->end_batch();
   ASSERT_TRUE(Ready());
   EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"10.0.0.0/8 192.0.2.1"}));
   BgpRouteRef b = Route("10.0.0.0/8", "192.0.2.7");
-  sink_->replace_route(RibOrigin::kEbgp, a, b);
+  feed_.Replace(RibOrigin::kEbgp, a, b);
   sink_->end_batch();
   ASSERT_TRUE(Ready());
   EXPECT_EQ(Table("ebgp"), (std::vector<std::string>{"10.0.0.0/8 192.0.2.7"}));
   BgpRouteRef c = Route("10.0.0.0/8", "192.0.2.9", true);
-  sink_->delete_route(RibOrigin::kEbgp, b);
-  sink_->add_route(RibOrigin::kIbgp, c);
+  feed_.Delete(RibOrigin::kEbgp, b);
+  feed_.Add(RibOrigin::kIbgp, c);
   sink_->end_batch();
   ASSERT_TRUE(Ready());
   EXPECT_TRUE(Table("ebgp").empty());
@@ -177,13 +252,13 @@ TEST_F(RibIpcTest, SinkReplacesAndMovesBetweenTablesAndSkipsOwnRoutes) {
 TEST_F(RibIpcTest, SinkResendsEverythingToARestartedRib) {
   sink_->rib_event(true);
   ASSERT_TRUE(Ready());
-  sink_->add_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
-  sink_->add_route(RibOrigin::kIbgp, Route("11.0.0.0/8", "192.0.2.2", true));
+  feed_.Add(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
+  feed_.Add(RibOrigin::kIbgp, Route("11.0.0.0/8", "192.0.2.2", true));
   sink_->end_batch();
   ASSERT_TRUE(Ready());
   env_.StopRib("red");
   sink_->rib_event(false);
-  sink_->delete_route(RibOrigin::kIbgp, Route("11.0.0.0/8", "192.0.2.2", true));
+  feed_.Delete(RibOrigin::kIbgp, Route("11.0.0.0/8", "192.0.2.2", true));
   sink_->end_batch();
   env_.StartRib("red");
   sink_->rib_event(true);
@@ -195,7 +270,7 @@ TEST_F(RibIpcTest, SinkResendsEverythingToARestartedRib) {
 TEST_F(RibIpcTest, SinkResyncsWhenTheRibRefusesABatch) {
   sink_->rib_event(true);
   ASSERT_TRUE(Ready());
-  sink_->add_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
+  feed_.Add(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
   sink_->end_batch();
   ASSERT_TRUE(Ready());
   // Someone else removes our route behind our back: our next replace is refused.
@@ -205,8 +280,8 @@ TEST_F(RibIpcTest, SinkResyncsWhenTheRibRefusesABatch) {
   ASSERT_TRUE((env_.Call<rpb::DeleteRoutesRequest, rpb::DeleteRoutesReply>(
                    *client_, "rib.red", "rib/1.0/delete_routes", del))
                   .first.ok());
-  sink_->replace_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"),
-                       Route("10.0.0.0/8", "192.0.2.5"));
+  feed_.Replace(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"),
+                Route("10.0.0.0/8", "192.0.2.5"));
   sink_->end_batch();
   ASSERT_TRUE(env_.RunUntil([&] { return sink_->counters().resyncs == 1; }));
   ASSERT_TRUE(Ready());
@@ -226,11 +301,13 @@ TEST_F(RibIpcTest, RestartingSinkDefersChangesUntilTheRestartIsDone) {
   std::vector<bool> states;
   o.on_restart_state = [&](bool restarting) { states.push_back(restarting); };
   auto first = std::make_unique<RibIpcSink>(*bgp_router_, o);
+  FakeFeed first_feed;
+  first_feed.Bind(*bgp_router_, *first);
   first->rib_event(true);
   ASSERT_TRUE(env_.RunUntil([&] { return first->ready() && first->in_flight() == 0; }));
   EXPECT_FALSE(first->deferring());
-  first->add_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
-  first->add_route(RibOrigin::kEbgp, Route("11.0.0.0/8", "192.0.2.1"));
+  first_feed.Add(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.1"));
+  first_feed.Add(RibOrigin::kEbgp, Route("11.0.0.0/8", "192.0.2.1"));
   first->end_batch();
   ASSERT_TRUE(env_.RunUntil([&] { return first->installed() == 2 && first->in_flight() == 0; }));
 
@@ -246,25 +323,29 @@ TEST_F(RibIpcTest, RestartingSinkDefersChangesUntilTheRestartIsDone) {
   ipc::Router& again =
       env_.NewRouter("bgp", [](ipc::Router& r) { r.AddTarget("bgp", "bgp.red", false); });
   auto sink = std::make_unique<RibIpcSink>(again, o);
+  FakeFeed feed;
+  feed.Bind(again, *sink);
   sink->rib_event(true);
   ASSERT_TRUE(env_.RunUntil([&] { return sink->ready(); }));
   EXPECT_EQ(states, (std::vector<bool>{false, true}));
   EXPECT_TRUE(sink->deferring());
   // Learned during the restart: a new best path for 10/8 (first another one), a new prefix.
-  sink->add_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.5"));
+  feed.Add(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.5"));
   sink->end_batch();
-  sink->replace_route(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.5"),
-                      Route("10.0.0.0/8", "192.0.2.7"));
-  sink->add_route(RibOrigin::kEbgp, Route("12.0.0.0/8", "192.0.2.7"));
+  feed.Replace(RibOrigin::kEbgp, Route("10.0.0.0/8", "192.0.2.5"),
+               Route("10.0.0.0/8", "192.0.2.7"));
+  feed.Add(RibOrigin::kEbgp, Route("12.0.0.0/8", "192.0.2.7"));
   sink->end_batch();
   env_.Run(200ms);
   EXPECT_EQ(Table("ebgp"), stale);
-  EXPECT_EQ(sink->queued(), 2u);
+  EXPECT_EQ(sink->queued(), 0u);  // not kept: the feed gives the final choices at the end
   EXPECT_EQ(sink->counters().calls_sent, 0u);
+  EXPECT_EQ(feed.resends, 0);
 
   // Every End-of-RIB is in: the final choices go in one round, then the sweep of 11/8.
   sink->graceful_restart_done();
   EXPECT_FALSE(sink->deferring());
+  EXPECT_EQ(feed.resends, 1);
   ASSERT_TRUE(env_.RunUntil([&] {
     return Table("ebgp") ==
            std::vector<std::string>{"10.0.0.0/8 192.0.2.7", "12.0.0.0/8 192.0.2.7"};
