@@ -21,6 +21,8 @@ BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& 
       "rib", [this] { rib_out_->flush(); }, /*dump=*/false, /*last=*/true);
   rib_out_ = std::make_unique<RibOutStage>(rib, rib_reader_);
   rib_reader_->set_next(rib_out_.get());
+  // The RIB may fall behind (its sink pauses the reader) without holding the peers back.
+  rib_reader_->set_slack(config_.rib_slack);
   rib_.attach(this);
 }
 

@@ -63,6 +63,10 @@ struct PipelineConfig {
   // peer's TCP window.
   size_t input_high_water = 20000;
   size_t input_low_water = 5000;
+  // Changes the RIB's branch may lag behind (paused by its sink while the RIB is slower than
+  // the peers) before it counts for input flow control and background throttling: 24 bytes
+  // each in the fanout's queue, so 48 MB at most.
+  size_t rib_slack = 2'000'000;
   // Time for route flap damping (needed to turn it on). REQUIRES: outlives the pipeline.
   PipelineClock* clock = nullptr;
   size_t damping_slice = 1000;  // reuse events per damping slice

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdlib>
 
 namespace strata::bgp {
 
@@ -46,26 +47,26 @@ void FanoutStage::append(const IpPrefix& prefix, BgpRouteRef old_route, BgpRoute
     return;
   }
   const uint64_t seq = end_seq();
-  queue_.push_back(Entry{seq, prefix, std::move(old_route), std::move(new_route)});
-  if (indexed_) {
-    auto [it, added] = queued_by_prefix_.try_emplace(prefix, Chain{seq, seq});
-    if (!added) {
-      queue_[it->second.last - first_seq_].next_same_prefix = seq;
-      it->second.last = seq;
-    }
-  }
+  queue_.push_back(Entry{std::move(old_route), std::move(new_route)});
+  if (indexed_) link(prefix, seq);
   schedule();
+}
+
+void FanoutStage::link(const IpPrefix& prefix, uint64_t seq) const {
+  auto [it, added] = queued_by_prefix_.try_emplace(prefix, Chain{seq, seq});
+  if (added) return;
+  const uint64_t gap = seq - it->second.last;
+  if (gap > UINT32_MAX) std::abort();  // a queue of 4 billion changes
+  queue_[it->second.last - first_seq_].to_next_same = static_cast<uint32_t>(gap);
+  it->second.last = seq;
 }
 
 void FanoutStage::build_index() const {
   queued_by_prefix_.clear();
-  for (Entry& e : queue_) {
-    e.next_same_prefix = kNoSeq;
-    auto [it, added] = queued_by_prefix_.try_emplace(e.prefix, Chain{e.seq, e.seq});
-    if (!added) {
-      queue_[it->second.last - first_seq_].next_same_prefix = e.seq;
-      it->second.last = e.seq;
-    }
+  for (uint64_t seq = first_seq_; seq < end_seq(); ++seq) {
+    Entry& e = queue_[seq - first_seq_];
+    e.to_next_same = 0;
+    link(e.prefix(), seq);
   }
   indexed_ = true;
 }
@@ -78,7 +79,7 @@ BgpRouteRef FanoutStage::lookup_for(const Reader& r, const IpPrefix& prefix) con
     for (uint64_t seq = it->second.first; seq != kNoSeq;) {
       const Entry& e = queue_[seq - first_seq_];
       if (seq >= r.next_seq_) return e.old_route;
-      seq = e.next_same_prefix;
+      seq = e.to_next_same == 0 ? kNoSeq : seq + e.to_next_same;
     }
   }
   return lookup_route(prefix);
@@ -126,7 +127,7 @@ void FanoutStage::resume(Reader* reader) {
 size_t FanoutStage::backlog() const {
   uint64_t lag = 0;
   for (const auto& r : readers_) {
-    if (!r->paused_) lag = std::max(lag, end_seq() - r->next_seq_);
+    if (!r->paused_) lag = std::max(lag, this->lag(*r));
   }
   return lag;
 }
@@ -135,7 +136,7 @@ size_t FanoutStage::input_backlog(std::chrono::steady_clock::time_point now) con
   uint64_t lag = 0;
   for (const auto& r : readers_) {
     if (r->paused_ && now - r->paused_at_ > stuck_after_) continue;
-    lag = std::max(lag, end_seq() - r->next_seq_);
+    lag = std::max(lag, this->lag(*r));
   }
   return lag;
 }
@@ -151,7 +152,7 @@ bool FanoutStage::deliver(Reader& r, size_t budget) {
     // The branch's tables warm the paths to the prefixes about to come (BgpStage::prefetch).
     const uint64_t last = std::min<uint64_t>(end_seq(), r.next_seq_ + budget);
     hint_.clear();
-    for (uint64_t s = r.next_seq_; s < last; ++s) hint_.push_back(queue_[s - first_seq_].prefix);
+    for (uint64_t s = r.next_seq_; s < last; ++s) hint_.push_back(queue_[s - first_seq_].prefix());
     r.next()->prefetch(hint_);
   }
   while (n < budget && !r.paused_) {
@@ -159,7 +160,7 @@ bool FanoutStage::deliver(Reader& r, size_t budget) {
       const Entry& e = queue_[r.next_seq_ - first_seq_];
       ++r.next_seq_;
       ++n;
-      if (!r.past_dump(e.prefix)) {
+      if (r.dumping_ && !r.past_dump(e.prefix())) {
         ++r.skipped_;  // the dump will send the prefix's route as it is then
         continue;
       }
@@ -213,11 +214,11 @@ void FanoutStage::trim() {
   while (first_seq_ < min_seq && !queue_.empty()) {
     const Entry& e = queue_.front();
     if (indexed_) {
-      auto it = queued_by_prefix_.find(e.prefix);
-      if (e.next_same_prefix == kNoSeq) {
+      auto it = queued_by_prefix_.find(e.prefix());
+      if (e.to_next_same == 0) {
         queued_by_prefix_.erase(it);
       } else {
-        it->second.first = e.next_same_prefix;
+        it->second.first = first_seq_ + e.to_next_same;
       }
     }
     queue_.pop_front();
@@ -233,7 +234,7 @@ std::vector<IpPrefix> FanoutStage::prefixes() {
   std::vector<IpPrefix> out;
   out.reserve(table_.size() + queue_.size());
   for (auto it = table_.begin(); !it.at_end(); ++it) out.push_back(it.key());
-  for (const Entry& e : queue_) out.push_back(e.prefix);
+  for (const Entry& e : queue_) out.push_back(e.prefix());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
@@ -248,14 +249,14 @@ std::optional<IpPrefix> FanoutStage::next_table_prefix(const std::optional<IpPre
 void FanoutStage::each_queued_since(uint64_t& seq,
                                     const std::function<void(const IpPrefix&)>& fn) const {
   for (uint64_t s = std::max(seq, first_seq_); s < end_seq(); ++s)
-    fn(queue_[s - first_seq_].prefix);
+    fn(queue_[s - first_seq_].prefix());
   seq = end_seq();
 }
 
 std::vector<IpPrefix> FanoutStage::queued_prefixes() const {
   std::vector<IpPrefix> out;
   out.reserve(queue_.size());
-  for (const Entry& e : queue_) out.push_back(e.prefix);
+  for (const Entry& e : queue_) out.push_back(e.prefix());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

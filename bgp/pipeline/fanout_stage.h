@@ -49,6 +49,11 @@ class FanoutStage : public BgpStage {
     // Before each run of deliveries, hint the branch with the prefixes about to come
     // (BgpStage::prefetch), for branches with a table per prefix (the RIB's); off by default.
     void set_prefetch(bool on) { prefetch_ = on; }
+    // Changes the reader may lag behind before it counts for backlog() and input_backlog()
+    // (0 by default): the RIB's, whose sink pauses it while the RIB is behind, so the lag
+    // waits here (one 24-byte entry a change) and holds neither the peers nor background work
+    // back unless it grows past this.
+    void set_slack(size_t changes) { slack_ = changes; }
 
    private:
     friend class FanoutStage;
@@ -73,6 +78,7 @@ class FanoutStage : public BgpStage {
     bool dumping_;
     bool last_ = false;
     bool prefetch_ = false;
+    size_t slack_ = 0;
     bool dump_started_ = false;
     RouteTable::Iterator cursor_;  // stands on the last dumped prefix
     std::optional<IpPrefix> last_dumped_;
@@ -136,13 +142,15 @@ class FanoutStage : public BgpStage {
 
  private:
   static constexpr uint64_t kNoSeq = UINT64_MAX;
+  // One change: 24 bytes (its position is its index, its prefix the routes'), so a reader
+  // lagging far behind (the RIB's) costs little.
   struct Entry {
-    uint64_t seq;
-    IpPrefix prefix;
     BgpRouteRef old_route;
     BgpRouteRef new_route;
-    uint64_t next_same_prefix = kNoSeq;  // the next queued change of this prefix
+    uint32_t to_next_same = 0;  // positions to the next queued change of this prefix (0: none)
+    const IpPrefix& prefix() const { return (new_route ? new_route : old_route)->prefix; }
   };
+  static_assert(sizeof(Entry) == 24);
   // The oldest and newest queued change of a prefix; the entries between are chained by
   // Entry::next_same_prefix (a full table queues one change per prefix: no container each).
   // Only a reader's lookup needs them (a refilter, a dump's skip decisions do not): the index
@@ -155,11 +163,18 @@ class FanoutStage : public BgpStage {
   uint64_t end_seq() const { return first_seq_ + queue_.size(); }
   void append(const IpPrefix& prefix, BgpRouteRef old_route, BgpRouteRef new_route);
   BgpRouteRef lookup_for(const Reader& r, const IpPrefix& prefix) const;
+  // What r has still to pass, less its slack.
+  uint64_t lag(const Reader& r) const {
+    const uint64_t behind = end_seq() - r.next_seq_;
+    return behind > r.slack_ ? behind - r.slack_ : 0;
+  }
   // Delivers up to `budget` changes to r; returns true if it has more it could take now.
   bool deliver(Reader& r, size_t budget);
   bool has_work(const Reader& r) const;
   // Builds queued_by_prefix_ and the entries' chains from the queue (see Chain).
   void build_index() const;
+  // Chains the change at seq to the prefix's last queued one (index built).
+  void link(const IpPrefix& prefix, uint64_t seq) const;
   void schedule();
   bool run_slice();
   void trim();

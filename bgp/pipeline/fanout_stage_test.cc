@@ -183,6 +183,27 @@ TEST_F(FanoutStageTest, RestartedDumpSendsTheCurrentTableAgain) {
   Check(*b);
 }
 
+// A reader with slack (the RIB's) counts for the backlogs only beyond it.
+TEST_F(FanoutStageTest, SlackKeepsALaggingReaderOutOfTheBacklogs) {
+  auto a = AddBranch("a", false);
+  auto rib = AddBranch("rib", false, /*last=*/true);
+  rib->reader->set_slack(3);
+  fanout.pause(rib->reader);
+  for (int i = 0; i < 5; ++i) Announce(i, 1);
+  scheduler.run_until_idle();
+  const auto now = std::chrono::steady_clock::now();
+  EXPECT_EQ(fanout.queue_size(), 5u);        // the lag waits in the queue
+  EXPECT_EQ(fanout.input_backlog(now), 2u);  // 5 behind, 3 of slack
+  EXPECT_EQ(fanout.backlog(), 0u);           // paused: not counted
+  fanout.resume(rib->reader);
+  EXPECT_EQ(fanout.backlog(), 2u);
+  scheduler.run_until_idle();
+  EXPECT_EQ(fanout.input_backlog(now), 0u);
+  EXPECT_EQ(fanout.queue_size(), 0u);
+  ExpectSynced(*rib);
+  ExpectSynced(*a);
+}
+
 TEST_F(FanoutStageTest, RemovedReaderFreesQueue) {
   auto a = AddBranch("a", false);
   auto b = AddBranch("b", false);

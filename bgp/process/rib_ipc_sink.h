@@ -7,8 +7,8 @@
 // are coalesced per prefix until end_batch, and a flush turns the pending prefixes into up to
 // max_batch-entry calls (delete, replace and add per table), with at most max_in_flight rounds
 // outstanding (pipelined on one connection, so they apply in order). While more than
-// 2 x max_batch x max_in_flight prefixes are pending the feed is paused (input flow control then
-// holds the peers back, as for a busy session). The RIB checks batches whole, so every call is
+// 2 x max_batch x max_in_flight prefixes are pending the feed is paused (the pipeline's RIB
+// branch then lags in the fanout's queue, which is cheaper per change). The RIB checks batches whole, so every call is
 // computed against what it holds: a move between tables is a delete from one and an add to the
 // other.
 // RIB lifetime: nothing is sent until rib.<vr> is up and both tables are registered (each time
