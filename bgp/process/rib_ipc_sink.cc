@@ -54,19 +54,15 @@ void RibIpcSink::change(const IpPrefix& prefix, std::optional<Want> had, std::op
   if (profile_queued.enabled()) {
     profile_queued.Record((want ? "add " : "delete ") + prefix.ToString());
   }
-  auto [it, fresh] = pending_.try_emplace(prefix, Pending{std::move(had), std::nullopt});
-  it->second.want = std::move(want);
-  if (!fresh) return;
-  order_.push_back(prefix);
-  if (feed_ && !feed_paused_ && order_.size() >= 2 * options_.max_batch * options_.max_in_flight) {
+  queue_.push_back(Change{prefix, std::move(had), std::move(want)});
+  if (feed_ && !feed_paused_ && queue_.size() >= 2 * options_.max_batch * options_.max_in_flight) {
     feed_paused_ = true;
     feed_->pause();
   }
 }
 
 void RibIpcSink::forget() {
-  pending_ = {};
-  order_ = {};
+  queue_ = {};
   sent_count_ = 0;
   if (feed_ && feed_paused_) feed_->resume();
   feed_paused_ = false;
@@ -107,7 +103,7 @@ void RibIpcSink::clear() {
 }
 
 bool RibIpcSink::can_send() const {
-  return taking() && !order_.empty() && in_flight_ < options_.max_in_flight;
+  return taking() && !queue_.empty() && in_flight_ < options_.max_in_flight;
 }
 
 void RibIpcSink::flush() {
@@ -144,14 +140,23 @@ void RibIpcSink::send_round() {
     rib::AddrToProto(w.nexthop, e->mutable_nexthop());
     e->set_metric(w.metric);
   };
-  size_t taken = 0;
-  while (!order_.empty() && taken < options_.max_batch) {
-    const IpPrefix prefix = order_.front();
-    order_.pop_front();
-    ++taken;
-    auto node = pending_.extract(prefix);
-    const std::optional<Want>& w = node.mapped().want;
-    const std::optional<Want>& s = node.mapped().had;
+  // Up to max_batch prefixes, each once: the RIB checks a call whole.
+  round_.clear();
+  merged_.clear();
+  while (!queue_.empty() && merged_.size() < options_.max_batch) {
+    Change& c = queue_.front();
+    auto [it, fresh] = round_.try_emplace(c.prefix, static_cast<uint32_t>(merged_.size()));
+    if (fresh) {
+      merged_.push_back(std::move(c));
+    } else {
+      merged_[it->second].want = std::move(c.want);
+    }
+    queue_.pop_front();
+  }
+  for (const Change& c : merged_) {
+    const IpPrefix& prefix = c.prefix;
+    const std::optional<Want>& w = c.want;
+    const std::optional<Want>& s = c.had;
     if (w == s) continue;
     if (w && s && w->origin == s->origin) {
       entry(prefix, *w, rep[index(w->origin)]->add_routes());
@@ -163,7 +168,7 @@ void RibIpcSink::send_round() {
     if (w && !s) ++sent_count_;
     if (!w) --sent_count_;
   }
-  if (feed_paused_ && order_.size() < options_.max_batch * options_.max_in_flight) {
+  if (feed_paused_ && queue_.size() < options_.max_batch * options_.max_in_flight) {
     feed_paused_ = false;
     if (feed_) feed_->resume();
   }
@@ -349,7 +354,7 @@ void RibIpcSink::graceful_restart_done() {
 
 void RibIpcSink::try_send_restart_done() {
   if (!restart_done_pending_) return;
-  if (!ready_ || !order_.empty() || in_flight_ > 0 || (feed_ && feed_->resending())) {
+  if (!ready_ || !queue_.empty() || in_flight_ > 0 || (feed_ && feed_->resending())) {
     restart_done_timer_ =
         std::make_unique<boost::asio::steady_timer>(router_.io(), std::chrono::milliseconds(100));
     restart_done_timer_->async_wait(

@@ -1,13 +1,13 @@
 // RibIpcSink: the pipeline's RibSink over the RIB's route IPC (rib/1.0 add_routes,
 // replace_routes, delete_routes on origin tables "ebgp" and "ibgp", both EGP, owned by us).
 //
-// No table of its own: like a peer's output (no Adj-RIB-Out), the sink keeps only the prefixes
-// changed since its last round. Each change says what the RIB holds for the prefix (the old
-// route: everything given before has been sent or is pending) and what it should hold; changes
-// are coalesced per prefix until end_batch, and a flush turns the pending prefixes into up to
-// max_batch-entry calls (delete, replace and add per table), with at most max_in_flight rounds
-// outstanding (pipelined on one connection, so they apply in order). While more than
-// 2 x max_batch x max_in_flight prefixes are pending the feed is paused (the pipeline's RIB
+// No table of its own: like a peer's output (no Adj-RIB-Out), the sink keeps only the changes
+// not yet sent. Each change says what the RIB holds for the prefix (the old route: everything
+// given before has been sent or is queued) and what it should hold; a flush turns the queue
+// into rounds of up to max_batch prefixes (the changes of a prefix in one round coalesced),
+// each round up to six calls (delete, replace and add per table), with at most max_in_flight
+// rounds outstanding (pipelined on one connection, so they apply in order). While more than
+// 2 x max_batch x max_in_flight changes are queued the feed is paused (the pipeline's RIB
 // branch then lags in the fanout's queue, which is cheaper per change). The RIB checks batches whole, so every call is
 // computed against what it holds: a move between tables is a delete from one and an add to the
 // other.
@@ -99,7 +99,8 @@ class RibIpcSink : public RibSink {
   bool deferring() const { return deferring_; }
 
   bool ready() const { return ready_; }
-  size_t queued() const { return order_.size(); }
+  // Changes taken and not yet sent.
+  size_t queued() const { return queue_.size(); }
   size_t in_flight() const { return in_flight_; }
   size_t installed() const { return sent_count_; }
   const Counters& counters() const { return counters_; }
@@ -112,8 +113,10 @@ class RibIpcSink : public RibSink {
     uint32_t metric = 0;
     friend bool operator==(const Want&, const Want&) = default;
   };
-  // A prefix changed since the last round: what the RIB holds and what it should.
-  struct Pending {
+  // A change of one prefix: what the RIB holds (after the changes queued before) and what it
+  // should.
+  struct Change {
+    IpPrefix prefix;
     std::optional<Want> had;
     std::optional<Want> want;
   };
@@ -144,9 +147,12 @@ class RibIpcSink : public RibSink {
   std::shared_ptr<spdlog::logger> log_;
   RibFeed* feed_ = nullptr;
   bool feed_paused_ = false;
-  // The pending prefixes, and their order (each once, by first change since the last round).
-  absl::flat_hash_map<IpPrefix, Pending, std::hash<IpPrefix>> pending_;
-  std::deque<IpPrefix> order_;
+  // The changes taken, in order; a round coalesces those of a prefix (round_, merged_: kept for
+  // their capacity). No map across rounds: a queue's inserts and erases fill a hash table with
+  // tombstones, and a prefix changed again after its round goes in the next one.
+  std::deque<Change> queue_;
+  absl::flat_hash_map<IpPrefix, uint32_t, std::hash<IpPrefix>> round_;
+  std::vector<Change> merged_;
   size_t sent_count_ = 0;  // prefixes the RIB holds from us
   bool rib_up_ = false;
   bool ready_ = false;
