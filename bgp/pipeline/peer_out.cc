@@ -1,7 +1,6 @@
 #include "bgp/pipeline/peer_out.h"
 
 #include <cassert>
-#include <unordered_map>
 
 namespace strata::bgp {
 
@@ -47,18 +46,43 @@ void PeerOut::flush() {
     set_blocked(true);
     return;
   }
+  // Two passes, so each group's prefixes take one allocation: the groups and their sizes, then
+  // the prefixes (in order: each group's come sorted). The index is kept for its capacity.
   UpdateBatch batch;
-  std::unordered_map<AttributeSetPtr, size_t, AttributeSetPtrHash, AttributeSetPtrEq> groups[2];
-  for (auto& [prefix, attrs] : pending_) {
+  group_of_.clear();
+  size_t withdrawals = 0;
+  for (const auto& [prefix, attrs] : pending_) {
     if (!attrs) {
-      batch.withdrawals.push_back(prefix);
+      ++withdrawals;
+      group_of_.push_back(kWithdrawal);
       continue;
     }
-    auto& by_attrs = groups[prefix.is_v4() ? 0 : 1];
-    auto [it, fresh] = by_attrs.try_emplace(attrs, batch.announcements.size());
-    if (fresh) batch.announcements.push_back(AnnouncementGroup{attrs, prefix.family(), {}});
-    batch.announcements[it->second].prefixes.push_back(prefix);
+    auto& by_attrs = groups_[prefix.is_v4() ? 0 : 1];
+    auto [it, fresh] =
+        by_attrs.try_emplace(attrs, static_cast<uint32_t>(batch.announcements.size()));
+    if (fresh) {
+      batch.announcements.push_back(AnnouncementGroup{attrs, prefix.family(), {}});
+      group_sizes_.push_back(0);
+    }
+    ++group_sizes_[it->second];
+    group_of_.push_back(it->second);
   }
+  batch.withdrawals.reserve(withdrawals);
+  for (size_t g = 0; g < batch.announcements.size(); ++g) {
+    batch.announcements[g].prefixes.reserve(group_sizes_[g]);
+  }
+  size_t i = 0;
+  for (const auto& [prefix, attrs] : pending_) {
+    const uint32_t g = group_of_[i++];
+    if (g == kWithdrawal) {
+      batch.withdrawals.push_back(prefix);
+    } else {
+      batch.announcements[g].prefixes.push_back(prefix);
+    }
+  }
+  groups_[0].clear();
+  groups_[1].clear();
+  group_sizes_.clear();
   pending_.clear();
   counters_.withdrawals_sent += batch.withdrawals.size();
   for (const AnnouncementGroup& g : batch.announcements) {

@@ -14,8 +14,10 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/container/btree_map.h"
+#include "absl/container/flat_hash_map.h"
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/session_sink.h"
 
@@ -60,6 +62,12 @@ class PeerOut : public PassThroughStage {
   size_t max_batch_;
   FlowFn flow_;
   absl::btree_map<IpPrefix, AttributeSetPtr> pending_;  // null: withdraw; sorted
+  // flush()'s scratch, kept for its capacity: the groups by attribute set (per family), their
+  // sizes, and each pending prefix's group.
+  static constexpr uint32_t kWithdrawal = UINT32_MAX;
+  absl::flat_hash_map<AttributeSetPtr, uint32_t, AttributeSetPtrHash, AttributeSetPtrEq> groups_[2];
+  std::vector<uint32_t> group_sizes_;
+  std::vector<uint32_t> group_of_;
   bool blocked_ = false;
   Counters counters_;
 };

@@ -55,7 +55,7 @@ void RibIpcSink::change(const IpPrefix& prefix, std::optional<Want> had, std::op
     profile_queued.Record((want ? "add " : "delete ") + prefix.ToString());
   }
   queue_.push_back(Change{prefix, std::move(had), std::move(want)});
-  if (feed_ && !feed_paused_ && queue_.size() >= 2 * options_.max_batch * options_.max_in_flight) {
+  if (feed_ && !feed_paused_ && queued() >= 2 * options_.max_batch * options_.max_in_flight) {
     feed_paused_ = true;
     feed_->pause();
   }
@@ -63,6 +63,7 @@ void RibIpcSink::change(const IpPrefix& prefix, std::optional<Want> had, std::op
 
 void RibIpcSink::forget() {
   queue_ = {};
+  head_ = 0;
   sent_count_ = 0;
   if (feed_ && feed_paused_) feed_->resume();
   feed_paused_ = false;
@@ -103,7 +104,7 @@ void RibIpcSink::clear() {
 }
 
 bool RibIpcSink::can_send() const {
-  return taking() && !queue_.empty() && in_flight_ < options_.max_in_flight;
+  return taking() && queued() > 0 && in_flight_ < options_.max_in_flight;
 }
 
 void RibIpcSink::flush() {
@@ -143,15 +144,22 @@ void RibIpcSink::send_round() {
   // Up to max_batch prefixes, each once: the RIB checks a call whole.
   round_.clear();
   merged_.clear();
-  while (!queue_.empty() && merged_.size() < options_.max_batch) {
-    Change& c = queue_.front();
+  while (head_ < queue_.size() && merged_.size() < options_.max_batch) {
+    Change& c = queue_[head_++];
     auto [it, fresh] = round_.try_emplace(c.prefix, static_cast<uint32_t>(merged_.size()));
     if (fresh) {
       merged_.push_back(std::move(c));
     } else {
       merged_[it->second].want = std::move(c.want);
     }
-    queue_.pop_front();
+  }
+  // The taken changes go once they are half the vector (amortized O(1), capacity kept).
+  if (head_ == queue_.size()) {
+    queue_.clear();
+    head_ = 0;
+  } else if (head_ * 2 >= queue_.size()) {
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<ptrdiff_t>(head_));
+    head_ = 0;
   }
   for (const Change& c : merged_) {
     const IpPrefix& prefix = c.prefix;
@@ -168,7 +176,7 @@ void RibIpcSink::send_round() {
     if (w && !s) ++sent_count_;
     if (!w) --sent_count_;
   }
-  if (feed_paused_ && queue_.size() < options_.max_batch * options_.max_in_flight) {
+  if (feed_paused_ && queued() < options_.max_batch * options_.max_in_flight) {
     feed_paused_ = false;
     if (feed_) feed_->resume();
   }
@@ -354,7 +362,7 @@ void RibIpcSink::graceful_restart_done() {
 
 void RibIpcSink::try_send_restart_done() {
   if (!restart_done_pending_) return;
-  if (!ready_ || !queue_.empty() || in_flight_ > 0 || (feed_ && feed_->resending())) {
+  if (!ready_ || queued() > 0 || in_flight_ > 0 || (feed_ && feed_->resending())) {
     restart_done_timer_ =
         std::make_unique<boost::asio::steady_timer>(router_.io(), std::chrono::milliseconds(100));
     restart_done_timer_->async_wait(

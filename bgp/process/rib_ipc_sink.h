@@ -8,13 +8,12 @@
 // each round up to six calls (delete, replace and add per table), with at most max_in_flight
 // rounds outstanding (pipelined on one connection, so they apply in order). While more than
 // 2 x max_batch x max_in_flight changes are queued the feed is paused (the pipeline's RIB
-// branch then lags in the fanout's queue, which is cheaper per change). The RIB checks batches whole, so every call is
-// computed against what it holds: a move between tables is a delete from one and an add to the
-// other.
-// RIB lifetime: nothing is sent until rib.<vr> is up and both tables are registered (each time
-// it comes up: delete_origin_table then add_origin_table, so stale routes of an earlier
-// incarnation of ours go; with graceful restart, see Options); changes meanwhile are dropped,
-// and once registered the feed resends the whole table (RibFeed::resend). A failed call
+// branch then lags in the fanout's queue, which is cheaper per change). The RIB checks batches
+// whole, so every call is computed against what it holds: a move between tables is a delete from
+// one and an add to the other. RIB lifetime: nothing is sent until rib.<vr> is up and both tables
+// are registered (each time it comes up: delete_origin_table then add_origin_table, so stale routes
+// of an earlier incarnation of ours go; with graceful restart, see Options); changes meanwhile are
+// dropped, and once registered the feed resends the whole table (RibFeed::resend). A failed call
 // re-registers the tables the same way and has everything resent (counted as a resync). Routes
 // for which `skip` is true (our own networks) are not given to the RIB. Threading: the
 // io_context thread.
@@ -23,7 +22,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <cstdint>
 #include <cstdlib>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -100,7 +98,7 @@ class RibIpcSink : public RibSink {
 
   bool ready() const { return ready_; }
   // Changes taken and not yet sent.
-  size_t queued() const { return queue_.size(); }
+  size_t queued() const { return queue_.size() - head_; }
   size_t in_flight() const { return in_flight_; }
   size_t installed() const { return sent_count_; }
   const Counters& counters() const { return counters_; }
@@ -150,7 +148,9 @@ class RibIpcSink : public RibSink {
   // The changes taken, in order; a round coalesces those of a prefix (round_, merged_: kept for
   // their capacity). No map across rounds: a queue's inserts and erases fill a hash table with
   // tombstones, and a prefix changed again after its round goes in the next one.
-  std::deque<Change> queue_;
+  // From head_ on (a vector, not a deque: no block allocation every few changes).
+  std::vector<Change> queue_;
+  size_t head_ = 0;
   absl::flat_hash_map<IpPrefix, uint32_t, std::hash<IpPrefix>> round_;
   std::vector<Change> merged_;
   size_t sent_count_ = 0;  // prefixes the RIB holds from us
