@@ -103,6 +103,39 @@ TEST_F(GracefulRestartProcessTest, PeerWithoutGracefulRestartLosesRoutesAtOnce) 
   EXPECT_EQ(Peer("b").stale_routes(), 0u);
 }
 
+// The RIB sink keeps no copy of what it gave the RIB: when the RIB refuses a batch (here a
+// delete of a route someone removed behind b's back), b registers its tables afresh and its
+// pipeline sends the table again (a dump of the RIB's fanout reader); a restarted RIB gets b's
+// routes again too.
+TEST_F(GracefulRestartProcessTest, RibGetsTheTableAgainFromThePipeline) {
+  Pair(kPort + 4);
+  for (const char* n : {"10.1.0.0/16", "10.2.0.0/16", "10.3.0.0/16"}) {
+    ASSERT_TRUE(Network("a", n).ok());
+  }
+  const std::vector<std::string> all = {"10.1.0.0/16", "10.2.0.0/16", "10.3.0.0/16"};
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b") == all; }));
+  rpb::DeleteRoutesRequest del;
+  del.set_protocol("ebgp");
+  rib::PrefixToProto(P("10.1.0.0/16"), del.add_prefixes());
+  ASSERT_TRUE((Call<rpb::DeleteRoutesRequest, rpb::DeleteRoutesReply>("rib.b",
+                                                                      "rib/1.0/delete_routes", del))
+                  .ok());
+  ASSERT_TRUE(Network("a", "10.1.0.0/16", /*add=*/false).ok());  // b's delete is refused
+  const std::vector<std::string> two = {"10.2.0.0/16", "10.3.0.0/16"};
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b") == two; }))
+      << ::testing::PrintToString(RibTable("b"));
+
+  env_.StopRib("b");
+  env_.StartRib("b");
+  AddLoopbackIgp("b");
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b") == two; }))
+      << ::testing::PrintToString(RibTable("b"));
+  ASSERT_TRUE(Network("a", "10.2.0.0/16", /*add=*/false).ok());
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return RibTable("b") == std::vector<std::string>{"10.3.0.0/16"};
+  })) << ::testing::PrintToString(RibTable("b"));
+}
+
 TEST_F(GracefulRestartProcessTest, HelperWithdrawsWhenThePeerMissesItsRestartTime) {
   restart_time_["a"] = 1;
   Pair(kPort + 3);
