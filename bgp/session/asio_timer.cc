@@ -8,13 +8,24 @@ AsioTimer::AsioTimer(boost::asio::io_context& io, std::function<void()> on_expir
 AsioTimer::~AsioTimer() { timer_.cancel(); }
 
 void AsioTimer::Start(std::chrono::milliseconds duration) {
+  deadline_ = Clock::now() + duration;
+  if (running_ && deadline_ >= armed_) return;  // the pending wait re-arms when it ends
+  Arm(deadline_);
+}
+
+void AsioTimer::Arm(Clock::time_point at) {
   const uint64_t generation = ++generation_;
   running_ = true;
-  timer_.expires_after(duration);
+  armed_ = at;
+  timer_.expires_at(at);
   timer_.async_wait(
       [this, alive = std::weak_ptr<bool>(alive_), generation](const boost::system::error_code& ec) {
         // `this` is only touched once `alive` shows the timer still exists.
         if (ec || alive.expired() || generation != generation_) return;
+        if (Clock::now() < deadline_) {
+          Arm(deadline_);  // restarted meanwhile
+          return;
+        }
         running_ = false;
         auto callback = on_expiry_;
         callback();
