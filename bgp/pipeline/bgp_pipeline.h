@@ -17,8 +17,8 @@
 // The RIB sink gets the pipeline as its RibFeed (rib_sink.h): it may pause the RIB's branch and
 // have it resend the whole table, so the pipeline keeps no copy of what the RIB was sent.
 // REQUIRES: oracle, rib sink and scheduler outlive the pipeline; sinks never call back into it
-// synchronously (RibFeed::pause excepted). Threading: single-threaded (the process's io_context
-// thread).
+// synchronously (RibFeed::pause and resume excepted). Threading: single-threaded (the process's
+// io_context thread).
 #pragma once
 
 #include <cstddef>

@@ -47,7 +47,8 @@ class FanoutStage : public BgpStage {
     uint64_t delivered() const { return delivered_; }
     uint64_t skipped() const { return skipped_; }
     // Before each run of deliveries, hint the branch with the prefixes about to come
-    // (BgpStage::prefetch), for branches with a table per prefix (the RIB's); off by default.
+    // (BgpStage::prefetch), for branches with a table per prefix; off by default (no branch
+    // has one since the RIB sink's went).
     void set_prefetch(bool on) { prefetch_ = on; }
     // Changes the reader may lag behind before it counts for backlog() and input_backlog()
     // (0 by default): the RIB's, whose sink pauses it while the RIB is behind, so the lag
@@ -152,7 +153,7 @@ class FanoutStage : public BgpStage {
   };
   static_assert(sizeof(Entry) == 24);
   // The oldest and newest queued change of a prefix; the entries between are chained by
-  // Entry::next_same_prefix (a full table queues one change per prefix: no container each).
+  // Entry::to_next_same (a full table queues one change per prefix: no container each).
   // Only a reader's lookup needs them (a refilter, a dump's skip decisions do not): the index
   // is built from the queue on the first lookup and kept up to date from then on, until the
   // queue drains. A table streaming through (every append and trim) pays no hashing.

@@ -4,7 +4,8 @@
 // winner that moves from one to the other is a delete from one and an add to the other. The
 // next hop is route->path().next_hop (the RIB resolves it); derived data (IGP metric) is there
 // for information. end_batch() marks the end of a run of changes so the process can send them
-// as one IPC batch. REQUIRES: no synchronous calls back into the pipeline, except RibFeed::pause.
+// as one IPC batch. REQUIRES: no synchronous calls back into the pipeline, except RibFeed::pause
+// and resume.
 //
 // RibFeed is the sink's handle on the branch that feeds it (the pipeline's fanout reader for the
 // RIB), given by attach(). With it a sink need not keep a copy of what it was given, as a peer's
@@ -32,7 +33,7 @@ inline RibOrigin RibOriginOf(const BgpRoute& r) {
 class RibFeed {
  public:
   virtual ~RibFeed() = default;
-  // Stops (resumes) the branch's deliveries; pause may be called from within one.
+  // Stops (resumes) the branch's deliveries; both may be called from within one.
   virtual void pause() = 0;
   virtual void resume() = 0;
   // From now on the sink is fed as if it had been given nothing: every current winner comes as
