@@ -75,9 +75,14 @@ class RibIpcSink : public RibSink {
                      const BgpRouteRef& new_route) override;
   void delete_route(RibOrigin origin, const BgpRouteRef& route) override;
   void end_batch() override { flush(); }
-  void attach(RibFeed* feed) override { feed_ = feed; }
+  void attach(RibFeed* feed) override {
+    feed_ = feed;
+    feed_paused_ = false;  // a new feed is not paused
+  }
   void detach(RibFeed* feed) override {
-    if (feed_ == feed) feed_ = nullptr;
+    if (feed_ != feed) return;
+    feed_ = nullptr;
+    feed_paused_ = false;
   }
 
   // Finder lifetime event of the RIB instance.
