@@ -46,9 +46,9 @@ class RibIpcSink : public RibSink {
     // we die). At the first registration the RIB is asked whether our tables hold stale routes
     // (we are restarting: they are kept, not deleted, and replaced as we re-announce) and
     // on_restart_state is told, once. While restarting, route selection is deferred (RFC 4724
-    // 4.1): changes are queued (coalesced per prefix) and reach the RIB only when
-    // graceful_restart_done says every peer's End-of-RIB is in (or the deferral timer ended),
-    // so the RIB and the kernel keep the stale routes and see only the final choices.
+    // 4.1): changes are dropped, and only when graceful_restart_done says every peer's
+    // End-of-RIB is in (or the deferral timer ended) does the feed resend the table as selected
+    // then, so the RIB and the kernel keep the stale routes and see only the final choices.
     bool graceful_restart = false;
     // With graceful_restart: how long the RIB keeps our routes stale after we die (our
     // advertised restart time, so peers and kernel agree). 0: the RIB's --restart-timeout.
