@@ -58,7 +58,15 @@ StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
                                          p->in.get(), config.import_policy, config_.confed);
   p->in->set_next(p->filter_in.get());
   set_refilter_background(*p);
-  p->resolver = std::make_unique<NexthopResolverStage>(label, p->filter_in.get(), *cache_);
+  p->resolver =
+      std::make_unique<NexthopResolverStage>(label, p->filter_in.get(), *cache_, import_walk(*p));
+  // An IGP change re-annotates in slices of the deletion's size, held while readers are behind.
+  NexthopResolverStage::Background walk;
+  walk.scheduler = &scheduler_;
+  walk.slice = config_.deletion_slice;
+  walk.throttle = [this] { return fanout_->backlog() > 0; };
+  walk.name = "nexthop-walk:" + label;
+  p->resolver->set_background(std::move(walk));
   p->filter_in->set_next(p->resolver.get());
   p->resolver->set_next(decision_.get());
   decision_->add_parent(p->resolver.get());
@@ -106,17 +114,21 @@ Status BgpPipeline::set_import_policy(PeerId id, RoutePolicy policy) {
   Peer* p = find(id);
   if (!p) return NotFound("no peer " + std::to_string(id));
   p->config.import_policy = policy;
-  // Everything the filter may have passed: PeerIn's routes and those still being deleted.
-  p->filter_in->ChangePolicy(std::move(policy), [p](const std::optional<IpPrefix>& after) {
+  p->filter_in->ChangePolicy(std::move(policy), import_walk(*p));
+  return Status::Ok();
+}
+
+PolicyRefilter::NextFn BgpPipeline::import_walk(Peer& p) {
+  // Everything the branch may hold: PeerIn's routes and those still being deleted.
+  return [peer = &p](const std::optional<IpPrefix>& after) {
     std::optional<IpPrefix> first;
     auto consider = [&first](const std::optional<IpPrefix>& c) {
       if (c && (!first || *c < *first)) first = c;
     };
-    if (const auto hit = p->in->table().next_after(after); hit.value) consider(hit.prefix);
-    for (const auto& d : p->deletions) consider(d->next_prefix(after));
+    if (const auto hit = peer->in->table().next_after(after); hit.value) consider(hit.prefix);
+    for (const auto& d : peer->deletions) consider(d->next_prefix(after));
     return first;
-  });
-  return Status::Ok();
+  };
 }
 
 Status BgpPipeline::set_export_policy(PeerId id, RoutePolicy policy) {

@@ -211,6 +211,8 @@ class BgpPipeline : private RibFeed {
   void set_refilter_background(Peer& p);
   // The prefixes an export walk visits (PolicyRefilter::NextFn), from now on.
   PolicyRefilter::NextFn export_walk() const;
+  // The prefixes a peer's branch may hold (PeerIn's and its deletion stages'), for walks.
+  static PolicyRefilter::NextFn import_walk(Peer& p);
   void tear_down_output(Peer& p);
   void finish_remove_if_idle(PeerId id);
   uint32_t cluster_id() const;

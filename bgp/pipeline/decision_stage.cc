@@ -20,9 +20,10 @@ DecisionStage::Candidates DecisionStage::candidates(const IpPrefix& prefix, BgpS
 void DecisionStage::decide(const IpPrefix& prefix, BgpStage* caller,
                            const BgpRouteRef& caller_route) {
   const Candidates cands = candidates(prefix, caller, caller_route);
-  const Selection sel = SelectBest(cands);
+  Selection sel = SelectBest(cands);
   if (table_) {
     const BgpRouteRef old = table_->lookup_route(prefix);
+    KeepIfEqual(old, sel.best);
     if (!old && sel.best) ++count_;
     if (old && !sel.best) --count_;
     send_change(old, sel.best);
@@ -30,6 +31,7 @@ void DecisionStage::decide(const IpPrefix& prefix, BgpStage* caller,
   }
   Decided* held = winners_.find_mutable(prefix);
   const BgpRouteRef old = held ? held->route : nullptr;
+  KeepIfEqual(old, sel.best);
   if (!sel.best) {
     if (held) winners_.erase(prefix);
   } else if (held) {
@@ -38,6 +40,13 @@ void DecisionStage::decide(const IpPrefix& prefix, BgpStage* caller,
     winners_.insert(prefix, Decided{sel.best, sel.reason});
   }
   send_change(old, sel.best);
+}
+
+void DecisionStage::KeepIfEqual(const BgpRouteRef& old, BgpRouteRef& best) {
+  if (old && best && old != best && SameRoute(*old, *best) && old->resolvable == best->resolvable &&
+      old->igp_metric == best->igp_metric) {
+    best = old;
+  }
 }
 
 void DecisionStage::add_route(const BgpRouteRef& route, BgpStage* caller) {

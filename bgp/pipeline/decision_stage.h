@@ -63,6 +63,10 @@ class DecisionStage : public BgpStage {
  private:
   // Re-decides `prefix` given the changed branch's route (null after a delete).
   void decide(const IpPrefix& prefix, BgpStage* caller, const BgpRouteRef& caller_route);
+  // A branch may answer a lookup with a route equal to the one it sent, not the same object (a
+  // filter recomputing its route, the resolver annotating it): best becomes old when they are
+  // equal, so an unchanged winner sends nothing downstream.
+  static void KeepIfEqual(const BgpRouteRef& old, BgpRouteRef& best);
   // Inline for a few peers: no allocation per decision.
   using Candidates = absl::InlinedVector<BgpRouteRef, 4>;
   Candidates candidates(const IpPrefix& prefix, BgpStage* caller,

@@ -1,18 +1,27 @@
 #include "bgp/pipeline/nexthop_resolver_stage.h"
 
 #include <algorithm>
-#include <vector>
+#include <cassert>
+#include <utility>
 
 namespace strata::bgp {
 
-NexthopResolverStage::NexthopResolverStage(std::string label, BgpStage* parent, NexthopCache& cache)
-    : label_(std::move(label)), parent_(parent), cache_(cache) {
+NexthopResolverStage::NexthopResolverStage(std::string label, BgpStage* parent, NexthopCache& cache,
+                                           WalkFn walk)
+    : label_(std::move(label)), parent_(parent), cache_(cache), walk_(std::move(walk)) {
   cache_.add_client(this);
 }
 
 NexthopResolverStage::~NexthopResolverStage() {
   cache_.remove_client(this);
-  for (const auto& [nh, chain] : by_nexthop_) cache_.remove_user(nh);
+  for (const auto& [nh, n] : nexthops_) cache_.remove_user(nh);
+}
+
+NexthopResolverStage::Answer NexthopResolverStage::Answer::Of(
+    const std::optional<NexthopAnswer>& a) {
+  if (!a) return Answer{};
+  if (!a->resolvable) return Answer{kUnreachable, 0};
+  return Answer{kReachable, a->metric};
 }
 
 std::optional<IpAddr> NexthopResolverStage::NexthopOf(const BgpRoute& r) {
@@ -21,156 +30,148 @@ std::optional<IpAddr> NexthopResolverStage::NexthopOf(const BgpRoute& r) {
   return nh;
 }
 
-void NexthopResolverStage::index(uint32_t h, Entry& e) {
-  const auto nh = NexthopOf(e.in());
-  if (!nh) return;
-  if (last_chain_ == by_nexthop_.end() || last_chain_->first != *nh) {
-    last_chain_ = by_nexthop_.try_emplace(*nh).first;
-  }
-  Chain& chain = last_chain_->second;
-  e.prev = kNoEntry;
-  e.next = chain.first;
-  if (chain.first != kNoEntry) entries_.at(chain.first).prev = h;
-  chain.first = h;
-  if (chain.count++ == 0)
-    cache_.add_user(*nh);  // may answer synchronously and call nexthops_changed
+bool NexthopResolverStage::IsSelf(const BgpRoute& r) {
+  const auto& nh = r.path().next_hop;
+  return nh && nh->is_zero() && nh->family() == r.prefix.family();
 }
 
-std::optional<IpAddr> NexthopResolverStage::unlink(Entry& e) {
-  const auto nh = NexthopOf(e.in());
-  if (!nh) return std::nullopt;
-  auto it = last_chain_ != by_nexthop_.end() && last_chain_->first == *nh ? last_chain_
-                                                                          : by_nexthop_.find(*nh);
-  if (it == by_nexthop_.end()) return std::nullopt;
-  Chain& chain = it->second;
-  if (e.prev != kNoEntry) {
-    entries_.at(e.prev).next = e.next;
-  } else {
-    chain.first = e.next;
-  }
-  if (e.next != kNoEntry) entries_.at(e.next).prev = e.prev;
-  e.prev = e.next = kNoEntry;
-  if (--chain.count > 0) return std::nullopt;
-  if (last_chain_ == it) last_chain_ = by_nexthop_.end();
-  by_nexthop_.erase(it);
-  return nh;
+NexthopResolverStage::Answer NexthopResolverStage::sent_answer(const BgpRoute& r) const {
+  const auto nh = NexthopOf(r);
+  if (!nh) return IsSelf(r) ? Answer{Answer::kReachable, 0} : Answer{};
+  auto it = last_ != nexthops_.end() && last_->first == *nh ? last_ : nexthops_.find(*nh);
+  if (it == nexthops_.end()) return Answer{};  // not received yet (a parent mid-message)
+  const Nexthop& n = it->second;
+  if (n.walking && cursor_ && r.prefix <= *cursor_) return n.target;
+  return n.sent;
 }
 
-void NexthopResolverStage::unindex(Entry& e) {
-  if (auto released = unlink(e)) cache_.remove_user(*released);
-}
-
-BgpRouteRef NexthopResolverStage::sent_of(const Entry& e) const {
-  switch (e.sent()) {
-    case Sent::kNothing:
-      return nullptr;
-    case Sent::kIn:
-      return e.in_ref();
-    case Sent::kCopy:
-      break;
+BgpRouteRef NexthopResolverStage::annotated(const BgpRouteRef& r, const Answer& a) const {
+  if (a.kind != Answer::kReachable) return nullptr;
+  if (!r->annotated) {  // first pass through a resolver: nothing below has seen it
+    r->annotated = true;
+    r->resolvable = true;
+    r->igp_metric = a.metric;
+    return r;
   }
-  auto it = copies_.find(e.in().prefix);
-  return it == copies_.end() ? nullptr : it->second;
-}
-
-void NexthopResolverStage::set_sent(Entry& e, BgpRouteRef sent) {
-  if (sent && !e.is_in(sent)) {
-    copies_[e.in().prefix] = std::move(sent);
-    e.set_sent(Sent::kCopy);
-    e.set_sent_from_in(true);
-    return;
+  if (r->resolvable && r->igp_metric == a.metric) return r;
+  BgpRouteRef& copy = copies_[r->prefix];
+  if (copy && copy->resolvable && copy->igp_metric == a.metric && SameRoute(*copy, *r)) {
+    return copy;
   }
-  if (e.sent() == Sent::kCopy) copies_.erase(e.in().prefix);
-  e.set_sent(sent ? Sent::kIn : Sent::kNothing);
-  e.set_sent_from_in(false);
-}
-
-BgpRouteRef NexthopResolverStage::Annotated(const BgpRouteRef& in, uint32_t metric) {
-  if (!in->annotated) {  // first pass through a resolver: nothing below has seen it
-    in->annotated = true;
-    in->resolvable = true;
-    in->igp_metric = metric;
-    return in;
-  }
-  if (in->resolvable && in->igp_metric == metric) return in;
-  BgpRoutePtr copy = NewRoute(*in);
-  copy->igp_metric = metric;
-  copy->resolvable = true;
+  BgpRoutePtr fresh = NewRoute(*r);
+  fresh->igp_metric = a.metric;
+  fresh->resolvable = true;
+  copy = fresh;
   return copy;
 }
 
-void NexthopResolverStage::reevaluate(Entry& e) {
-  const bool same_input = e.sent() == Sent::kIn || (e.sent() == Sent::kCopy && e.sent_from_in());
-  BgpRouteRef annotated;
-  if (auto nh = NexthopOf(e.in())) {
-    if (auto answer = cache_.lookup(*nh); answer && answer->resolvable) {
-      if (same_input && sent_of(e)->igp_metric == answer->metric) return;
-      annotated = Annotated(e.in_ref(), answer->metric);
-    }
-  } else if (const auto& self = e.in().path().next_hop;
-             self && self->is_zero() && self->family() == e.in().prefix.family()) {
-    // The zero address is "ourselves": a route we originate, always usable.
-    if (same_input) return;
-    annotated = Annotated(e.in_ref(), 0);
+void NexthopResolverStage::settle(const IpPrefix& p, const BgpRouteRef& out) {
+  auto it = copies_.find(p);
+  if (it != copies_.end() && it->second != out) copies_.erase(it);
+}
+
+void NexthopResolverStage::chain(const BgpRoute& r) {
+  const auto nh = NexthopOf(r);
+  if (!nh) {
+    if (!IsSelf(r)) ++unchained_;
+    return;
   }
-  if (same_input && annotated) ++reevaluated_;
-  BgpRouteRef old = sent_of(e);
-  set_sent(e, annotated);
-  send_change(old, annotated);
+  if (last_ == nexthops_.end() || last_->first != *nh) last_ = nexthops_.try_emplace(*nh).first;
+  Nexthop& n = last_->second;
+  if (n.count++ > 0) return;
+  cache_.add_user(*nh);  // an answer given at once is deferred (in a message)
+  n.sent = Answer::Of(cache_.lookup(*nh));
+}
+
+std::optional<IpAddr> NexthopResolverStage::unchain(const BgpRoute& r) {
+  const auto nh = NexthopOf(r);
+  if (!nh) {
+    if (!IsSelf(r)) --unchained_;
+    return std::nullopt;
+  }
+  auto it = last_ != nexthops_.end() && last_->first == *nh ? last_ : nexthops_.find(*nh);
+  if (it == nexthops_.end()) return std::nullopt;
+  if (--it->second.count > 0) return std::nullopt;
+  if (last_ == it) last_ = nexthops_.end();
+  nexthops_.erase(it);
+  return nh;
+}
+
+void NexthopResolverStage::SortUnique(std::vector<BgpRouteRef>& w) {
+  std::stable_sort(w.begin(), w.end(), [](const BgpRouteRef& a, const BgpRouteRef& b) {
+    return a->prefix < b->prefix;
+  });
+  w.erase(std::unique(
+              w.begin(), w.end(),
+              [](const BgpRouteRef& a, const BgpRouteRef& b) { return a->prefix == b->prefix; }),
+          w.end());
+}
+
+void NexthopResolverStage::compact_waiting(const IpAddr& nh, Nexthop& n) {
+  SortUnique(n.waiting);
+  std::erase_if(n.waiting, [&](const BgpRouteRef& r) {
+    const BgpRouteRef now = parent_->lookup_route(r->prefix);
+    return !now || NexthopOf(*now) != nh;
+  });
+}
+
+BgpRouteRef NexthopResolverStage::receive(const BgpRouteRef& r) {
+  chain(*r);
+  const Answer a = sent_answer(*r);
+  if (a.kind == Answer::kPending) {
+    if (const auto nh = NexthopOf(*r)) {
+      Nexthop& n = last_->second;  // chain() left it there
+      if (n.waiting.size() >= 2 * n.count + 1024) compact_waiting(*nh, n);
+      n.waiting.push_back(r);
+    }
+    return nullptr;
+  }
+  return annotated(r, a);
+}
+
+void NexthopResolverStage::end_message() {
+  if (--in_message_ > 0) return;
+  while (!deferred_.empty()) {
+    std::vector<IpPrefix> regions = std::move(deferred_);
+    deferred_.clear();
+    for (const IpPrefix& region : regions) apply(region);
+  }
 }
 
 void NexthopResolverStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  auto [h, fresh] = entries_.try_emplace_handle(route->prefix, Entry(route));
-  Entry* e = &entries_.at(h);
-  if (!fresh) {  // contract broken upstream (an add for a prefix held); treat as replace
-    replace_route(e->in_ref(), route, nullptr);
-    return;
-  }
-  index(h, *e);    // a synchronous answer may already send the route
-  reevaluate(*e);  // slabs never move: e is still valid
+  begin_message();
+  ++routes_;
+  const BgpRouteRef out = receive(route);
+  if (out) send_add(out);
+  settle(route->prefix, out);
+  end_message();
 }
 
-void NexthopResolverStage::replace_route(const BgpRouteRef& /*old_route*/,
-                                         const BgpRouteRef& new_route, BgpStage* /*caller*/) {
-  const uint32_t h = entries_.find_handle(new_route->prefix);
-  if (h == kNoEntry) {  // contract broken upstream; treat as add
-    add_route(new_route, nullptr);
-    return;
-  }
-  Entry* e = &entries_.at(h);
-  // What was sent stays sent until reevaluate replaces it: kept aside if it was `in` itself.
-  if (e->sent() == Sent::kIn) {
-    copies_[e->in().prefix] = e->in_ref();
-    e->set_sent(Sent::kCopy);
-  }
-  e->set_sent_from_in(false);
-  const bool moved = NexthopOf(e->in()) != NexthopOf(*new_route);
-  // Chain the new next hop before releasing the old so a shared answer is not deregistered.
-  const std::optional<IpAddr> released = moved ? unlink(*e) : std::nullopt;
-  e->set_in(new_route);
-  if (moved) index(h, *e);
-  if (released) cache_.remove_user(*released);
-  reevaluate(*e);  // slabs never move: e is still valid
+void NexthopResolverStage::replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
+                                         BgpStage* /*caller*/) {
+  begin_message();
+  const BgpRouteRef old_out = annotated(old_route, sent_answer(*old_route));
+  // Count the new next hop before releasing the old so a shared answer is not deregistered.
+  const BgpRouteRef new_out = receive(new_route);
+  if (const auto released = unchain(*old_route)) cache_.remove_user(*released);
+  send_change(old_out, new_out);
+  settle(new_route->prefix, new_out);
+  end_message();
 }
 
 void NexthopResolverStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  Entry* e = entries_.find_mutable(route->prefix);
-  if (!e) return;
-  unindex(*e);
-  const BgpRouteRef sent = sent_of(*e);
-  if (e->sent() == Sent::kCopy) copies_.erase(route->prefix);
-  entries_.erase(route->prefix);
-  if (sent) send_delete(sent);
-}
-
-void NexthopResolverStage::prefetch(std::span<const IpPrefix> prefixes) {
-  entries_.warm(prefixes);
-  BgpStage::prefetch(prefixes);
+  begin_message();
+  --routes_;
+  const BgpRouteRef out = annotated(route, sent_answer(*route));
+  if (const auto released = unchain(*route)) cache_.remove_user(*released);
+  copies_.erase(route->prefix);
+  if (out) send_delete(out);
+  end_message();
 }
 
 BgpRouteRef NexthopResolverStage::lookup_route(const IpPrefix& prefix) const {
-  const Entry* e = entries_.find(prefix);
-  return e ? sent_of(*e) : nullptr;
+  const BgpRouteRef r = parent_ ? parent_->lookup_route(prefix) : nullptr;
+  return r ? annotated(r, sent_answer(*r)) : nullptr;
 }
 
 void NexthopResolverStage::replace_parent(BgpStage* old_parent, BgpStage* new_parent) {
@@ -178,33 +179,119 @@ void NexthopResolverStage::replace_parent(BgpStage* old_parent, BgpStage* new_pa
 }
 
 void NexthopResolverStage::nexthops_changed(const IpPrefix& region) {
-  std::vector<IpPrefix> affected;
-  for (auto it = by_nexthop_.lower_bound(region.addr());
-       it != by_nexthop_.end() && region.Contains(it->first); ++it) {
-    const size_t start = affected.size();
-    for (uint32_t h = it->second.first; h != kNoEntry; h = entries_.at(h).next) {
-      affected.push_back(entries_.at(h).in().prefix);
+  if (in_message_ > 0) {
+    deferred_.push_back(region);
+    return;
+  }
+  apply(region);
+}
+
+void NexthopResolverStage::apply(const IpPrefix& region) {
+  bool changed = false;
+  for (auto it = nexthops_.lower_bound(region.addr());
+       it != nexthops_.end() && region.Contains(it->first); ++it) {
+    Nexthop& n = it->second;
+    const Answer a = Answer::Of(cache_.lookup(it->first));
+    if (a.kind == Answer::kPending) continue;
+    if (n.sent.kind == Answer::kPending) {
+      release_waiting(it->first, n, a);
+      continue;
     }
-    std::sort(affected.begin() + static_cast<std::ptrdiff_t>(start), affected.end());
+    if (a != (n.walking ? n.target : n.sent)) changed = true;
   }
-  for (const IpPrefix& p : affected) {
-    if (Entry* e = entries_.find_mutable(p)) reevaluate(*e);
+  if (changed && !walking_) start_walk();  // else the running walk's end starts another
+}
+
+void NexthopResolverStage::release_waiting(const IpAddr& nh, Nexthop& n, const Answer& a) {
+  n.sent = a;
+  std::vector<BgpRouteRef> waiting;
+  waiting.swap(n.waiting);
+  SortUnique(waiting);  // sent in prefix order, once each
+  for (const BgpRouteRef& held : waiting) {
+    const BgpRouteRef r = parent_->lookup_route(held->prefix);
+    if (!r || NexthopOf(*r) != nh) continue;
+    const BgpRouteRef out = annotated(r, a);
+    if (out) send_add(out);
+    settle(r->prefix, out);
   }
+}
+
+bool NexthopResolverStage::prepare_walk() {
+  bool any = false;
+  for (auto& [nh, n] : nexthops_) {
+    if (n.sent.kind == Answer::kPending) continue;
+    const Answer a = Answer::Of(cache_.lookup(nh));
+    if (a.kind == Answer::kPending || a == n.sent) continue;
+    n.target = a;
+    n.walking = true;
+    any = true;
+  }
+  cursor_.reset();
+  walking_ = any;
+  return any;
+}
+
+void NexthopResolverStage::start_walk() {
+  if (!prepare_walk()) return;
+  if (!background_.scheduler) {
+    while (walk_slice(background_.slice)) {
+    }
+    return;
+  }
+  task_ = background_.scheduler->add(background_.name, [this] {
+    if (background_.throttle && background_.throttle()) return true;
+    return walk_slice(background_.slice);
+  });
+}
+
+bool NexthopResolverStage::walk_slice(size_t budget) {
+  assert(budget > 0);
+  for (size_t done = 0; done < budget; ++done) {
+    const std::optional<IpPrefix> p = walk_ ? walk_(cursor_) : std::nullopt;
+    if (!p) {
+      finish_walk();
+      if (!prepare_walk()) return false;  // answers changed during the walk: walk again
+      continue;
+    }
+    visit(*p);
+  }
+  return true;
+}
+
+void NexthopResolverStage::visit(const IpPrefix& p) {
+  const BgpRouteRef r = parent_ ? parent_->lookup_route(p) : nullptr;
+  const auto nh = r ? NexthopOf(*r) : std::nullopt;
+  auto it = nh ? nexthops_.find(*nh) : nexthops_.end();
+  if (it == nexthops_.end() || !it->second.walking) {
+    cursor_ = p;
+    return;
+  }
+  const Nexthop& n = it->second;
+  const BgpRouteRef old_out = annotated(r, n.sent);
+  const BgpRouteRef new_out = annotated(r, n.target);
+  cursor_ = p;  // lookups of p answer the new annotation from here on
+  if (old_out && new_out && old_out != new_out) ++reevaluated_;
+  send_change(old_out, new_out);
+  settle(p, new_out);
+}
+
+void NexthopResolverStage::finish_walk() {
+  for (auto& [nh, n] : nexthops_) {
+    if (!n.walking) continue;
+    n.sent = n.target;
+    n.walking = false;
+  }
+  cursor_.reset();
+  walking_ = false;
 }
 
 NexthopResolverStage::Counters NexthopResolverStage::counters() const {
   Counters c;
   c.reevaluated = reevaluated_;
-  for (auto hit = entries_.next_after(std::nullopt); hit.value;
-       hit = entries_.next_after(hit.prefix)) {
-    const Entry& e = *hit.value;
-    if (e.sent() != Sent::kNothing) continue;
-    auto nh = NexthopOf(e.in());
-    if (nh && !cache_.lookup(*nh)) {
-      ++c.held;
-    } else {
-      ++c.unresolvable;
-    }
+  c.unresolvable = unchained_;
+  for (const auto& [nh, n] : nexthops_) {
+    if (n.sent.kind == Answer::kPending) c.held += n.count;
+    if (n.sent.kind == Answer::kUnreachable) c.unresolvable += n.count;
   }
   return c;
 }

@@ -3,33 +3,43 @@
 // Why a stage of its own (XORP paper 5.1.1): the answers come asynchronously from the RIB, and
 // the decision process must not wait. Routes whose next hop is not answered yet are held here
 // (not sent, looked up as null) and sent once the NexthopCache reports an answer. A route whose
-// next hop is unreachable (or that has none) is unusable: it is held, not passed to decision,
-// and sent as soon as an answer makes it reachable. The zero address as next hop means "ourselves"
+// next hop is unreachable (or that has none) is unusable: it is not passed to decision, and is
+// sent as soon as an answer makes it reachable. The zero address as next hop means "ourselves"
 // (routes the speaker originates): such a route is usable at once, with metric 0.
-// When the cache reports a change in a subnet, every route with a next hop inside is
-// re-evaluated and replaced (or withdrawn) downstream if its annotation changed.
+//
+// No table per prefix (the branch's routes are stored once, in PeerIn). What was sent for a
+// prefix is derived: the parent's route (lookup_route upstream; by the contract, what the parent
+// sent here) annotated with the answer *as sent* for its next hop. That answer is kept per next
+// hop (a full table has a few hundred), with a count of the routes using it (one cache user per
+// next hop and resolver) and, while the first answer is pending, the list of routes waiting.
+//  - First answer: the waiting routes whose parent's route still has that next hop are sent, in
+//    prefix order; nothing else changes.
+//  - A changed answer (the IGP moved): a walk visits the parent's prefixes in order (`walk`, in
+//    background slices when a scheduler is set, like a policy change's re-filtering) and
+//    re-annotates the routes of the next hops that changed. Until the walk passes a prefix, its
+//    route keeps the old answer, for messages too: lookups, adds and deletes of a prefix the walk
+//    has not reached use the old answer, those it has passed the new one. An answer changing
+//    again during a walk waits for the next walk (started when this one ends).
 // Annotation: a route is annotated in place the first time it passes (BgpRoute::annotated), so
-// in the steady state the route sent is PeerIn's object itself; only a changed answer for a route
-// already sent makes an annotated copy (sharing the attribute set) for the replace downstream.
-// State: per prefix one 40-byte entry in a compact trie (slab nodes, no per-entry malloc): the
-// route from upstream (a reference to PeerIn's object, not a copy), what was sent downstream
-// (nothing, that same object, or, rarely, a copy kept in a side table), and its links in the
-// chain of entries with the same next hop. The chains replace an index next hop -> set of
-// prefixes: no hash set of 1M prefixes (40 MB at a full table) and no hashing per route; the
-// cache counts one user per next hop and resolver (the chain's head), not one per route.
+// in the steady state the route sent is PeerIn's object itself; a route sent with another
+// annotation is a copy (sharing the attribute set), kept in a side table so lookups answer the
+// same object. This is BIRD's way (routes re-evaluated by walking the table on an IGP change)
+// rather than XORP's (an index next hop -> routes): it saves a table of a million entries for
+// an event that is rare and already long.
 // Threading: single-threaded.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
-#include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/nexthop_cache.h"
-#include "rib/route_trie.h"
+#include "rib/task_scheduler.h"
 
 namespace strata::bgp {
 
@@ -37,12 +47,23 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
  public:
   struct Counters {
     uint64_t held = 0;          // routes waiting for a first answer
-    uint64_t unresolvable = 0;  // routes held because their next hop is unreachable
+    uint64_t unresolvable = 0;  // routes not passed because their next hop is unreachable
     uint64_t reevaluated = 0;   // annotations changed by later answers
   };
+  // The first prefix after `after` (the first of all for nullopt) the parent may hold a route
+  // for, or nullopt at the end.
+  using WalkFn = std::function<std::optional<IpPrefix>(const std::optional<IpPrefix>& after)>;
+  struct Background {
+    rib::TaskScheduler* scheduler = nullptr;  // null: walks run to the end at once
+    size_t slice = 200;                       // prefixes visited per slice; REQUIRES: > 0
+    std::function<bool()> throttle;           // while true, slices do nothing (stay scheduled)
+    std::string name = "nexthop-walk";
+  };
 
-  NexthopResolverStage(std::string label, BgpStage* parent, NexthopCache& cache);
+  NexthopResolverStage(std::string label, BgpStage* parent, NexthopCache& cache, WalkFn walk);
   ~NexthopResolverStage() override;
+
+  void set_background(Background background) { background_ = std::move(background); }
 
   std::string name() const override { return "nexthop:" + label_; }
   void add_route(const BgpRouteRef& route, BgpStage* caller) override;
@@ -50,104 +71,86 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
                      BgpStage* caller) override;
   void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
   BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
-  void prefetch(std::span<const IpPrefix> prefixes) override;
   void replace_parent(BgpStage* old_parent, BgpStage* new_parent) override;
 
   void nexthops_changed(const IpPrefix& region) override;
 
-  // Recomputed on demand (held and unresolvable are current counts).
+  // Held and unresolvable are current counts (unresolvable by the answers as last settled).
   Counters counters() const;
-  size_t size() const { return entries_.size(); }
+  // Routes received from upstream and not deleted.
+  size_t size() const { return routes_; }
+  bool walking() const { return walking_; }
+  // Routes sent with another annotation than their own (copies in the side table).
+  size_t copies() const { return copies_.size(); }
 
  private:
-  enum class Sent : uint8_t {
-    kNothing,  // held: nothing sent downstream
-    kIn,       // `in` itself (annotated in place)
-    kCopy,     // another route, in copies_: an annotated copy or an earlier input
+  // An answer as the stage applies it.
+  struct Answer {
+    enum Kind : uint8_t { kPending, kUnreachable, kReachable };
+    Kind kind = kPending;
+    uint32_t metric = 0;
+    static Answer Of(const std::optional<NexthopAnswer>& a);
+    bool operator==(const Answer&) const = default;
   };
-  // One prefix's state: the input as received from upstream, what was sent for it, and the
-  // entry's links in the chain of entries with the input's next hop (slab values never move).
-  // The input and the sent state share one word (a route is 8-byte aligned: three low bits
-  // are free), so an entry is 16 bytes (with 4-byte links) instead of 32: 16 MB at a million
-  // routes.
-  static constexpr uint32_t kNoEntry = rib::RouteTrie<int>::kNoHandle;
-  class Entry {
-   public:
-    explicit Entry(const BgpRouteRef& in) : bits_(Word(in.get())) {
-      if (in) intrusive_ptr_add_ref(in.get());
-    }
-    Entry(Entry&& o) noexcept : prev(o.prev), next(o.next), bits_(std::exchange(o.bits_, 0)) {}
-    Entry(const Entry&) = delete;
-    Entry& operator=(const Entry&) = delete;
-    Entry& operator=(Entry&&) = delete;
-    ~Entry() {
-      if (route()) intrusive_ptr_release(route());
-    }
-
-    const BgpRoute& in() const { return *route(); }
-    BgpRouteRef in_ref() const { return BgpRouteRef(route()); }
-    bool is_in(const BgpRouteRef& r) const { return r.get() == route(); }
-    // REQUIRES: in is not null.
-    void set_in(const BgpRouteRef& in) {
-      const BgpRouteRef old(route(), /*add_ref=*/false);  // released on return
-      intrusive_ptr_add_ref(in.get());
-      bits_ = Word(in.get()) | (bits_ & kTags);
-    }
-    Sent sent() const { return static_cast<Sent>(bits_ & kSentBits); }
-    void set_sent(Sent s) { bits_ = (bits_ & ~kSentBits) | static_cast<uintptr_t>(s); }
-    // kCopy: made from the input (not an earlier input).
-    bool sent_from_in() const { return bits_ & kFromIn; }
-    void set_sent_from_in(bool on) { bits_ = on ? (bits_ | kFromIn) : (bits_ & ~kFromIn); }
-
-    // Handles (RouteTrie::at) of the neighbours in the chain: 4 bytes a link, not 8.
-    uint32_t prev = kNoEntry;
-    uint32_t next = kNoEntry;
-
-   private:
-    static constexpr uintptr_t kSentBits = 3;
-    static constexpr uintptr_t kFromIn = 4;
-    static constexpr uintptr_t kTags = kSentBits | kFromIn;
-    static_assert(alignof(BgpRoute) > kTags);
-    static uintptr_t Word(const BgpRoute* r) { return reinterpret_cast<uintptr_t>(r); }
-    const BgpRoute* route() const { return reinterpret_cast<const BgpRoute*>(bits_ & ~kTags); }
-    uintptr_t bits_;
-  };
-  static_assert(sizeof(Entry) == 16);
-  // A chain of entries with one next hop; `count` entries, counted once as a cache user.
-  struct Chain {
-    uint32_t first = kNoEntry;
-    size_t count = 0;
+  struct Nexthop {
+    size_t count = 0;  // routes from upstream with this next hop
+    Answer sent;       // the answer routes were sent with (those the walk has not passed)
+    Answer target;     // while `walking`: the answer for the prefixes the walk has passed
+    bool walking = false;
+    // While sent is kPending: routes waiting for the answer (stale ones are skipped then).
+    std::vector<BgpRouteRef> waiting;
   };
   static std::optional<IpAddr> NexthopOf(const BgpRoute& r);
-  // `in` annotated as resolvable with `metric`: `in` itself when it was never annotated (done in
-  // place) or already carries that annotation, else a copy.
-  static BgpRouteRef Annotated(const BgpRouteRef& in, uint32_t metric);
-  // Links e into (out of) the chain of its route's next hop, if it has one.
-  // h is e's handle in entries_.
-  void index(uint32_t h, Entry& e);
-  void unindex(Entry& e);
-  // Unlinks e from its chain; returns the next hop whose last entry it was, for the caller to
-  // release from the cache (remove_user).
-  std::optional<IpAddr> unlink(Entry& e);
-  // What was sent downstream for e (null while held).
-  BgpRouteRef sent_of(const Entry& e) const;
-  // Records `sent`, made from e.in, as what e sent (null: nothing).
-  void set_sent(Entry& e, BgpRouteRef sent);
-  // Recomputes the annotation of the prefix and sends the difference downstream.
-  void reevaluate(Entry& e);
+  static bool IsSelf(const BgpRoute& r);
+
+  // The answer route `r` (the parent's route for its prefix) was sent with; kPending for
+  // unchained routes without a next hop (never sent), kReachable/0 for our own.
+  Answer sent_answer(const BgpRoute& r) const;
+  // What was (or is to be) sent for r under answer a: null unless reachable; r itself when its
+  // own annotation is a's, else the copy in copies_ (made if needed).
+  BgpRouteRef annotated(const BgpRouteRef& r, const Answer& a) const;
+  // Counts a route with r's next hop (registering it with the cache for the first one).
+  void chain(const BgpRoute& r);
+  // Uncounts it; returns the next hop whose last route it was, for the caller to release.
+  std::optional<IpAddr> unchain(const BgpRoute& r);
+  // What to send for a route just received (recording it as waiting if its answer is pending).
+  BgpRouteRef receive(const BgpRouteRef& r);
+  // Forgets the copy kept for p unless it is `out`, what was just sent for p.
+  void settle(const IpPrefix& p, const BgpRouteRef& out);
+  // Waiting routes: by prefix, one each.
+  static void SortUnique(std::vector<BgpRouteRef>& routes);
+  // Drops the waiting routes whose prefix no longer has a route with next hop nh upstream.
+  void compact_waiting(const IpAddr& nh, Nexthop& n);
+
+  // Answers arriving while a message is handled are applied after it (see nexthops_changed).
+  void begin_message() { ++in_message_; }
+  void end_message();
+  void apply(const IpPrefix& region);
+  void release_waiting(const IpAddr& nh, Nexthop& n, const Answer& a);
+  // Marks the next hops whose answer changed as walking (false: none did).
+  bool prepare_walk();
+  void start_walk();
+  bool walk_slice(size_t budget);
+  void visit(const IpPrefix& p);
+  void finish_walk();
 
   std::string label_;
   BgpStage* parent_;
   NexthopCache& cache_;
-  rib::RouteTrie<Entry> entries_;
-  // Sent routes other than the entry's own input (after a changed answer or a replace).
-  absl::flat_hash_map<IpPrefix, BgpRouteRef, std::hash<IpPrefix>> copies_;
-  // Chains by next hop (a full table has a few hundred). Routes without a next hop are never
-  // re-evaluated and are not chained.
-  std::map<IpAddr, Chain> by_nexthop_;
-  // The chain used last: consecutive routes (one UPDATE's) mostly share a next hop.
-  std::map<IpAddr, Chain>::iterator last_chain_ = by_nexthop_.end();
+  WalkFn walk_;
+  Background background_;
+  std::map<IpAddr, Nexthop> nexthops_;
+  std::map<IpAddr, Nexthop>::iterator last_ = nexthops_.end();  // consecutive routes share one
+  size_t routes_ = 0;
+  size_t unchained_ = 0;  // routes without a usable next hop field (not ours): never sent
+  // Routes sent with an annotation other than their own, by prefix.
+  mutable absl::flat_hash_map<IpPrefix, BgpRouteRef, std::hash<IpPrefix>> copies_;
+  int in_message_ = 0;
+  std::vector<IpPrefix> deferred_;  // regions answered during a message
+  bool walking_ = false;
+  std::optional<IpPrefix> cursor_;  // the walk has passed every prefix <= cursor
   uint64_t reevaluated_ = 0;
+  rib::TaskHandle task_;  // last: cancelled before the rest goes
 };
 
 }  // namespace strata::bgp

@@ -6,6 +6,7 @@
 #include "bgp/pipeline/peer_in.h"
 #include "bgp/pipeline/recording_stage.h"
 #include "bgp/pipeline/test_util.h"
+#include "rib/task_scheduler.h"
 
 namespace strata::bgp {
 namespace {
@@ -16,9 +17,18 @@ using testing::Peer;
 using testing::Route;
 using V = std::vector<std::string>;
 
+// The prefixes PeerIn holds, in order: what a walk after an IGP change visits.
+NexthopResolverStage::WalkFn WalkOf(PeerIn& in) {
+  return [&in](const std::optional<IpPrefix>& after) -> std::optional<IpPrefix> {
+    const auto hit = in.table().next_after(after);
+    if (!hit.value) return std::nullopt;
+    return hit.prefix;
+  };
+}
+
 class NexthopResolverTest : public ::testing::Test {
  protected:
-  NexthopResolverTest() : resolver("1", &in, cache), rec(&resolver) {
+  NexthopResolverTest() : resolver("1", &in, cache, WalkOf(in)), rec(&resolver) {
     in.set_next(&resolver);
     resolver.set_next(&rec);
     oracle.set_route(P("192.0.2.0/24"), 10);
@@ -210,6 +220,86 @@ TEST_F(NexthopResolverTest, ChainsFollowDeletesAndMovesBetweenNexthops) {
   for (const char* p : {"4.0.0.0/8", "5.0.0.0/8", "7.0.0.0/8"}) in.withdraw(P(p));
   EXPECT_TRUE(oracle.registered().empty());
   EXPECT_EQ(resolver.size(), 0u);
+  Check();
+}
+
+// Routes waiting for a first answer are sent once each, in prefix order, as their prefix's route
+// is when the answer comes: replaced ones as the newest, deleted ones and those that moved to
+// another next hop not at all.
+TEST_F(NexthopResolverTest, WaitingRoutesAreSentOnceAsTheyAreNow) {
+  Announce("2.0.0.0/8", "192.0.2.1");
+  Announce("1.0.0.0/8", "192.0.2.1");
+  in.announce(Route("2.0.0.0/8", {.path = {65001, 7}, .next_hop = "192.0.2.1"}, peer));
+  Announce("3.0.0.0/8", "192.0.2.1");
+  in.withdraw(P("3.0.0.0/8"));
+  Announce("4.0.0.0/8", "198.51.100.1");  // waits for another (unreachable) next hop
+  Announce("4.0.0.0/8", "192.0.2.1");     // then moves to the first one
+  EXPECT_TRUE(rec.events().empty());
+  EXPECT_EQ(resolver.counters().held, 3u);
+  EXPECT_EQ(resolver.size(), 3u);
+  oracle.answer_all();
+  EXPECT_EQ(rec.EventStrings(), (V{"+1.0.0.0/8 p1", "+2.0.0.0/8 p1", "+4.0.0.0/8 p1"}));
+  EXPECT_EQ(rec.events()[1].route.get(), in.lookup_route(P("2.0.0.0/8")).get());
+  EXPECT_EQ(resolver.counters().held, 0u);
+  EXPECT_EQ(resolver.counters().unresolvable, 0u);
+  Check();
+}
+
+// A changed answer is applied by a walk over the parent's prefixes, in background slices: a
+// prefix keeps its old annotation (lookups and messages alike) until the walk passes it, and an
+// answer changing again during the walk is applied by another walk after it.
+TEST_F(NexthopResolverTest, ChangedAnswerIsWalkedInSlices) {
+  rib::TaskScheduler scheduler;
+  resolver.set_background({.scheduler = &scheduler, .slice = 1, .throttle = nullptr, .name = "w"});
+  for (const char* p : {"1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8"}) Announce(p, "192.0.2.1");
+  Announce("5.0.0.0/8", "203.0.113.1");  // unreachable: the walk has nothing to do with it
+  oracle.answer_all();
+  ASSERT_EQ(rec.events().size(), 3u);
+  rec.clear_events();
+  oracle.set_route(P("192.0.2.0/24"), 30);
+  oracle.answer_all();
+  EXPECT_TRUE(rec.events().empty());
+  EXPECT_TRUE(resolver.walking());
+  EXPECT_EQ(resolver.lookup_route(P("1.0.0.0/8"))->igp_metric, 10u);
+  scheduler.run_slice();
+  EXPECT_EQ(rec.EventStrings(), (V{"=1.0.0.0/8 p1"}));
+  EXPECT_EQ(resolver.lookup_route(P("1.0.0.0/8"))->igp_metric, 30u);
+  EXPECT_EQ(resolver.lookup_route(P("2.0.0.0/8"))->igp_metric, 10u);
+  Check();
+  // Messages ahead of the cursor use the old answer; those behind it the new one.
+  rec.clear_events();
+  in.announce(Route("2.0.0.0/8", {.path = {65001, 7}, .next_hop = "192.0.2.1"}, peer));
+  Announce("4.0.0.0/8", "192.0.2.1");
+  Announce("0.0.0.0/0", "192.0.2.1");
+  ASSERT_EQ(rec.EventStrings(), (V{"=2.0.0.0/8 p1", "+4.0.0.0/8 p1", "+0.0.0.0/0 p1"}));
+  EXPECT_EQ(rec.events()[0].route->igp_metric, 10u);
+  EXPECT_EQ(rec.events()[1].route->igp_metric, 10u);
+  EXPECT_EQ(rec.events()[2].route->igp_metric, 30u);
+  Check();
+  // Another change during the walk: this walk ends at 30, the next one moves all to 40.
+  oracle.set_route(P("192.0.2.0/24"), 40);
+  oracle.answer_all();
+  EXPECT_EQ(resolver.lookup_route(P("3.0.0.0/8"))->igp_metric, 10u);
+  rec.clear_events();
+  scheduler.run_until_idle();
+  EXPECT_FALSE(resolver.walking());
+  EXPECT_EQ(rec.EventStrings(),
+            (V{"=2.0.0.0/8 p1", "=3.0.0.0/8 p1", "=4.0.0.0/8 p1", "=0.0.0.0/0 p1", "=1.0.0.0/8 p1",
+               "=2.0.0.0/8 p1", "=3.0.0.0/8 p1", "=4.0.0.0/8 p1"}));
+  for (const char* p : {"0.0.0.0/0", "1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8", "4.0.0.0/8"}) {
+    EXPECT_EQ(resolver.lookup_route(P(p))->igp_metric, 40u) << p;
+    EXPECT_EQ(rec.current(P(p))->igp_metric, 40u) << p;
+  }
+  EXPECT_EQ(resolver.lookup_route(P("5.0.0.0/8")), nullptr);
+  EXPECT_EQ(resolver.counters().unresolvable, 1u);
+  Check();
+  // Deleting a route sent as a copy deletes that copy, and the side table forgets it.
+  EXPECT_GT(resolver.copies(), 0u);
+  for (const char* p : {"0.0.0.0/0", "1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8", "4.0.0.0/8"}) {
+    in.withdraw(P(p));
+  }
+  EXPECT_EQ(resolver.copies(), 0u);
+  EXPECT_TRUE(rec.current().empty());
   Check();
 }
 

@@ -190,5 +190,36 @@ TEST_F(DecisionStageTest, IgnoresUnusableRoutes) {
   Check();
 }
 
+// A branch whose filter rewrites routes answers lookups with an equal route, not the object it
+// sent: a losing change on another branch must not re-send the unchanged winner.
+TEST(DecisionStageEqualRoutesTest, EqualWinnerFromALookupSendsNothing) {
+  PeerRef p1 = Peer(1, 65001, false, "10.0.0.1");
+  PeerRef p2 = Peer(2, 65002, false, "10.0.0.2");
+  PeerIn in1(1);
+  PeerIn in2(2);
+  RoutePolicy prefer = [](const BgpRouteRef& r) -> BgpRouteRef {
+    PathAttributes a = r->path();
+    a.local_pref = 300;
+    return WithAttrs(*r, AttributeSet::Make(a));
+  };
+  InputFilterStage filter(1, 65000, A("9.9.9.9"), 0x09090909, &in1, prefer);
+  DecisionStage decision;
+  RecordingStage rec(&decision);
+  in1.set_next(&filter);
+  filter.set_next(&decision);
+  in2.set_next(&decision);
+  decision.add_parent(&filter);
+  decision.add_parent(&in2);
+  decision.set_next(&rec);
+  in1.announce(Route("1.0.0.0/8", {.path = {65001}}, p1));
+  ASSERT_NE(filter.lookup_route(P("1.0.0.0/8")), rec.current(P("1.0.0.0/8")));  // equal, not same
+  in2.announce(Route("1.0.0.0/8", {.path = {65002}}, p2));
+  in2.announce(Route("1.0.0.0/8", {.path = {65002, 9}}, p2));
+  in2.withdraw(P("1.0.0.0/8"));
+  EXPECT_EQ(rec.EventStrings(), (V{"+1.0.0.0/8 p1"}));
+  EXPECT_TRUE(rec.violations().empty());
+  EXPECT_TRUE(rec.CheckLookups().ok()) << rec.CheckLookups().ToString();
+}
+
 }  // namespace
 }  // namespace strata::bgp
