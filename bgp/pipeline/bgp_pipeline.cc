@@ -13,9 +13,9 @@ BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& 
       rib_(rib),
       cache_(std::make_unique<NexthopCache>(oracle)),
       decision_(std::make_unique<DecisionStage>()),
-      fanout_(std::make_unique<FanoutStage>(scheduler, config_.fanout_slice)) {
+      fanout_(std::make_unique<FanoutStage>(scheduler, config_.fanout_slice, decision_.get(),
+                                            winners_walk())) {
   decision_->set_next(fanout_.get());
-  decision_->use_downstream_table(fanout_.get());
   // rib_out_ is destroyed after the reader is removed (~BgpPipeline), so the flush target lives.
   rib_reader_ = fanout_->add_reader(
       "rib", [this] { rib_out_->flush(); }, /*dump=*/false, /*last=*/true);
@@ -118,15 +118,29 @@ Status BgpPipeline::set_import_policy(PeerId id, RoutePolicy policy) {
   return Status::Ok();
 }
 
-PolicyRefilter::NextFn BgpPipeline::import_walk(Peer& p) {
+std::optional<IpPrefix> BgpPipeline::NextHeld(const Peer& p, const std::optional<IpPrefix>& after) {
   // Everything the branch may hold: PeerIn's routes and those still being deleted.
-  return [peer = &p](const std::optional<IpPrefix>& after) {
+  std::optional<IpPrefix> first;
+  auto consider = [&first](const std::optional<IpPrefix>& c) {
+    if (c && (!first || *c < *first)) first = c;
+  };
+  if (const auto hit = p.in->table().next_after(after); hit.value) consider(hit.prefix);
+  for (const auto& d : p.deletions) consider(d->next_prefix(after));
+  return first;
+}
+
+PolicyRefilter::NextFn BgpPipeline::import_walk(Peer& p) {
+  return [peer = &p](const std::optional<IpPrefix>& after) { return NextHeld(*peer, after); };
+}
+
+PrefixWalk BgpPipeline::winners_walk() {
+  // A winner comes from some branch: the first prefix any branch holds after `after`.
+  return [this](const std::optional<IpPrefix>& after) {
     std::optional<IpPrefix> first;
-    auto consider = [&first](const std::optional<IpPrefix>& c) {
+    for (const auto& [id, p] : peers_) {
+      const std::optional<IpPrefix> c = NextHeld(*p, after);
       if (c && (!first || *c < *first)) first = c;
-    };
-    if (const auto hit = peer->in->table().next_after(after); hit.value) consider(hit.prefix);
-    for (const auto& d : peer->deletions) consider(d->next_prefix(after));
+    }
     return first;
   };
 }

@@ -211,8 +211,12 @@ class BgpPipeline : private RibFeed {
   void set_refilter_background(Peer& p);
   // The prefixes an export walk visits (PolicyRefilter::NextFn), from now on.
   PolicyRefilter::NextFn export_walk() const;
-  // The prefixes a peer's branch may hold (PeerIn's and its deletion stages'), for walks.
+  // The first prefix after `after` a peer's branch may hold (PeerIn's and its deletion
+  // stages'), and a walk of them all.
+  static std::optional<IpPrefix> NextHeld(const Peer& p, const std::optional<IpPrefix>& after);
   static PolicyRefilter::NextFn import_walk(Peer& p);
+  // The prefixes any branch may hold: where the decision may have a winner (the fanout's dumps).
+  PrefixWalk winners_walk();
   void tear_down_output(Peer& p);
   void finish_remove_if_idle(PeerId id);
   uint32_t cluster_id() const;

@@ -23,6 +23,8 @@
 // replace_parent(). The pipeline owns all stages (unique_ptr). Threading: single-threaded.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -30,6 +32,10 @@
 #include "common/ip_prefix.h"
 
 namespace strata::bgp {
+
+// The first prefix after `after` (the first of all for nullopt) some table may hold, or nullopt
+// at the end: how a stage without a table walks the prefixes of the tables upstream.
+using PrefixWalk = std::function<std::optional<IpPrefix>(const std::optional<IpPrefix>& after)>;
 
 class BgpStage {
  public:

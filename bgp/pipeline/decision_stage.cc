@@ -17,29 +17,25 @@ DecisionStage::Candidates DecisionStage::candidates(const IpPrefix& prefix, BgpS
   return out;
 }
 
-void DecisionStage::decide(const IpPrefix& prefix, BgpStage* caller,
-                           const BgpRouteRef& caller_route) {
-  const Candidates cands = candidates(prefix, caller, caller_route);
-  Selection sel = SelectBest(cands);
-  if (table_) {
-    const BgpRouteRef old = table_->lookup_route(prefix);
-    KeepIfEqual(old, sel.best);
-    if (!old && sel.best) ++count_;
-    if (old && !sel.best) --count_;
-    send_change(old, sel.best);
-    return;
+void DecisionStage::decide(const IpPrefix& prefix, BgpStage* caller, const BgpRouteRef& caller_old,
+                           const BgpRouteRef& caller_new) {
+  Candidates cands = candidates(prefix, caller, nullptr);
+  // What was sent before: the same choice with the caller's previous route (the other branches
+  // have not changed, and SelectBest is deterministic).
+  BgpRouteRef old;
+  if (caller_old && caller_old->resolvable) {
+    cands.push_back(caller_old);
+    old = SelectBest(cands).best;
+    cands.pop_back();
+  } else if (!cands.empty()) {
+    old = SelectBest(cands).best;
   }
-  Decided* held = winners_.find_mutable(prefix);
-  const BgpRouteRef old = held ? held->route : nullptr;
-  KeepIfEqual(old, sel.best);
-  if (!sel.best) {
-    if (held) winners_.erase(prefix);
-  } else if (held) {
-    *held = Decided{sel.best, sel.reason};
-  } else {
-    winners_.insert(prefix, Decided{sel.best, sel.reason});
-  }
-  send_change(old, sel.best);
+  if (caller_new && caller_new->resolvable) cands.push_back(caller_new);
+  BgpRouteRef best = SelectBest(cands).best;
+  KeepIfEqual(old, best);
+  if (!old && best) ++count_;
+  if (old && !best) --count_;
+  send_change(old, best);
 }
 
 void DecisionStage::KeepIfEqual(const BgpRouteRef& old, BgpRouteRef& best) {
@@ -50,27 +46,20 @@ void DecisionStage::KeepIfEqual(const BgpRouteRef& old, BgpRouteRef& best) {
 }
 
 void DecisionStage::add_route(const BgpRouteRef& route, BgpStage* caller) {
-  decide(route->prefix, caller, route);
+  decide(route->prefix, caller, nullptr, route);
 }
 
-void DecisionStage::replace_route(const BgpRouteRef& /*old_route*/, const BgpRouteRef& new_route,
+void DecisionStage::replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
                                   BgpStage* caller) {
-  decide(new_route->prefix, caller, new_route);
+  decide(new_route->prefix, caller, old_route, new_route);
 }
 
 void DecisionStage::delete_route(const BgpRouteRef& route, BgpStage* caller) {
-  decide(route->prefix, caller, nullptr);
-}
-
-void DecisionStage::prefetch(std::span<const IpPrefix> prefixes) {
-  if (!table_) winners_.warm(prefixes);
-  BgpStage::prefetch(prefixes);  // the fanout (table_) warms its own
+  decide(route->prefix, caller, route, nullptr);
 }
 
 BgpRouteRef DecisionStage::lookup_route(const IpPrefix& prefix) const {
-  if (table_) return table_->lookup_route(prefix);
-  const Decided* d = winners_.find(prefix);
-  return d ? d->route : nullptr;
+  return SelectBest(candidates(prefix, nullptr, nullptr)).best;
 }
 
 void DecisionStage::replace_parent(BgpStage* old_parent, BgpStage* new_parent) {
@@ -91,17 +80,10 @@ void DecisionStage::add_parent(BgpStage* parent) {
 void DecisionStage::remove_parent(BgpStage* parent) { replace_parent(parent, nullptr); }
 
 std::optional<DecisionStage::Explanation> DecisionStage::Explain(const IpPrefix& prefix) const {
-  if (table_) {
-    BgpRouteRef winner = table_->lookup_route(prefix);
-    if (!winner) return std::nullopt;
-    const Candidates cands = candidates(prefix, nullptr, nullptr);
-    const Selection sel = SelectBest(cands);
-    return Explanation{Decided{std::move(winner), sel.reason}, {cands.begin(), cands.end()}};
-  }
-  const Decided* d = winners_.find(prefix);
-  if (!d) return std::nullopt;
   const Candidates cands = candidates(prefix, nullptr, nullptr);
-  return Explanation{*d, {cands.begin(), cands.end()}};
+  Selection sel = SelectBest(cands);
+  if (!sel.best) return std::nullopt;
+  return Explanation{Decided{std::move(sel.best), sel.reason}, {cands.begin(), cands.end()}};
 }
 
 }  // namespace strata::bgp

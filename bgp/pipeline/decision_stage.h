@@ -3,14 +3,14 @@
 // Its parents are the branches' last stages (the nexthop resolvers), one per peer; routes live
 // only in the PeerIn tables, so on every change for a prefix the stage looks up the alternatives
 // in the other branches (the changed branch's route is taken from the message, per rule 2 of
-// bgp_stage.h) and runs SelectBest (decision_steps.h). It keeps, per prefix, the winner it sent
-// downstream and why it won, for lookups and for `show bgp routes` (Explain). Only usable routes
-// reach it: the resolver holds unresolvable ones. Downstream (the fanout) it sends add when a
-// prefix gains a winner, replace when the winner changes, delete when none is left.
-// Storage: in a pipeline the fanout below keeps the table of winners anyway (its table is
-// exactly what the decision sent), so use_downstream_table() makes the decision keep none and
-// ask the fanout instead: one trie of a million entries less. The reason is then recomputed by
-// Explain (SelectBest over the same candidates is deterministic). Alone (tests), it keeps its own.
+// bgp_stage.h) and runs SelectBest (decision_steps.h). Only usable routes reach it: the resolver
+// holds unresolvable ones. Downstream (the fanout) it sends add when a prefix gains a winner,
+// replace when the winner changes, delete when none is left.
+// No table: the winner sent before a change is the same choice made with the changed branch's
+// previous route (the message's old route; the other branches have not changed and SelectBest is
+// deterministic), and lookups and Explain choose again from the branches' current routes. A
+// full table's winners (a million entries) are stored nowhere but in the branches; a lookup costs
+// one per branch instead of one descent, and lookups are rare (dumps, refilter walks, show).
 // Threading: single-threaded.
 #pragma once
 
@@ -21,7 +21,6 @@
 #include "absl/container/inlined_vector.h"
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/decision_steps.h"
-#include "rib/route_trie.h"
 
 namespace strata::bgp {
 
@@ -44,12 +43,7 @@ class DecisionStage : public BgpStage {
                      BgpStage* caller) override;
   void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
   BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
-  void prefetch(std::span<const IpPrefix> prefixes) override;
   void replace_parent(BgpStage* old_parent, BgpStage* new_parent) override;
-
-  // The winners are what `table` (the next stage, which records every change synchronously and
-  // answers lookups with it) holds; nothing is stored here. REQUIRES: nothing sent yet.
-  void use_downstream_table(const BgpStage* table) { table_ = table; }
 
   // A new branch. REQUIRES: it has sent nothing yet.
   void add_parent(BgpStage* parent);
@@ -58,11 +52,13 @@ class DecisionStage : public BgpStage {
 
   // The winner and why, or nullopt if the prefix has none.
   std::optional<Explanation> Explain(const IpPrefix& prefix) const;
-  size_t size() const { return table_ ? count_ : winners_.size(); }
+  // Prefixes with a winner.
+  size_t size() const { return count_; }
 
  private:
-  // Re-decides `prefix` given the changed branch's route (null after a delete).
-  void decide(const IpPrefix& prefix, BgpStage* caller, const BgpRouteRef& caller_route);
+  // Re-decides `prefix` given the changed branch's previous and new route (null: none).
+  void decide(const IpPrefix& prefix, BgpStage* caller, const BgpRouteRef& caller_old,
+              const BgpRouteRef& caller_new);
   // A branch may answer a lookup with a route equal to the one it sent, not the same object (a
   // filter recomputing its route, the resolver annotating it): best becomes old when they are
   // equal, so an unchanged winner sends nothing downstream.
@@ -73,9 +69,7 @@ class DecisionStage : public BgpStage {
                         const BgpRouteRef& caller_route) const;
 
   std::vector<BgpStage*> parents_;
-  rib::RouteTrie<Decided> winners_;  // unused with table_
-  const BgpStage* table_ = nullptr;
-  size_t count_ = 0;  // prefixes with a winner, with table_
+  size_t count_ = 0;  // prefixes with a winner
 };
 
 }  // namespace strata::bgp

@@ -10,35 +10,37 @@ BgpRouteRef FanoutStage::Reader::lookup_route(const IpPrefix& prefix) const {
   return fanout_->lookup_for(*this, prefix);
 }
 
-FanoutStage::FanoutStage(rib::TaskScheduler& scheduler, size_t slice_entries)
-    : scheduler_(scheduler), slice_entries_(slice_entries) {
+FanoutStage::FanoutStage(rib::TaskScheduler& scheduler, size_t slice_entries,
+                         const BgpStage* source, PrefixWalk walk)
+    : scheduler_(scheduler),
+      slice_entries_(slice_entries),
+      source_(source),
+      walk_(std::move(walk)) {
   assert(slice_entries_ > 0);
 }
 
 FanoutStage::~FanoutStage() {
   task_.reset();
-  readers_.clear();  // release the dump cursors before the table goes
+  readers_.clear();
 }
 
 void FanoutStage::add_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  table_.insert(route->prefix, route);
+  ++size_;
   append(route->prefix, nullptr, route);
 }
 
 void FanoutStage::replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
                                 BgpStage* /*caller*/) {
-  table_.insert(new_route->prefix, new_route);
   append(new_route->prefix, old_route, new_route);
 }
 
 void FanoutStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  table_.erase(route->prefix);
+  --size_;
   append(route->prefix, route, nullptr);
 }
 
 BgpRouteRef FanoutStage::lookup_route(const IpPrefix& prefix) const {
-  const BgpRouteRef* r = table_.find(prefix);
-  return r ? *r : nullptr;
+  return source_ ? source_->lookup_route(prefix) : nullptr;
 }
 
 void FanoutStage::append(const IpPrefix& prefix, BgpRouteRef old_route, BgpRouteRef new_route) {
@@ -108,7 +110,6 @@ void FanoutStage::restart_dump(Reader* reader) {
   reader->next_seq_ = end_seq();
   reader->dumping_ = true;
   reader->dump_started_ = false;
-  reader->cursor_ = RouteTable::Iterator();
   reader->last_dumped_.reset();
   trim();
   schedule();
@@ -170,24 +171,21 @@ bool FanoutStage::deliver(Reader& r, size_t budget) {
       sent = true;
       r.send_change(old_route, new_route);
     } else if (r.dumping_) {
-      // Only when caught up: the table then matches everything the reader has passed.
-      if (!r.dump_started_) {
-        r.dump_started_ = true;
-        r.cursor_ = table_.begin();
-      } else {
-        ++r.cursor_;
-      }
+      // Only when caught up: the source's winners then match everything the reader passed.
+      const std::optional<IpPrefix> p = walk_(r.dump_started_ ? r.last_dumped_ : std::nullopt);
+      r.dump_started_ = true;
       ++n;
-      if (r.cursor_.at_end()) {
+      if (!p) {
         r.dumping_ = false;
-        r.cursor_ = RouteTable::Iterator();
         r.last_dumped_.reset();
         continue;
       }
-      r.last_dumped_ = r.cursor_.key();
+      r.last_dumped_ = p;
+      BgpRouteRef winner = lookup_route(*p);
+      if (!winner) continue;  // a prefix without a usable route
       ++r.delivered_;
       sent = true;
-      r.send_add(r.cursor_.value());
+      r.send_add(winner);
     } else {
       break;
     }
@@ -232,18 +230,12 @@ void FanoutStage::trim() {
 
 std::vector<IpPrefix> FanoutStage::prefixes() {
   std::vector<IpPrefix> out;
-  out.reserve(table_.size() + queue_.size());
-  for (auto it = table_.begin(); !it.at_end(); ++it) out.push_back(it.key());
+  out.reserve(size_ + queue_.size());
+  for (auto p = walk_(std::nullopt); p; p = walk_(p)) out.push_back(*p);
   for (const Entry& e : queue_) out.push_back(e.prefix());
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
-}
-
-std::optional<IpPrefix> FanoutStage::next_table_prefix(const std::optional<IpPrefix>& after) const {
-  const auto hit = table_.next_after(after);
-  if (!hit.value) return std::nullopt;
-  return hit.prefix;
 }
 
 void FanoutStage::each_queued_since(uint64_t& seq,

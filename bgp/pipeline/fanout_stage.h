@@ -8,13 +8,15 @@
 // passed it. Delivery runs in TaskScheduler slices, so changes are batched per event; after each
 // run of deliveries the reader's flush function is called (PeerOut sends its batch).
 // A reader added later (a peer coming up) first gets the current table by a dump that runs in
-// slices alongside new changes: the dump walks the fanout's table with a safe iterator, and only
-// when the reader has caught up with the queue; queue entries for prefixes the dump has not yet
+// slices alongside new changes: the dump walks the prefixes upstream (`walk`, a cursor that is
+// just a prefix) and sends each one's winner as the source (the decision) answers it, only when
+// the reader has caught up with the queue; queue entries for prefixes the dump has not yet
 // reached are skipped (the dump will send their current route), so the reader always sees a
-// consistent sequence. Each Reader is a BgpStage, the parent of its branch: its lookups answer
-// what that reader has been sent, not the newest winner.
-// REQUIRES: flush functions and branch stages do not call back into the pipeline synchronously.
-// Threading: single-threaded.
+// consistent sequence. No table: the winners are the decision's answers (which keeps none
+// either; see decision_stage.h), so a full table's winners cost nothing here. Each Reader is a
+// BgpStage, the parent of its branch: its lookups answer what that reader has been sent, not the
+// newest winner. REQUIRES: flush functions and branch stages do not call back into the pipeline
+// synchronously. Threading: single-threaded.
 #pragma once
 
 #include <chrono>
@@ -81,14 +83,16 @@ class FanoutStage : public BgpStage {
     bool prefetch_ = false;
     size_t slack_ = 0;
     bool dump_started_ = false;
-    RouteTable::Iterator cursor_;  // stands on the last dumped prefix
     std::optional<IpPrefix> last_dumped_;
     uint64_t delivered_ = 0;
     uint64_t skipped_ = 0;
   };
 
-  // REQUIRES: slice_entries > 0 (entries per reader per slice).
-  FanoutStage(rib::TaskScheduler& scheduler, size_t slice_entries);
+  // `source` answers the newest winner of a prefix (the decision, the stage sending here) and
+  // `walk` yields every prefix it may have one for. REQUIRES: slice_entries > 0 (entries per
+  // reader per slice); source outlives the stage.
+  FanoutStage(rib::TaskScheduler& scheduler, size_t slice_entries, const BgpStage* source,
+              PrefixWalk walk);
   ~FanoutStage() override;
 
   std::string name() const override { return "fanout"; }
@@ -96,10 +100,10 @@ class FanoutStage : public BgpStage {
   void replace_route(const BgpRouteRef& old_route, const BgpRouteRef& new_route,
                      BgpStage* caller) override;
   void delete_route(const BgpRouteRef& route, BgpStage* caller) override;
-  // The newest winner (what the decision sent).
+  // The newest winner (what the decision sent): the source's answer.
   BgpRouteRef lookup_route(const IpPrefix& prefix) const override;
-  // Warms the table; the readers take the changes later (their own hint: deliver).
-  void prefetch(std::span<const IpPrefix> prefixes) override { table_.warm(prefixes); }
+  // Nothing to warm; the readers take the changes later (their own hint: deliver).
+  void prefetch(std::span<const IpPrefix> /*prefixes*/) override {}
   void replace_parent(BgpStage* /*old_parent*/, BgpStage* /*new_parent*/) override {}
 
   // A new output branch: plumb its first stage with reader->set_next(). With `dump`, it first
@@ -115,12 +119,15 @@ class FanoutStage : public BgpStage {
   void pause(Reader* reader);
   void resume(Reader* reader);
 
-  // Every prefix some reader may hold a route for: the table's and the queued changes', sorted.
+  // Every prefix some reader may hold a route for: the walk's and the queued changes', sorted.
   std::vector<IpPrefix> prefixes();
 
-  // The first prefix of the table after `after` (the first of all for nullopt), or nullopt.
-  std::optional<IpPrefix> next_table_prefix(const std::optional<IpPrefix>& after) const;
-  // Prefixes with queued changes, sorted: with the table's, all a reader may hold a route for.
+  // The first prefix after `after` (the first of all for nullopt) that may have a winner, or
+  // nullopt (the walk's).
+  std::optional<IpPrefix> next_table_prefix(const std::optional<IpPrefix>& after) const {
+    return walk_(after);
+  }
+  // Prefixes with queued changes, sorted: with the walk's, all a reader may hold a route for.
   std::vector<IpPrefix> queued_prefixes() const;
   // The queue's position after its newest change (where the next one goes).
   uint64_t queue_end() const { return end_seq(); }
@@ -138,7 +145,8 @@ class FanoutStage : public BgpStage {
   void set_stuck_after(std::chrono::steady_clock::duration d) { stuck_after_ = d; }
 
   size_t queue_size() const { return queue_.size(); }
-  size_t table_size() const { return table_.size(); }
+  // Prefixes with a winner (adds less deletes received).
+  size_t table_size() const { return size_; }
   size_t readers() const { return readers_.size(); }
 
  private:
@@ -183,14 +191,16 @@ class FanoutStage : public BgpStage {
   rib::TaskScheduler& scheduler_;
   size_t slice_entries_;
   std::chrono::steady_clock::duration stuck_after_ = std::chrono::seconds(1);
-  RouteTable table_;
+  const BgpStage* source_;
+  PrefixWalk walk_;
+  size_t size_ = 0;
   mutable std::deque<Entry> queue_;  // mutable: build_index() links the entries
   uint64_t first_seq_ = 0;
   // Open addressing (no node per queued prefix: a full table in flight queues a million).
   // Built on demand (indexed_), mutable for lookups: a cache of what the queue holds.
   mutable absl::flat_hash_map<IpPrefix, Chain, std::hash<IpPrefix>> queued_by_prefix_;
   mutable bool indexed_ = false;
-  std::list<std::unique_ptr<Reader>> readers_;  // after table_: cursors go first
+  std::list<std::unique_ptr<Reader>> readers_;
   rib::TaskHandle task_;
   std::vector<IpPrefix> hint_;  // deliver()'s prefetch hint to a branch (kept for its capacity)
 };

@@ -18,7 +18,7 @@ std::string Pfx(int i) { return "10.0." + std::to_string(i) + ".0/24"; }
 
 class FanoutStageTest : public ::testing::Test {
  protected:
-  FanoutStageTest() : fanout(scheduler, 4) { in.set_next(&fanout); }
+  FanoutStageTest() : fanout(scheduler, 4, &in, testing::WalkOf(in)) { in.set_next(&fanout); }
 
   struct Branch {
     FanoutStage::Reader* reader = nullptr;

@@ -50,9 +50,8 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
     uint64_t unresolvable = 0;  // routes not passed because their next hop is unreachable
     uint64_t reevaluated = 0;   // annotations changed by later answers
   };
-  // The first prefix after `after` (the first of all for nullopt) the parent may hold a route
-  // for, or nullopt at the end.
-  using WalkFn = std::function<std::optional<IpPrefix>(const std::optional<IpPrefix>& after)>;
+  // The prefixes the parent may hold a route for.
+  using WalkFn = PrefixWalk;
   struct Background {
     rib::TaskScheduler* scheduler = nullptr;  // null: walks run to the end at once
     size_t slice = 200;                       // prefixes visited per slice; REQUIRES: > 0

@@ -15,16 +15,8 @@ using testing::A;
 using testing::P;
 using testing::Peer;
 using testing::Route;
+using testing::WalkOf;
 using V = std::vector<std::string>;
-
-// The prefixes PeerIn holds, in order: what a walk after an IGP change visits.
-NexthopResolverStage::WalkFn WalkOf(PeerIn& in) {
-  return [&in](const std::optional<IpPrefix>& after) -> std::optional<IpPrefix> {
-    const auto hit = in.table().next_after(after);
-    if (!hit.value) return std::nullopt;
-    return hit.prefix;
-  };
-}
 
 class NexthopResolverTest : public ::testing::Test {
  protected:

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bgp/pipeline/bgp_route.h"
+#include "bgp/pipeline/peer_in.h"
 #include "bgp/pipeline/rib_sink.h"
 #include "bgp/pipeline/session_sink.h"
 
@@ -26,6 +27,15 @@ struct AttrSpec {
   std::optional<std::string> originator_id{};
   size_t cluster_list = 0;
 };
+
+// The prefixes a PeerIn holds, in order: a PrefixWalk for stages fed from it in tests.
+inline PrefixWalk WalkOf(PeerIn& in) {
+  return [&in](const std::optional<IpPrefix>& after) -> std::optional<IpPrefix> {
+    const auto hit = in.table().next_after(after);
+    if (!hit.value) return std::nullopt;
+    return hit.prefix;
+  };
+}
 
 inline AttributeSetPtr Attrs(const AttrSpec& s) {
   PathAttributes a;
@@ -80,9 +90,13 @@ class FakeSessionSink : public SessionSink {
   std::vector<UpdateBatch> batches;
 };
 
-// A RIB sink that keeps one table per origin and checks that deletes match adds.
+// A RIB sink that keeps one table per origin and checks that deletes match adds (the route
+// added, or one equal to it with the same annotation: bgp_stage.h, rule 1).
 class FakeRibSink : public RibSink {
  public:
+  static bool Same(const BgpRoute& a, const BgpRoute& b) {
+    return SameRoute(a, b) && a.resolvable == b.resolvable && a.igp_metric == b.igp_metric;
+  }
   void add_route(RibOrigin o, const BgpRouteRef& r) override {
     auto& t = tables[static_cast<int>(o)];
     if (t.contains(r->prefix)) errors.push_back("add over " + r->ToString());
@@ -93,14 +107,14 @@ class FakeRibSink : public RibSink {
                      const BgpRouteRef& new_route) override {
     auto& t = tables[static_cast<int>(o)];
     auto it = t.find(old_route->prefix);
-    if (it == t.end() || it->second != old_route)
+    if (it == t.end() || !Same(*it->second, *old_route))
       errors.push_back("bad replace " + old_route->ToString());
     t[new_route->prefix] = new_route;
   }
   void delete_route(RibOrigin o, const BgpRouteRef& r) override {
     auto& t = tables[static_cast<int>(o)];
     auto it = t.find(r->prefix);
-    if (it == t.end() || it->second != r) errors.push_back("bad delete " + r->ToString());
+    if (it == t.end() || !Same(*it->second, *r)) errors.push_back("bad delete " + r->ToString());
     t.erase(r->prefix);
   }
   void end_batch() override { ++batches; }
