@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "bgp/pipeline/peer_in.h"
 #include "bgp/pipeline/recording_stage.h"
 #include "bgp/pipeline/test_util.h"
@@ -155,6 +157,34 @@ TEST_F(FanoutStageTest, LateJoinerGetsDumpAlongsideChanges) {
 
 // A branch that lost what it was given (the RIB restarted) starts over: what it had queued is
 // dropped, and it gets the current table by a dump, alongside the changes after it.
+// The fanout keeps no table: a dump walks the prefixes upstream and sends each one's winner as
+// the source answers it then; a walked prefix without one (a branch's route that is unusable or
+// filtered out) sends nothing.
+TEST_F(FanoutStageTest, DumpSendsTheSourcesWinnerOfEachWalkedPrefix) {
+  const std::set<IpPrefix> walked{P(Pfx(0)), P(Pfx(1)), P(Pfx(2)), P(Pfx(3))};
+  FanoutStage f(scheduler, 4, &in, [&walked](const std::optional<IpPrefix>& after) {
+    auto it = after ? walked.upper_bound(*after) : walked.begin();
+    return it == walked.end() ? std::nullopt : std::optional<IpPrefix>(*it);
+  });
+  in.set_next(&f);
+  Announce(1, 1);
+  Announce(3, 1);
+  Announce(3, 2);  // the dump sends the newest
+  EXPECT_EQ(f.table_size(), 2u);
+  FanoutStage::Reader* reader = f.add_reader("late", nullptr, /*dump=*/true);
+  RecordingStage rec(reader);
+  reader->set_next(&rec);
+  scheduler.run_until_idle();
+  EXPECT_EQ(rec.EventStrings(), (std::vector<std::string>{"+10.0.1.0/24 p1", "+10.0.3.0/24 p1"}));
+  EXPECT_EQ(rec.current(P(Pfx(3))), in.lookup_route(P(Pfx(3))));
+  EXPECT_EQ(reader->delivered(), 2u);
+  EXPECT_FALSE(reader->dumping());
+  EXPECT_TRUE(rec.violations().empty());
+  EXPECT_TRUE(rec.CheckLookups().ok()) << rec.CheckLookups().ToString();
+  f.remove_reader(reader);
+  in.set_next(&fanout);
+}
+
 TEST_F(FanoutStageTest, RestartedDumpSendsTheCurrentTableAgain) {
   auto b = AddBranch("b", false);
   for (int i = 0; i < 10; ++i) Announce(i, 1);
