@@ -162,11 +162,11 @@ Status BgpPipeline::refresh_out(PeerId id, std::optional<Family> family) {
 }
 
 PolicyRefilter::NextFn BgpPipeline::export_walk() const {
-  // What a reader may hold: the fanout's table now and later, the prefixes of changes queued
-  // now, and those of changes queued during the walk (a prefix deleted from the table after the
-  // walk starts is still held by a reader its deletion has not reached: the walk must visit it,
-  // or the deletion, delivered after the walk passed it, would be filtered with the new policy
-  // only). Deliveries touch their prefix, so the walk skips those delivered.
+  // What a reader may hold: the prefixes with a winner now and later (the branches' prefixes),
+  // the prefixes of changes queued now, and those of changes queued during the walk (a winner
+  // deleted after the walk starts is still held by a reader its deletion has not reached: the
+  // walk must visit it, or the deletion, delivered after the walk passed it, would be filtered
+  // with the new policy only). Deliveries touch their prefix, so the walk skips those delivered.
   auto queued = std::make_shared<const std::vector<IpPrefix>>(fanout_->queued_prefixes());
   struct Later {
     uint64_t seq;

@@ -33,6 +33,7 @@ class NexthopResolverTest : public ::testing::Test {
     EXPECT_TRUE(rec.CheckLookups().ok()) << rec.CheckLookups().ToString();
   }
 
+  rib::TaskScheduler scheduler;  // outlives the resolver's walk task (when a test sets one)
   FakeNexthopOracle oracle;
   NexthopCache cache{oracle};
   PeerRef peer = Peer(1, 65001, false, "10.0.0.1");
@@ -241,7 +242,6 @@ TEST_F(NexthopResolverTest, WaitingRoutesAreSentOnceAsTheyAreNow) {
 // prefix keeps its old annotation (lookups and messages alike) until the walk passes it, and an
 // answer changing again during the walk is applied by another walk after it.
 TEST_F(NexthopResolverTest, ChangedAnswerIsWalkedInSlices) {
-  rib::TaskScheduler scheduler;
   resolver.set_background({.scheduler = &scheduler, .slice = 1, .throttle = nullptr, .name = "w"});
   for (const char* p : {"1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8"}) Announce(p, "192.0.2.1");
   Announce("5.0.0.0/8", "203.0.113.1");  // unreachable: the walk has nothing to do with it
