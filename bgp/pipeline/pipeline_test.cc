@@ -170,6 +170,40 @@ TEST_F(PipelineTest, LateJoinerDumpAndPeerDownInBackground) {
   EXPECT_TRUE(s2.table.empty());
 }
 
+// No table of winners: a late joiner's dump walks the prefixes of every branch (PeerIn's and the
+// deletion stages') and sends each prefix's winner as chosen when the dump reaches it, here
+// while a flapped peer's routes are still being withdrawn in the background.
+TEST_F(PipelineTest, LateJoinerDumpSendsEachPrefixsWinnerAcrossBranches) {
+  testing::FakeSessionSink s1;
+  testing::FakeSessionSink s2;
+  auto [e1, e2] = TwoPeersUp(s1, s2);
+  std::vector<std::string> first;
+  std::vector<std::string> second;
+  for (int i = 0; i < 10; ++i) first.push_back("20.0." + std::to_string(i) + ".0/24");
+  for (int i = 5; i < 15; ++i) second.push_back("20.0." + std::to_string(i) + ".0/24");
+  Send(e1, {65001}, first);
+  Send(e2, {65002, 7}, second);  // longer: e1 wins 20.0.5-9
+  scheduler.run_until_idle();
+  EXPECT_EQ(rib.all().size(), 15u);
+  EXPECT_EQ(rib.all().at(P("20.0.7.0/24"))->peer->address, A("10.0.0.1"));
+
+  PeerId e3 = AddPeer(65003, "10.0.0.3");
+  testing::FakeSessionSink s3;
+  ASSERT_TRUE(pipeline->peer_up(e3, A("3.3.3.3"), s3).ok());
+  ASSERT_TRUE(pipeline->peer_down(e1).ok());  // e1's ten routes go in 5-route slices
+  scheduler.run_slice();
+  EXPECT_EQ(pipeline->counters(e1).value().deletions_pending, 1u);
+  scheduler.run_until_idle();
+  ASSERT_EQ(s3.table.size(), 10u);
+  for (int i = 5; i < 15; ++i) {
+    const IpPrefix p = P("20.0." + std::to_string(i) + ".0/24");
+    ASSERT_TRUE(s3.table.contains(p)) << p.ToString();
+    EXPECT_EQ(s3.table.at(p)->attrs().as_path->ToString(), "65000 65002 7");
+  }
+  EXPECT_EQ(rib.all().size(), 10u);
+  EXPECT_TRUE(rib.errors.empty()) << rib.errors.front();
+}
+
 TEST_F(PipelineTest, BusySessionStopsItsReaderOnly) {
   PeerId e1 = AddPeer(65001, "10.0.0.1");
   PeerId e2 = AddPeer(65002, "10.0.0.2");
