@@ -22,14 +22,10 @@ void DecisionStage::decide(const IpPrefix& prefix, BgpStage* caller, const BgpRo
   Candidates cands = candidates(prefix, caller, nullptr);
   // What was sent before: the same choice with the caller's previous route (the other branches
   // have not changed, and SelectBest is deterministic).
-  BgpRouteRef old;
-  if (caller_old && caller_old->resolvable) {
-    cands.push_back(caller_old);
-    old = SelectBest(cands).best;
-    cands.pop_back();
-  } else if (!cands.empty()) {
-    old = SelectBest(cands).best;
-  }
+  const bool had = caller_old && caller_old->resolvable;
+  if (had) cands.push_back(caller_old);
+  BgpRouteRef old = SelectBest(cands).best;
+  if (had) cands.pop_back();
   if (caller_new && caller_new->resolvable) cands.push_back(caller_new);
   BgpRouteRef best = SelectBest(cands).best;
   KeepIfEqual(old, best);

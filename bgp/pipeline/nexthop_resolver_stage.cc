@@ -35,14 +35,18 @@ bool NexthopResolverStage::IsSelf(const BgpRoute& r) {
   return nh && nh->is_zero() && nh->family() == r.prefix.family();
 }
 
+NexthopResolverStage::Answer NexthopResolverStage::AnswerAt(const Nexthop& n,
+                                                            const IpPrefix& p) const {
+  if (n.walking && cursor_ && p <= *cursor_) return n.target;
+  return n.sent;
+}
+
 NexthopResolverStage::Answer NexthopResolverStage::sent_answer(const BgpRoute& r) const {
   const auto nh = NexthopOf(r);
   if (!nh) return IsSelf(r) ? Answer{Answer::kReachable, 0} : Answer{};
   auto it = last_ != nexthops_.end() && last_->first == *nh ? last_ : nexthops_.find(*nh);
   if (it == nexthops_.end()) return Answer{};  // not received yet (a parent mid-message)
-  const Nexthop& n = it->second;
-  if (n.walking && cursor_ && r.prefix <= *cursor_) return n.target;
-  return n.sent;
+  return AnswerAt(it->second, r.prefix);
 }
 
 BgpRouteRef NexthopResolverStage::annotated(const BgpRouteRef& r, const Answer& a) const {
@@ -70,17 +74,17 @@ void NexthopResolverStage::settle(const IpPrefix& p, const BgpRouteRef& out) {
   if (it != copies_.end() && it->second != out) copies_.erase(it);
 }
 
-void NexthopResolverStage::chain(const BgpRoute& r) {
-  const auto nh = NexthopOf(r);
+NexthopResolverStage::Nexthop* NexthopResolverStage::chain(const BgpRoute& r, const IpAddr* nh) {
   if (!nh) {
     if (!IsSelf(r)) ++unchained_;
-    return;
+    return nullptr;
   }
   if (last_ == nexthops_.end() || last_->first != *nh) last_ = nexthops_.try_emplace(*nh).first;
   Nexthop& n = last_->second;
-  if (n.count++ > 0) return;
+  if (n.count++ > 0) return &n;
   cache_.add_user(*nh);  // an answer given at once is deferred (in a message)
   n.sent = Answer::Of(cache_.lookup(*nh));
+  return &n;
 }
 
 std::optional<IpAddr> NexthopResolverStage::unchain(const BgpRoute& r) {
@@ -116,17 +120,14 @@ void NexthopResolverStage::compact_waiting(const IpAddr& nh, Nexthop& n) {
 }
 
 BgpRouteRef NexthopResolverStage::receive(const BgpRouteRef& r) {
-  chain(*r);
-  const Answer a = sent_answer(*r);
-  if (a.kind == Answer::kPending) {
-    if (const auto nh = NexthopOf(*r)) {
-      Nexthop& n = last_->second;  // chain() left it there
-      if (n.waiting.size() >= 2 * n.count + 1024) compact_waiting(*nh, n);
-      n.waiting.push_back(r);
-    }
-    return nullptr;
-  }
-  return annotated(r, a);
+  const auto nh = NexthopOf(*r);
+  Nexthop* n = chain(*r, nh ? &*nh : nullptr);
+  if (!n) return IsSelf(*r) ? annotated(r, Answer{Answer::kReachable, 0}) : nullptr;
+  const Answer a = AnswerAt(*n, r->prefix);
+  if (a.kind != Answer::kPending) return annotated(r, a);
+  if (n->waiting.size() >= 2 * n->count + 1024) compact_waiting(*nh, *n);
+  n->waiting.push_back(r);
+  return nullptr;
 }
 
 void NexthopResolverStage::end_message() {

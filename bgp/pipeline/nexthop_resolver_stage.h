@@ -105,11 +105,14 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   // The answer route `r` (the parent's route for its prefix) was sent with; kPending for
   // unchained routes without a next hop (never sent), kReachable/0 for our own.
   Answer sent_answer(const BgpRoute& r) const;
+  // The answer routes of n were sent with at prefix p (the walk's target once it passed p).
+  Answer AnswerAt(const Nexthop& n, const IpPrefix& p) const;
   // What was (or is to be) sent for r under answer a: null unless reachable; r itself when its
   // own annotation is a's, else the copy in copies_ (made if needed).
   BgpRouteRef annotated(const BgpRouteRef& r, const Answer& a) const;
-  // Counts a route with r's next hop (registering it with the cache for the first one).
-  void chain(const BgpRoute& r);
+  // Counts a route with next hop nh (NexthopOf(r); null: none), registering nh with the cache
+  // for the first one; returns nh's state (null without one).
+  Nexthop* chain(const BgpRoute& r, const IpAddr* nh);
   // Uncounts it; returns the next hop whose last route it was, for the caller to release.
   std::optional<IpAddr> unchain(const BgpRoute& r);
   // What to send for a route just received (recording it as waiting if its answer is pending).

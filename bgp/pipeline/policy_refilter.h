@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/route_policy.h"
 #include "common/ip_prefix.h"
 #include "rib/task_scheduler.h"
@@ -35,7 +36,7 @@ namespace strata::bgp {
 class PolicyRefilter {
  public:
   // The first prefix after `after` (the first of all for nullopt) the parent may hold, or nullopt.
-  using NextFn = std::function<std::optional<IpPrefix>(const std::optional<IpPrefix>& after)>;
+  using NextFn = PrefixWalk;
   // Re-filters one prefix: its route went through `before`, now goes through `after`.
   using VisitFn =
       std::function<void(const IpPrefix&, const RoutePolicy& before, const RoutePolicy& after)>;
