@@ -3,13 +3,14 @@
 // Builds a BgpPipeline with two eBGP peers, feeds peer 1 the first N routes (default 200000) of
 // a real table (/work/shared/data, AS paths kept, or $STRATA_BENCH_TABLE), lets everything reach
 // peer 2, then changes peer 1's import policy (a MED on every route: every route is replaced in
-// decision and towards peer 2) and peer 2's export policy (rejects every other /24). Each change
-// runs twice: with the deletion's slice size (200 prefixes, as strata-bgp does), and with one
-// slice for the whole walk (the old synchronous behaviour). Between slices the process's
-// io_context would serve other sessions and IPC calls, so the longest single scheduler slice is
-// the longest time the process stays unresponsive. Prints, per run: slices, longest slice and
-// total in thread CPU time (robust on a loaded machine), and the longest slice in wall time.
-// Usage: strata-policy-refilter-bench [routes]
+// decision and towards peer 2) and peer 2's export policy (rejects every other /24), then takes
+// peer 1 down (its routes withdrawn towards peer 2 and the RIB, as in strata-bgp-bench's phase
+// (c); figures per withdrawal too). Each runs twice: with the deletion's slice size (200 prefixes,
+// as strata-bgp does), and with one slice for the whole walk (the old synchronous behaviour).
+// Between slices the process's io_context would serve other sessions and IPC calls, so the longest
+// single scheduler slice is the longest time the process stays unresponsive. Prints, per run:
+// slices, longest slice and total in thread CPU time (robust on a loaded machine), and the longest
+// slice in wall time. Usage: strata-policy-refilter-bench [routes]
 #include <time.h>
 
 #include <chrono>
@@ -180,6 +181,22 @@ int Run(size_t limit) {
         "CPU, %zu withdrawn\n",
         mode.c_str(), call_ms, s.slices, s.longest_ms, s.longest_wall_ms, s.total_ms,
         sinks[1].withdrawals - before);
+
+    // Peer 1 goes down: its routes are withdrawn towards peer 2 (no export policy now) and the
+    // RIB by a deletion stage, as in strata-bgp-bench's phase (c).
+    if (!pipeline.set_export_policy(ids[1], nullptr).ok()) return 1;
+    RunToIdle(scheduler);
+    const size_t withdrawn_before = sinks[1].withdrawals;
+    t0 = Clock::now();
+    if (!pipeline.peer_down(ids[0]).ok()) return 1;
+    call_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    s = RunToIdle(scheduler);
+    const size_t withdrawn = sinks[1].withdrawals - withdrawn_before;
+    std::printf(
+        "down   %-24s call %.2f ms, %zu slices, longest %.2f ms CPU (%.2f ms wall), total %.1f ms "
+        "CPU, %zu withdrawn (%.2f us CPU each)\n",
+        mode.c_str(), call_ms, s.slices, s.longest_ms, s.longest_wall_ms, s.total_ms, withdrawn,
+        withdrawn ? s.total_ms * 1e3 / static_cast<double>(withdrawn) : 0.0);
   }
   return 0;
 }

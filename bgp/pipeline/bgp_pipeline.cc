@@ -224,6 +224,7 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
                                        }
                                      });
   p->filter_out->set_next(p->out.get());
+  p->filter_out->set_withdraw_by_prefix(true);  // PeerOut withdraws by prefix
   return Status::Ok();
 }
 

@@ -85,40 +85,47 @@ BgpRouteRef OutputFilterStage::Transform(const BgpRouteRef& route, bool count) c
   return transform_with(route, refilter_.For(route->prefix), count);
 }
 
-BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const RoutePolicy& policy,
-                                              bool count) const {
-  if (route->peer->id == peer_) {
+std::optional<OutputFilterStage::Export> OutputFilterStage::verdict(const BgpRoute& route,
+                                                                    bool count) const {
+  if (route.peer->id == peer_) {
     counters_.to_source += count;
-    return nullptr;
+    return std::nullopt;
   }
-  if (!config_.llgr && IsLlgrStale(*route)) {
+  if (!config_.llgr && IsLlgrStale(route)) {
     counters_.llgr_stale += count;
-    return nullptr;
+    return std::nullopt;
   }
   // iBGP to iBGP only by reflection: from a client to all, from a non-client to clients.
-  const bool reflect = ibgp() && route->peer->ibgp;
-  if (reflect && !route->peer->rr_client && !config_.route_reflector_client) {
+  const bool reflect = ibgp() && route.peer->ibgp;
+  if (reflect && !route.peer->rr_client && !config_.route_reflector_client) {
     counters_.ibgp_to_ibgp += count;
-    return nullptr;
+    return std::nullopt;
   }
-  std::optional<IpAddr> reflect_from;
+  Export e;
   if (reflect) {
-    reflect_from = route->peer->router_id;
-    const IpAddr originator = route->path().originator_id().value_or(*reflect_from);
+    e.reflect_from = route.peer->router_id;
+    const IpAddr originator = route.path().originator_id().value_or(*e.reflect_from);
     if (!reflection_.peer_router_id.is_zero() && originator == reflection_.peer_router_id) {
       counters_.to_originator += count;
-      return nullptr;
+      return std::nullopt;
     }
   }
-  std::optional<IpAddr> self;
   if (type_ == PeerType::kExternal || config_.next_hop_self) {
-    self = local_nexthop(route->prefix.family());
-    if (!self) {
+    e.self = local_nexthop(route.prefix.family());
+    if (!e.self) {
       counters_.no_nexthop += count;
-      return nullptr;
+      return std::nullopt;
     }
   }
-  BgpRouteRef out = WithAttrs(*route, rewrite(route->attrs, self ? &*self : nullptr, reflect_from));
+  return e;
+}
+
+BgpRouteRef OutputFilterStage::transform_with(const BgpRouteRef& route, const RoutePolicy& policy,
+                                              bool count) const {
+  const std::optional<Export> e = verdict(*route, count);
+  if (!e) return nullptr;
+  BgpRouteRef out =
+      WithAttrs(*route, rewrite(route->attrs, e->self ? &*e->self : nullptr, e->reflect_from));
   if (policy) {
     out = policy(out);
     if (!out) counters_.policy_rejected += count;
@@ -139,7 +146,13 @@ void OutputFilterStage::replace_route(const BgpRouteRef& old_route, const BgpRou
 }
 
 void OutputFilterStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
-  BgpRouteRef out = Transform(route, false);
+  const RoutePolicy& policy = refilter_.For(route->prefix);
+  BgpRouteRef out;
+  if (withdraw_by_prefix_ && !policy) {
+    if (verdict(*route, false)) out = route;  // the child needs the prefix only
+  } else {
+    out = transform_with(route, policy, false);
+  }
   refilter_.Touch(route->prefix);  // nothing sent for it now: a later add uses the new policy
   if (out) send_delete(out);
 }

@@ -77,8 +77,22 @@ class OutputFilterStage : public PassThroughStage {
   void Refresh(std::optional<Family> family, PolicyRefilter::NextFn next);
   PolicyRefilter& refilter() { return refilter_; }
   const PolicyRefilter& refilter() const { return refilter_; }
+  // For a child that needs only a delete's prefix (PeerOut: a withdrawal carries no
+  // attributes). A delete of a prefix no export policy applies to is then passed on as the
+  // parent's route once the checks pass, without the rewrite: the verdict is the same (the
+  // rewrite never drops a route) and a withdrawal costs no new attribute set. Rule 1's "the
+  // route added, or an equal one" is waived for this child only. Set by the pipeline.
+  void set_withdraw_by_prefix(bool on) { withdraw_by_prefix_ = on; }
 
  private:
+  // What the rules make of a route this peer gets: its next hop (to our address) and, when
+  // reflected, the router id of its iBGP source.
+  struct Export {
+    std::optional<IpAddr> self;
+    std::optional<IpAddr> reflect_from;
+  };
+  // The rules before the export policy: nullopt if the route is not sent (counted if `count`).
+  std::optional<Export> verdict(const BgpRoute& route, bool count) const;
   void refilter_one(const IpPrefix& prefix, const RoutePolicy& before, const RoutePolicy& after);
   BgpRouteRef transform_with(const BgpRouteRef& route, const RoutePolicy& policy, bool count) const;
   bool ibgp() const { return config_.peer_as == local_as_; }
@@ -93,6 +107,7 @@ class OutputFilterStage : public PassThroughStage {
   ReflectionContext reflection_;
   Confederation confed_;
   PeerType type_;  // the peer's relation to us
+  bool withdraw_by_prefix_ = false;
   mutable Counters counters_;
   // One-entry memo: consecutive routes usually share their attribute set.
   mutable AttributeSetPtr memo_in_;

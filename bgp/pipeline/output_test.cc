@@ -99,6 +99,36 @@ TEST_F(OutputFilterTest, NextHopSelfAndExportPolicy) {
   EXPECT_EQ(filter->counters().policy_rejected, 1u);
 }
 
+TEST_F(OutputFilterTest, WithdrawByPrefixSkipsTheRewriteNotTheVerdict) {
+  Build(2, Config(65002, "10.0.1.254"));
+  filter->set_withdraw_by_prefix(true);
+  in.announce(Route("1.0.0.0/8", {.path = {65001}}, ebgp_src));
+  in.announce(Route("2001:db8::/32", {.path = {65001}, .next_hop = "2001:db8::1"}, ebgp_src));
+  in.withdraw(P("1.0.0.0/8"));
+  in.withdraw(P("2001:db8::/32"));  // never sent (no IPv6 local address): no withdrawal
+  ASSERT_EQ(rec->events().size(), 2u);
+  EXPECT_EQ(rec->events()[0].route->path().as_path->ToString(), "65000 65001");
+  const auto& del = rec->events()[1];
+  EXPECT_EQ(del.op, RecordingStage::Op::kDelete);
+  EXPECT_EQ(del.route->prefix, P("1.0.0.0/8"));
+  EXPECT_EQ(del.route->path().as_path->ToString(), "65001");  // the parent's, not rewritten
+  EXPECT_EQ(filter->counters().no_nexthop, 1u);               // the add's; deletes count nothing
+  EXPECT_TRUE(rec->current().empty());
+}
+
+TEST_F(OutputFilterTest, WithdrawByPrefixUnderAnExportPolicyIsTheFullExport) {
+  PipelinePeerConfig c = Config(65002, "10.0.1.254");
+  c.export_policy = [](const BgpRouteRef& r) { return r->prefix.len() == 8 ? r : nullptr; };
+  Build(2, std::move(c));
+  filter->set_withdraw_by_prefix(true);
+  in.announce(Route("1.0.0.0/8", {.path = {65001}}, ebgp_src));
+  in.announce(Route("1.1.0.0/16", {.path = {65001}}, ebgp_src));
+  in.withdraw(P("1.0.0.0/8"));
+  in.withdraw(P("1.1.0.0/16"));  // the policy dropped its add: no withdrawal
+  EXPECT_EQ(rec->EventStrings(), (std::vector<std::string>{"+1.0.0.0/8 p1", "-1.0.0.0/8 p1"}));
+  EXPECT_TRUE(rec->violations().empty());  // the delete is the add's rewritten route
+}
+
 class PeerOutTest : public ::testing::Test {
  protected:
   PeerOutTest() : out(2, sink, &in, 3, [this](bool busy) { flow.push_back(busy); }) {
