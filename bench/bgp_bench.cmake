@@ -19,6 +19,7 @@ add_executable(strata-bgp-bench
   ${CMAKE_CURRENT_LIST_DIR}/bgp_router_strata.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_table.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_tester_session.cc
+  ${CMAKE_CURRENT_LIST_DIR}/thread_priority.cc
 )
 target_include_directories(strata-bgp-bench PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(strata-bgp-bench PRIVATE strata_bgp_wire strata_profile_report CLI11::CLI11

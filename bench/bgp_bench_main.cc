@@ -61,6 +61,9 @@ int main(int argc, char** argv) {
   app.add_option("--profile-samples", opt.profile_samples,
                  "phase (e): routes per profile scenario, one every 2 s (0 skips it)")
       ->capture_default_str();
+  app.add_flag("--tester-rt,!--no-tester-rt", opt.tester_rt,
+               "from phase (b) on, the tester's timing threads run SCHED_FIFO")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (::geteuid() != 0) {
     std::fprintf(stderr, "strata-bgp-bench needs root (network namespaces); skipped\n");

@@ -67,6 +67,15 @@ std::string MarkdownReport(const ReportContext& ctx, const std::vector<RouterRes
     }
   }
   o += "\n### (b) one new prefix crossing the router with the table loaded (ms)\n\n";
+  std::string rt, other;
+  for (const auto& r : results) {
+    if (Ran(r))
+      (r.tester_rt ? rt : other) += (r.tester_rt ? rt : other).empty() ? r.router : ", " + r.router;
+  }
+  o += "Tester timing threads (counter reader, (c) prober) from here on: " +
+       (rt.empty() ? std::string() : "SCHED_FIFO for " + rt) +
+       (!rt.empty() && !other.empty() ? "; " : "") +
+       (other.empty() ? std::string() : "normal scheduling for " + other) + "\n\n";
   o += "| router | announce median | announce p99 | withdraw median | withdraw p99 | lost |\n"
        "|---|---|---|---|---|---|\n";
   for (const auto& r : results) {
@@ -182,6 +191,7 @@ std::string JsonReport(const ReportContext& ctx, const std::vector<RouterResult>
          ", \"withdraw_median_ms\": " + JsonNum(r.wd_median_ms) +
          ", \"withdraw_p99_ms\": " + JsonNum(r.wd_p99_ms) +
          ", \"latency_lost\": " + std::to_string(r.lat_lost) +
+         ", \"tester_rt\": " + (r.tester_rt ? "true" : "false") +
          ",\n     \"peer_down_all_withdrawn_s\": " + JsonNum(r.down_withdraw_s) +
          ", \"peer_down_worst_ms\": " + JsonNum(r.down_worst_ms) +
          ", \"peer_down_median_ms\": " + JsonNum(r.down_median_ms) +

@@ -19,6 +19,7 @@
 #include "bench/bgp_process.h"
 #include "bench/bgp_route_counter.h"
 #include "bench/bgp_tester_session.h"
+#include "bench/thread_priority.h"
 #include "bgp/wire/update_packer.h"
 
 namespace strata::bench {
@@ -302,7 +303,9 @@ RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessa
                   std::to_string(table.routes) + " routes");
   }
 
-  // (b) one new prefix with the table loaded.
+  // (b) one new prefix with the table loaded. From here on the timing threads may run
+  // real-time (RunOptions::tester_rt); (a) is timed as before, with the tester as it was.
+  r.tester_rt = opt.tester_rt && counter_session.SetReaderRealtime(true);
   const auto probe_attrs = ProbeAttrs(kFeederAAs, kFeederAAddr);
   const auto announce = Concat(
       bgp::PackAnnouncements(probe_attrs, bgp::kIpv4Unicast, {&watched[0], 1}, feeder_a->codec()));
@@ -382,6 +385,7 @@ RouterResult RunRouter(RouterDriver& driver, const BenchTable& table, TableMessa
   std::atomic<bool> stop_probes{false};
   std::atomic<size_t> probes_sent{0};
   std::thread prober([&] {
+    if (r.tester_rt) (void)SetThreadRealtime(pthread_self(), true);
     auto next = Clock::now();
     for (size_t k = 1; k <= kDownProbes && !stop_probes; ++k) {
       const auto msg = Concat(

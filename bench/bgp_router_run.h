@@ -35,12 +35,17 @@ struct RunOptions {
   int event_routes = 255;        // (d): 0 skips the phase
   int event_interval_ms = 1000;  // (d): one route every this many ms
   int profile_samples = 10;      // (e): per scenario; 0 skips the phase
+  // From phase (b) on, the threads that time the probes (the counter's reader and phase (c)'s
+  // prober) run SCHED_FIFO: the tester stands in for peers on machines of their own, so a
+  // probe's delay should not include the tester waiting for a CPU the router's processes hold.
+  bool tester_rt = true;
   std::string strata_bin;
 };
 
 struct RouterResult {
   std::string router;
-  std::string error;  // empty: all phases ran
+  bool tester_rt = false;  // the timing threads got SCHED_FIFO (RunOptions::tester_rt)
+  std::string error;       // empty: all phases ran
   bool skipped = false;
   size_t n = 0;
   bool extended_messages = false;

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "bench/thread_priority.h"
 #include "bgp/wire/message_codec.h"
 #include "bgp/wire/message_header.h"
 #include "bgp/wire/open_message.h"
@@ -107,6 +108,11 @@ Status TesterSession::Handshake(const std::string& router, uint32_t router_as, i
   reader_ = std::thread([this] { ReadLoop(); });
   keepalive_ = std::thread([this] { KeepaliveLoop(); });
   return Status::Ok();
+}
+
+bool TesterSession::SetReaderRealtime(bool on) {
+  if (!reader_.joinable()) return false;
+  return SetThreadRealtime(reader_.native_handle(), on);
 }
 
 bool TesterSession::ReadMessage() {

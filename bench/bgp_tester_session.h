@@ -39,6 +39,9 @@ class TesterSession {
   // Sends Cease / Administrative Shutdown and closes the connection.
   void Close();
   bool up() const { return up_.load(); }
+  // Runs the reader thread (the one that times what arrives) SCHED_FIFO at the lowest real-time
+  // priority, or back at SCHED_OTHER. False if not permitted or not connected.
+  bool SetReaderRealtime(bool on);
   const bgp::CodecOptions& codec() const { return codec_; }
   const std::string& error() const { return error_; }
 
