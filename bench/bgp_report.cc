@@ -69,8 +69,9 @@ std::string MarkdownReport(const ReportContext& ctx, const std::vector<RouterRes
   o += "\n### (b) one new prefix crossing the router with the table loaded (ms)\n\n";
   std::string rt, other;
   for (const auto& r : results) {
-    if (Ran(r))
-      (r.tester_rt ? rt : other) += (r.tester_rt ? rt : other).empty() ? r.router : ", " + r.router;
+    if (!Ran(r)) continue;
+    std::string& list = r.tester_rt ? rt : other;
+    list += list.empty() ? r.router : ", " + r.router;
   }
   o += "Tester timing threads (counter reader, (c) prober) from here on: " +
        (rt.empty() ? std::string() : "SCHED_FIFO for " + rt) +
