@@ -5,6 +5,14 @@
 #include <utility>
 
 namespace strata::bgp {
+namespace {
+
+// Merging walks: `first` becomes `c` if that comes earlier.
+void KeepEarliest(std::optional<IpPrefix>& first, const std::optional<IpPrefix>& c) {
+  if (c && (!first || *c < *first)) first = c;
+}
+
+}  // namespace
 
 BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& rib,
                          rib::TaskScheduler& scheduler)
@@ -64,7 +72,7 @@ StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
   NexthopResolverStage::Background walk;
   walk.scheduler = &scheduler_;
   walk.slice = config_.deletion_slice;
-  walk.throttle = [this] { return fanout_->backlog() > 0; };
+  walk.throttle = readers_behind();
   walk.name = "nexthop-walk:" + label;
   p->resolver->set_background(std::move(walk));
   p->filter_in->set_next(p->resolver.get());
@@ -121,12 +129,13 @@ Status BgpPipeline::set_import_policy(PeerId id, RoutePolicy policy) {
 std::optional<IpPrefix> BgpPipeline::NextHeld(const Peer& p, const std::optional<IpPrefix>& after) {
   // Everything the branch may hold: PeerIn's routes and those still being deleted.
   std::optional<IpPrefix> first;
-  auto consider = [&first](const std::optional<IpPrefix>& c) {
-    if (c && (!first || *c < *first)) first = c;
-  };
-  if (const auto hit = p.in->table().next_after(after); hit.value) consider(hit.prefix);
-  for (const auto& d : p.deletions) consider(d->next_prefix(after));
+  if (const auto hit = p.in->table().next_after(after); hit.value) KeepEarliest(first, hit.prefix);
+  for (const auto& d : p.deletions) KeepEarliest(first, d->next_prefix(after));
   return first;
+}
+
+std::function<bool()> BgpPipeline::readers_behind() const {
+  return [fanout = fanout_.get()] { return fanout->backlog() > 0; };
 }
 
 PolicyRefilter::NextFn BgpPipeline::import_walk(Peer& p) {
@@ -137,10 +146,7 @@ PrefixWalk BgpPipeline::winners_walk() {
   // A winner comes from some branch: the first prefix any branch holds after `after`.
   return [this](const std::optional<IpPrefix>& after) {
     std::optional<IpPrefix> first;
-    for (const auto& [id, p] : peers_) {
-      const std::optional<IpPrefix> c = NextHeld(*p, after);
-      if (c && (!first || *c < *first)) first = c;
-    }
+    for (const auto& [id, p] : peers_) KeepEarliest(first, NextHeld(*p, after));
     return first;
   };
 }
@@ -179,10 +185,10 @@ PolicyRefilter::NextFn BgpPipeline::export_walk() const {
     });
     std::optional<IpPrefix> first = fanout->next_table_prefix(after);
     auto it = after ? std::upper_bound(queued->begin(), queued->end(), *after) : queued->begin();
-    if (it != queued->end() && (!first || *it < *first)) first = *it;
+    if (it != queued->end()) KeepEarliest(first, *it);
     auto lt = after ? later->prefixes.upper_bound(*after) : later->prefixes.begin();
     later->prefixes.erase(later->prefixes.begin(), lt);  // passed
-    if (lt != later->prefixes.end() && (!first || *lt < *first)) first = *lt;
+    if (lt != later->prefixes.end()) KeepEarliest(first, *lt);
     return first;
   };
 }
@@ -289,7 +295,7 @@ void BgpPipeline::set_refilter_background(Peer& p) {
   PolicyRefilter::Background in;
   in.scheduler = &scheduler_;
   in.slice = config_.deletion_slice;
-  in.throttle = [this] { return fanout_->backlog() > 0; };
+  in.throttle = readers_behind();
   in.before_slice = [peer] {
     if (peer->damping) peer->damping->set_charging(false);
   };
@@ -319,7 +325,7 @@ void BgpPipeline::start_deletion(Peer& p, RouteTable routes) {
   // A whole table's deletes enter the fanout only once its readers have taken the previous
   // slice, so another peer's new change waits behind at most one slice of them (issue 5). A
   // reader behind has work, so the fanout's task runs meanwhile.
-  stage->set_throttle([this] { return fanout_->backlog() > 0; });
+  stage->set_throttle(readers_behind());
   PlumbAfter(p.in.get(), stage.get());
   p.deletions.push_back(std::move(stage));
 }

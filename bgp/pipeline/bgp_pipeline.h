@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -217,6 +218,9 @@ class BgpPipeline : private RibFeed {
   static PolicyRefilter::NextFn import_walk(Peer& p);
   // The prefixes any branch may hold: where the decision may have a winner (the fanout's dumps).
   PrefixWalk winners_walk();
+  // Background work (deletions, re-filtering, IGP re-annotation) holds while this is true: a
+  // fanout reader is behind, so another peer's change waits behind at most one slice of it.
+  std::function<bool()> readers_behind() const;
   void tear_down_output(Peer& p);
   void finish_remove_if_idle(PeerId id);
   uint32_t cluster_id() const;
