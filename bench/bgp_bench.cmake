@@ -15,6 +15,7 @@ add_executable(strata-bgp-bench
   ${CMAKE_CURRENT_LIST_DIR}/bgp_router_bird.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_router_frr.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_router_gobgp.cc
+  ${CMAKE_CURRENT_LIST_DIR}/bgp_router_relay.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_router_run.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_router_strata.cc
   ${CMAKE_CURRENT_LIST_DIR}/bgp_table.cc
@@ -24,6 +25,11 @@ add_executable(strata-bgp-bench
 target_include_directories(strata-bgp-bench PRIVATE ${CMAKE_SOURCE_DIR})
 target_link_libraries(strata-bgp-bench PRIVATE strata_bgp_wire strata_profile_report CLI11::CLI11
   Threads::Threads)
+# The floor the routers are measured against (bgp_relay_main.cc).
+add_executable(strata-bgp-relay ${CMAKE_CURRENT_LIST_DIR}/bgp_relay_main.cc)
+target_include_directories(strata-bgp-relay PRIVATE ${CMAKE_SOURCE_DIR})
+target_link_libraries(strata-bgp-relay PRIVATE strata_bgp_wire CLI11::CLI11)
+add_dependencies(strata-bgp-bench strata-bgp-relay)
 # Smoke: N = 1000 through every installed router; BIRD must be there, and Strata when this
 # build has strata-bgp. Exit 77 (not root) counts as skipped.
 set(_bgp_bench_require bird)

@@ -33,7 +33,7 @@ std::vector<std::string> Split(const std::string& s) {
 int main(int argc, char** argv) {
   using namespace strata::bench;
   CLI::App app{"strata-bgp-bench: BGP routers side by side on a real table"};
-  std::string routers = "bird,frr,gobgp,strata";
+  std::string routers = "bird,frr,gobgp,strata,relay";
   std::string require;
   size_t n = 100000;
   bool smoke = false;
@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   std::string json;
   const char* env_data = std::getenv("STRATA_DATA");
   std::string data = env_data != nullptr ? env_data : "/work/shared/data";
-  app.add_option("--routers", routers, "comma-separated: bird,frr,gobgp,strata")
+  app.add_option("--routers", routers, "comma-separated: bird,frr,gobgp,strata,relay (the floor)")
       ->capture_default_str();
   app.add_option("--n", n, "prefixes in the table (up to 998042)")->capture_default_str();
   app.add_flag("--smoke", smoke, "N = 1000, 5 latency samples; fails if a --require router fails");

@@ -9,6 +9,7 @@ std::unique_ptr<RouterDriver> MakeDriver(const std::string& name) {
   if (name == "frr") return MakeFrrDriver();
   if (name == "gobgp") return MakeGobgpDriver();
   if (name == "strata") return MakeStrataDriver();
+  if (name == "relay") return MakeRelayDriver();
   return nullptr;
 }
 

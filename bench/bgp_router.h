@@ -54,7 +54,9 @@ std::unique_ptr<RouterDriver> MakeBirdDriver();
 std::unique_ptr<RouterDriver> MakeFrrDriver();
 std::unique_ptr<RouterDriver> MakeGobgpDriver();
 std::unique_ptr<RouterDriver> MakeStrataDriver();
-// By name: "bird", "frr", "gobgp", "strata"; nullptr for others.
+// The floor: strata-bgp-relay, which copies UPDATEs without processing them.
+std::unique_ptr<RouterDriver> MakeRelayDriver();
+// By name: "bird", "frr", "gobgp", "strata", "relay"; nullptr for others.
 std::unique_ptr<RouterDriver> MakeDriver(const std::string& name);
 
 // Writes `text` to `path`; false on failure.
