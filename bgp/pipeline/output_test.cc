@@ -159,6 +159,29 @@ TEST_F(PeerOutTest, GroupsByAttributeSetAndCoalesces) {
   EXPECT_EQ(out.counters().advertised, 1u);
 }
 
+TEST_F(PeerOutTest, OneChangeIsOneGroupOrOneWithdrawal) {
+  in.announce(Route("1.0.0.0/8", {.path = {1}}, src));
+  out.flush();
+  ASSERT_EQ(sink.batches.size(), 1u);
+  ASSERT_EQ(sink.batches[0].announcements.size(), 1u);
+  EXPECT_EQ(sink.batches[0].announcements[0].prefixes, std::vector<IpPrefix>{P("1.0.0.0/8")});
+  EXPECT_EQ(sink.batches[0].announcements[0].family, Family::kIpv4);
+  EXPECT_EQ(sink.batches[0].announcements[0].attrs->attrs().as_path->ToString(), "1");
+  EXPECT_TRUE(sink.batches[0].withdrawals.empty());
+  EXPECT_EQ(out.pending(), 0u);
+  in.withdraw(P("1.0.0.0/8"));
+  out.flush();
+  ASSERT_EQ(sink.batches.size(), 2u);
+  EXPECT_TRUE(sink.batches[1].announcements.empty());
+  EXPECT_EQ(sink.batches[1].withdrawals, std::vector<IpPrefix>{P("1.0.0.0/8")});
+  EXPECT_TRUE(sink.table.empty());
+  EXPECT_EQ(out.counters().announcements_sent, 1u);
+  EXPECT_EQ(out.counters().withdrawals_sent, 1u);
+  EXPECT_EQ(out.counters().batches_sent, 2u);
+  out.flush();  // nothing pending: nothing sent
+  EXPECT_EQ(sink.batches.size(), 2u);
+}
+
 TEST_F(PeerOutTest, RespectsFlowControl) {
   sink.is_busy = true;
   in.announce(Route("1.0.0.0/8", {.path = {1}}, src));

@@ -46,9 +46,21 @@ void PeerOut::flush() {
     set_blocked(true);
     return;
   }
+  UpdateBatch batch;
+  if (pending_.size() == 1) {
+    // One change (a route event between bulk runs): no grouping.
+    auto& [prefix, attrs] = *pending_.begin();
+    if (attrs) {
+      batch.announcements.push_back(AnnouncementGroup{std::move(attrs), prefix.family(), {prefix}});
+    } else {
+      batch.withdrawals.push_back(prefix);
+    }
+    pending_.clear();
+    send(std::move(batch));
+    return;
+  }
   // Two passes, so each group's prefixes take one allocation: the groups and their sizes, then
   // the prefixes (in order: each group's come sorted). The index is kept for its capacity.
-  UpdateBatch batch;
   group_of_.clear();
   size_t withdrawals = 0;
   for (const auto& [prefix, attrs] : pending_) {
@@ -84,6 +96,10 @@ void PeerOut::flush() {
   groups_[1].clear();
   group_sizes_.clear();
   pending_.clear();
+  send(std::move(batch));
+}
+
+void PeerOut::send(UpdateBatch batch) {
   counters_.withdrawals_sent += batch.withdrawals.size();
   for (const AnnouncementGroup& g : batch.announcements) {
     counters_.announcements_sent += g.prefixes.size();

@@ -56,6 +56,8 @@ class PeerOut : public PassThroughStage {
  private:
   void queue(const IpPrefix& prefix, AttributeSetPtr attrs);
   void set_blocked(bool blocked);
+  // Counts the batch and hands it to the sink.
+  void send(UpdateBatch batch);
 
   PeerId peer_;
   SessionSink& sink_;

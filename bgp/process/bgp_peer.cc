@@ -319,7 +319,7 @@ void BgpPeer::ReleaseOutput() {
   const OutputGate::Counters before = gate_.counters();
   const std::vector<AnnouncementGroup> groups = gate_.Open();
   for (const AnnouncementGroup& g : groups) {
-    if (Status s = session_->Announce(g.attrs->attrs(), UnicastOf(g.family), g.prefixes); !s.ok()) {
+    if (Status s = session_->Announce(g.attrs, UnicastOf(g.family), g.prefixes); !s.ok()) {
       ++counters_.send_errors;
       log_->warn("{}: deferred announce: {}", settings_.session.Name(), s.ToString());
     }
@@ -379,7 +379,7 @@ void BgpPeer::send_updates(UpdateBatch batch) {
     }
   }
   for (const AnnouncementGroup& g : batch.announcements) {
-    if (Status s = session_->Announce(g.attrs->attrs(), UnicastOf(g.family), g.prefixes); !s.ok()) {
+    if (Status s = session_->Announce(g.attrs, UnicastOf(g.family), g.prefixes); !s.ok()) {
       ++counters_.send_errors;
       log_->warn("{}: announce: {}", settings_.session.Name(), s.ToString());
     }

@@ -125,6 +125,8 @@ class BgpPeer : public SessionConsumer, public SessionSink {
     defer_eor_ = std::move(defer);
     eor_in_hook_ = std::move(eor_in);
   }
+  // Called after each read's messages went into the pipeline (SessionConsumer::OnInputDone).
+  void set_input_done_hook(std::function<void()> hook) { input_done_hook_ = std::move(hook); }
   // The speaker's selection is done: the held table goes to the peer, every prefix once (our
   // End-of-RIB follows once the pipeline's dump is done). Nothing if the gate is open.
   void ReleaseOutput();
@@ -147,6 +149,9 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   void OnSessionDown(std::string_view reason) override;
   void OnWriteBlocked() override {}
   void OnWritable() override;
+  void OnInputDone() override {
+    if (input_done_hook_) input_done_hook_();
+  }
 
   // SessionSink.
   void send_updates(UpdateBatch batch) override;
@@ -198,6 +203,7 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   uint64_t notifications_out_at_up_ = 0;
   std::function<bool()> defer_eor_;
   std::function<void()> eor_in_hook_;
+  std::function<void()> input_done_hook_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -20,13 +20,7 @@ BgpSpeaker::BgpSpeaker(boost::asio::io_context& io, NexthopOracle& oracle, RibSi
       log_(MakeLogger("bgp")),
       asio_clock_(io),
       clock_(clock ? clock : &asio_clock_) {
-  scheduler_.set_wakeup([this] {
-    if (slice_posted_) return;
-    slice_posted_ = true;
-    boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_)] {
-      if (!alive.expired()) run_slice();
-    });
-  });
+  scheduler_.set_wakeup([this] { post_slice(); });
 }
 
 BgpSpeaker::~BgpSpeaker() {
@@ -36,15 +30,27 @@ BgpSpeaker::~BgpSpeaker() {
   scheduler_.set_wakeup(nullptr);
 }
 
+void BgpSpeaker::post_slice() {
+  if (slice_posted_) return;
+  slice_posted_ = true;
+  boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_), ticket = slice_ticket_] {
+    if (!alive.expired() && ticket == slice_ticket_) run_slice();
+  });
+}
+
 void BgpSpeaker::run_slice() {
   slice_posted_ = false;
-  if (scheduler_.run_slice() && !slice_posted_) {
-    slice_posted_ = true;
-    boost::asio::post(io_, [this, alive = std::weak_ptr<bool>(alive_)] {
-      if (!alive.expired()) run_slice();
-    });
-  }
+  ++slice_ticket_;  // a slice posted earlier finds its ticket taken
+  if (scheduler_.run_slice()) post_slice();
   check_input();
+}
+
+void BgpSpeaker::input_done() {
+  // What the read made due (an UPDATE's fanout, in the usual case) goes out now, before the
+  // socket poll the posted slice would wait behind. One slice, as the loop would run next.
+  if (!slice_posted_) return;
+  ++slices_after_input_;
+  run_slice();
 }
 
 void BgpSpeaker::check_input() {
@@ -222,6 +228,7 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpSpeaker::make_peer(PeerSettings settings) 
                               *export_policy, vr_policies_, /*start=*/!hold_sessions_);
   if (peer.ok()) {
     (*peer)->set_restart_hooks([this] { return restarting_; }, [this] { check_restart_done(); });
+    (*peer)->set_input_done_hook([this] { input_done(); });
   }
   return peer;
 }

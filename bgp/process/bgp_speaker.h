@@ -152,6 +152,8 @@ class BgpSpeaker {
     input_low_water_ = low;
   }
   uint64_t input_pauses() const { return input_pauses_; }
+  // Pipeline slices run at the end of a peer's read rather than after the next socket poll.
+  uint64_t slices_after_input() const { return slices_after_input_; }
   // Test seam: called before each peer is built (add_peer, change_peer and its restore); a
   // non-OK status fails that build as a kernel refusal would.
   void set_peer_build_check(std::function<Status(const PeerSettings&)> check) {
@@ -180,7 +182,11 @@ class BgpSpeaker {
   void inject_redist(const IpPrefix& prefix, const RedistRoute& route);
   void withdraw_local(const IpPrefix& prefix);
   void inject_network(const IpPrefix& prefix, const std::optional<IpAddr>& nexthop);
+  // Posts run_slice unless one is posted.
+  void post_slice();
   void run_slice();
+  // A peer's read is through the pipeline: the posted slice runs now.
+  void input_done();
   // Sets the capability (and the helper's settings) from the peer's flag and our state.
   void apply_graceful_restart(PeerSettings& settings) const;
   void apply_long_lived_graceful_restart(PeerSettings& settings) const;
@@ -204,6 +210,8 @@ class BgpSpeaker {
   std::shared_ptr<spdlog::logger> log_;
   rib::TaskScheduler scheduler_;
   bool slice_posted_ = false;
+  uint64_t slice_ticket_ = 0;  // the posted slice runs only if nothing ran one since
+  uint64_t slices_after_input_ = 0;
   // Input flow control: checked after every scheduler slice and, while paused, by a timer (a
   // reader paused too long stops counting without any slice running).
   void check_input();

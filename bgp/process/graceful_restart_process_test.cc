@@ -122,8 +122,12 @@ TEST_F(GracefulRestartProcessTest, RibGetsTheTableAgainFromThePipeline) {
                   .ok());
   ASSERT_TRUE(Network("a", "10.1.0.0/16", /*add=*/false).ok());  // b's delete is refused
   const std::vector<std::string> two = {"10.2.0.0/16", "10.3.0.0/16"};
-  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b") == two; }))
-      << ::testing::PrintToString(RibTable("b"));
+  // The table is `two` before the resync too: wait for the resync and its resend to be done.
+  const RibIpcSink& sink = procs_.at("b")->sink();
+  ASSERT_TRUE(env_.RunUntil([&] {
+    return sink.counters().resyncs == 1 && sink.ready() && sink.queued() == 0 &&
+           sink.in_flight() == 0 && RibTable("b") == two;
+  })) << ::testing::PrintToString(RibTable("b"));
 
   env_.StopRib("b");
   env_.StartRib("b");

@@ -38,5 +38,28 @@ TEST_F(BgpSpeakerTest, SessionsPauseWhileTheFanoutIsFullAndEveryRouteArrives) {
   EXPECT_EQ(PeerState("b", Addr("a")), "Established");
 }
 
+// A read's UPDATEs go through the pipeline and on to the RIB and the peers in the same turn of
+// the loop (BgpSpeaker::input_done): the slice the read made due runs at its end, and the slice
+// that was posted for it does not run a second one. Every route and withdrawal still arrives.
+TEST_F(BgpSpeakerTest, TheSliceAReadMadeDueRunsAtItsEnd) {
+  Pair(kPort + 71);
+  constexpr int kRoutes = 250;
+  for (int i = 0; i < kRoutes; ++i) {
+    ASSERT_TRUE(Network("a", "10.7." + std::to_string(i) + ".0/24").ok());
+    if (i % 50 == 0) env_.Run(5ms);  // several reads on b's side
+  }
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == kRoutes; }, 20s))
+      << RibTable("b", "ebgp").size();
+  const uint64_t after_input = procs_.at("b")->speaker().slices_after_input();
+  EXPECT_GT(after_input, 0u);
+  for (int i = 0; i < kRoutes; ++i) {
+    ASSERT_TRUE(Network("a", "10.7." + std::to_string(i) + ".0/24", false).ok());
+  }
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").empty(); }, 20s));
+  EXPECT_GT(procs_.at("b")->speaker().slices_after_input(), after_input);
+  EXPECT_TRUE(Best("b").empty());
+  EXPECT_EQ(procs_.at("b")->speaker().background_tasks(), 0u);
+}
+
 }  // namespace
 }  // namespace strata::bgp::speaker_test

@@ -45,6 +45,10 @@ class PeerSession : private SessionEnv {
   Status Announce(const PathAttributes& attrs, AfiSafi family, std::span<const IpPrefix> prefixes) {
     return fsm_->Announce(attrs, family, prefixes);
   }
+  Status Announce(const AttributeSetPtr& attrs, AfiSafi family,
+                  std::span<const IpPrefix> prefixes) {
+    return fsm_->Announce(attrs, family, prefixes);
+  }
   Status Withdraw(AfiSafi family, std::span<const IpPrefix> prefixes) {
     return fsm_->Withdraw(family, prefixes);
   }

@@ -34,6 +34,10 @@ class SessionConsumer {
   virtual void OnWriteBlocked() = 0;
   // The write queue drained below its low-water mark.
   virtual void OnWritable() = 0;
+  // Every whole message of one read from the connection has been delivered: the place to
+  // start work the messages made due (the speaker runs its pending pipeline slice here rather
+  // than after the next poll of its sockets).
+  virtual void OnInputDone() {}
 };
 
 }  // namespace strata::bgp

@@ -20,6 +20,13 @@ struct SessionFsm::Conn {
   std::unique_ptr<FsmTimer> hold;
   std::unique_ptr<FsmTimer> keepalive;
   std::unique_ptr<FsmTimer> delay_open;
+  // Announce(AttributeSetPtr): per set, the UPDATE with its attributes and no prefixes, encoded
+  // with this connection's codec.
+  struct EncodedBase {
+    AttributeSetPtr attrs;
+    std::vector<uint8_t> bytes;
+  };
+  std::vector<EncodedBase> bases;
 };
 
 SessionFsm::SessionFsm(const PeerConfig& config, SessionEnv& env, SessionConsumer* consumer)
@@ -173,7 +180,10 @@ void SessionFsm::OnBytes(ConnId id, std::span<const uint8_t> bytes) {
                                                            : kMaxMessageSize;
     std::span<const uint8_t> message;
     const auto result = c->framer.Next(max, message);
-    if (result == MessageFramer::Result::kNeedMore) return;
+    if (result == MessageFramer::Result::kNeedMore) {
+      if (consumer_) consumer_->OnInputDone();
+      return;
+    }
     if (result == MessageFramer::Result::kError) {
       Fail(id, c->framer.error(), LossKind::kError, "bad message header");
       return;
@@ -468,6 +478,31 @@ Status SessionFsm::Announce(const PathAttributes& attrs, AfiSafi family,
     return FailedPrecondition(family.ToString() + " was not negotiated");
   }
   auto messages = PackAnnouncements(attrs, family, prefixes, s->codec);
+  if (!messages.ok()) return messages.status();
+  for (auto& m : *messages) {
+    if (Status st = SendUpdate(std::move(m)); !st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+Status SessionFsm::Announce(const AttributeSetPtr& attrs, AfiSafi family,
+                            std::span<const IpPrefix> prefixes) {
+  if (!attrs) return InvalidArgument("announcement without attributes");
+  Conn* c = EstablishedConn();
+  if (!c || family != kIpv4Unicast ||
+      std::find(c->negotiated.families.begin(), c->negotiated.families.end(), family) ==
+          c->negotiated.families.end()) {
+    return Announce(attrs->attrs(), family, prefixes);  // other families, or the error
+  }
+  if (c->bases.empty()) c->bases.resize(kEncodedBases);
+  Conn::EncodedBase& e = c->bases[attrs->hash() % kEncodedBases];
+  if (e.attrs != attrs) {
+    auto base = EncodeNlriBase(attrs->attrs(), c->negotiated.codec);
+    if (!base.ok()) return base.status();
+    e.attrs = attrs;
+    e.bytes = std::move(base).value();
+  }
+  auto messages = PackNlri(e.bytes, prefixes, c->negotiated.codec);
   if (!messages.ok()) return messages.status();
   for (auto& m : *messages) {
     if (Status st = SendUpdate(std::move(m)); !st.ok()) return st;

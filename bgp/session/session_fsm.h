@@ -36,6 +36,7 @@
 #include "bgp/session/session_consumer.h"
 #include "bgp/session/session_env.h"
 #include "bgp/session/session_state.h"
+#include "bgp/wire/attribute_set.h"
 #include "bgp/wire/message_codec.h"
 #include "bgp/wire/path_attributes.h"
 #include "common/ip_prefix.h"
@@ -76,6 +77,11 @@ class SessionFsm {
   // it was negotiated). `message` is a whole encoded UPDATE.
   Status SendUpdate(std::vector<uint8_t> message);
   Status Announce(const PathAttributes& attrs, AfiSafi family, std::span<const IpPrefix> prefixes);
+  // The same for a shared attribute set. For IPv4 unicast the connection keeps the encoded
+  // attributes of the last kEncodedBases sets it sent (by the set's hash, holding a reference),
+  // so that the next UPDATE with a set is its bytes and the prefixes.
+  Status Announce(const AttributeSetPtr& attrs, AfiSafi family, std::span<const IpPrefix> prefixes);
+  static constexpr size_t kEncodedBases = 64;
   Status Withdraw(AfiSafi family, std::span<const IpPrefix> prefixes);
   Status SendEndOfRib(AfiSafi family);
   Status SendRouteRefresh(AfiSafi family,

@@ -265,6 +265,45 @@ TEST_F(SessionFsmTest, SendMethodsNeedEstablished) {
   EXPECT_EQ(fsm->SendRouteRefresh(kIpv4Unicast).code(), StatusCode::kFailedPrecondition);
 }
 
+// Announce(AttributeSetPtr) keeps the encoded attributes per set: the same bytes as
+// Announce(PathAttributes), for the set it kept and for another one after it.
+TEST_F(SessionFsmTest, AnnounceOfASharedSetIsTheSameMessage) {
+  Establish();
+  auto attrs_of = [](const char* next_hop, uint32_t med) {
+    PathAttributes a;
+    a.origin = Origin::kIgp;
+    a.as_path = AsPath{};
+    a.next_hop = Addr(next_hop);
+    a.med = med;
+    return a;
+  };
+  const std::vector<IpPrefix> p1 = {*IpPrefix::Parse("203.0.113.0/24")};
+  const std::vector<IpPrefix> p2 = {*IpPrefix::Parse("198.51.100.0/24"),
+                                    *IpPrefix::Parse("198.51.101.0/24")};
+  std::vector<AttributeSetPtr> sets;
+  for (uint32_t med = 0; med < 2 * SessionFsm::kEncodedBases; ++med) {
+    sets.push_back(AttributeSet::Make(attrs_of("192.0.2.1", med)));
+  }
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& set : sets) {
+      for (const auto* prefixes : {&p1, &p2}) {
+        ASSERT_TRUE(fsm->Announce(set->attrs(), kIpv4Unicast, *prefixes).ok());
+        const auto plain = env.sent.back().bytes;
+        ASSERT_TRUE(fsm->Announce(set, kIpv4Unicast, *prefixes).ok());
+        EXPECT_EQ(env.sent.back().bytes, plain) << "MED " << *set->attrs().med;
+      }
+    }
+  }
+  // Other families take the plain path; errors are the same.
+  const auto v6 = AttributeSet::Make(attrs_of("2001:db8::1", 0));
+  const std::vector<IpPrefix> p6 = {*IpPrefix::Parse("2001:db8:1::/48")};
+  EXPECT_TRUE(fsm->Announce(v6, kIpv6Unicast, p6).ok());
+  EXPECT_EQ(fsm->Announce(sets[0], AfiSafi{1, 2}, p1).code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(fsm->Announce(AttributeSetPtr(), kIpv4Unicast, p1).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(fsm->Announce(v6, kIpv4Unicast, p1).code(), StatusCode::kInvalidArgument);
+}
+
 TEST_F(SessionFsmTest, SendMethodsEncodeForTheSession) {
   Establish();
   PathAttributes attrs;

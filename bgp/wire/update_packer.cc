@@ -14,7 +14,7 @@ namespace strata::bgp {
 namespace {
 
 // Where the prefixes of one message go.
-enum class Slot { kNlri, kWithdrawn, kMpReach, kMpUnreach };
+enum class Slot { kWithdrawn, kMpReach, kMpUnreach };
 
 Status CheckFamily(AfiSafi family, std::span<const IpPrefix> prefixes) {
   const auto ip = family.IpFamily();
@@ -29,8 +29,6 @@ Status CheckFamily(AfiSafi family, std::span<const IpPrefix> prefixes) {
 
 std::vector<IpPrefix>& SlotOf(UpdateMessage& m, Slot slot) {
   switch (slot) {
-    case Slot::kNlri:
-      return m.nlri;
     case Slot::kWithdrawn:
       return m.withdrawn;
     case Slot::kMpReach:
@@ -38,11 +36,12 @@ std::vector<IpPrefix>& SlotOf(UpdateMessage& m, Slot slot) {
     case Slot::kMpUnreach:
       return m.mp_unreach->withdrawn;
   }
-  return m.nlri;
+  return m.withdrawn;
 }
 
 // Fills copies of `base` (whose slot is empty) greedily. For an MP slot, `mp_fixed` is the size
 // of the attribute value without prefixes, so that the switch to an extended length is counted.
+// Not for the NLRI field (PackNlri).
 StatusOr<EncodedMessages> Pack(const UpdateMessage& base, Slot slot, std::optional<size_t> mp_fixed,
                                std::span<const IpPrefix> prefixes, const CodecOptions& options) {
   auto empty = EncodeUpdate(base, options);
@@ -58,26 +57,15 @@ StatusOr<EncodedMessages> Pack(const UpdateMessage& base, Slot slot, std::option
     return size;
   };
   EncodedMessages out;
-  UpdateMessage msg = slot == Slot::kNlri ? UpdateMessage{} : base;  // kNlri does not use it
+  UpdateMessage msg = base;
   size_t first = 0;  // prefixes[first, end) make the next message
   size_t used = 0;
   auto flush = [&](size_t end) -> Status {
     const auto batch = prefixes.subspan(first, end - first);
-    if (slot == Slot::kNlri) {
-      // The NLRI field comes last in an UPDATE (RFC 4271 4.3): the message is the empty one
-      // (its attributes encoded once, above) with its prefixes appended.
-      ByteWriter w;
-      w.Reserve(base_size + used);
-      w.Bytes(*empty);
-      for (const IpPrefix& p : batch) EncodePrefix(p, w);
-      FinishMessage(w);
-      out.push_back(w.Take());
-    } else {
-      SlotOf(msg, slot).assign(batch.begin(), batch.end());
-      auto bytes = EncodeUpdate(msg, options);
-      if (!bytes.ok()) return bytes.status();
-      out.push_back(std::move(bytes).value());
-    }
+    SlotOf(msg, slot).assign(batch.begin(), batch.end());
+    auto bytes = EncodeUpdate(msg, options);
+    if (!bytes.ok()) return bytes.status();
+    out.push_back(std::move(bytes).value());
     first = end;
     used = 0;
     return Status::Ok();
@@ -100,6 +88,51 @@ StatusOr<EncodedMessages> Pack(const UpdateMessage& base, Slot slot, std::option
 
 }  // namespace
 
+StatusOr<std::vector<uint8_t>> EncodeNlriBase(const PathAttributes& attrs,
+                                              const CodecOptions& options) {
+  if (!attrs.next_hop || !attrs.next_hop->is_v4()) {
+    return InvalidArgument("announcements in the NLRI field need an IPv4 next hop");
+  }
+  UpdateMessage base;
+  base.attrs = attrs;
+  if (attrs.link_local_next_hop()) base.attrs.link_local_next_hop().reset();
+  return EncodeUpdate(base, options);
+}
+
+StatusOr<EncodedMessages> PackNlri(std::span<const uint8_t> base,
+                                   std::span<const IpPrefix> prefixes,
+                                   const CodecOptions& options) {
+  if (Status s = CheckFamily(kIpv4Unicast, prefixes); !s.ok()) return s;
+  const size_t max = options.max_message_size();
+  EncodedMessages out;
+  size_t first = 0;  // prefixes[first, end) make the next message
+  size_t used = 0;
+  // The NLRI field comes last in an UPDATE (RFC 4271 4.3): each message is `base` with its
+  // prefixes appended and the header's length set.
+  auto flush = [&](size_t end) {
+    ByteWriter w;
+    w.Reserve(base.size() + used);
+    w.Bytes(base);
+    for (const IpPrefix& p : prefixes.subspan(first, end - first)) EncodePrefix(p, w);
+    FinishMessage(w);
+    out.push_back(w.Take());
+    first = end;
+    used = 0;
+  };
+  for (size_t i = 0; i < prefixes.size(); ++i) {
+    const size_t need = PrefixWireSize(prefixes[i]);
+    if (base.size() + used + need > max) {
+      if (used == 0) {
+        return ResourceExhausted("path attributes leave no room for " + prefixes[i].ToString());
+      }
+      flush(i);
+    }
+    used += need;
+  }
+  if (used > 0) flush(prefixes.size());
+  return out;
+}
+
 StatusOr<EncodedMessages> PackAnnouncements(const PathAttributes& attrs, AfiSafi family,
                                             std::span<const IpPrefix> prefixes,
                                             const CodecOptions& options) {
@@ -107,10 +140,14 @@ StatusOr<EncodedMessages> PackAnnouncements(const PathAttributes& attrs, AfiSafi
   if (!attrs.next_hop || attrs.next_hop->family() != *family.IpFamily()) {
     return InvalidArgument("announcements of " + family.ToString() + " need a next hop of it");
   }
+  if (family == kIpv4Unicast) {
+    auto base = EncodeNlriBase(attrs, options);
+    if (!base.ok()) return base.status();
+    return PackNlri(*base, prefixes, options);
+  }
   UpdateMessage base;
   base.attrs = attrs;
   if (attrs.link_local_next_hop()) base.attrs.link_local_next_hop().reset();
-  if (family == kIpv4Unicast) return Pack(base, Slot::kNlri, std::nullopt, prefixes, options);
   base.attrs.next_hop.reset();
   base.mp_reach = MpReach{family, *attrs.next_hop, attrs.link_local_next_hop(), {}};
   return Pack(base, Slot::kMpReach, MpReachFixedSize(*base.mp_reach), prefixes, options);

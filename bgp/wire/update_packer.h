@@ -25,6 +25,15 @@ StatusOr<EncodedMessages> PackAnnouncements(const PathAttributes& attrs, AfiSafi
                                             std::span<const IpPrefix> prefixes,
                                             const CodecOptions& options);
 
+// IPv4 unicast in two steps, so that a sender can keep the first per attribute set: the UPDATE
+// with `attrs` and no prefixes (REQUIRES for success: an IPv4 next hop), then messages of
+// that base with the prefixes appended. PackAnnouncements(attrs, kIpv4Unicast, ...) is the two.
+StatusOr<std::vector<uint8_t>> EncodeNlriBase(const PathAttributes& attrs,
+                                              const CodecOptions& options);
+// REQUIRES for success: every prefix is IPv4; `base` leaves room for at least one prefix.
+StatusOr<EncodedMessages> PackNlri(std::span<const uint8_t> base,
+                                   std::span<const IpPrefix> prefixes, const CodecOptions& options);
+
 // REQUIRES for success: every prefix is of `family`.
 StatusOr<EncodedMessages> PackWithdrawals(AfiSafi family, std::span<const IpPrefix> prefixes,
                                           const CodecOptions& options);

@@ -61,6 +61,48 @@ std::vector<IpPrefix> Unpack(const EncodedMessages& messages, const CodecOptions
   return out;
 }
 
+// The two steps a sender keeps the first of (EncodeNlriBase per attribute set, PackNlri per
+// batch) make the same messages as PackAnnouncements.
+TEST(UpdatePackerTest, NlriBaseAndPackNlriArePackAnnouncements) {
+  for (const CodecOptions& options : {CodecOptions{}, CodecOptions{.extended_message = true}}) {
+    const auto attrs = Attrs(A("192.0.2.1"));
+    const auto prefixes = V4Prefixes(20000);  // several messages, extended too
+    auto base = EncodeNlriBase(attrs, options);
+    ASSERT_TRUE(base.ok()) << base.status().ToString();
+    UpdateMessage empty;
+    empty.attrs = attrs;
+    EXPECT_EQ(*base, *EncodeUpdate(empty, options));
+    auto two_steps = PackNlri(*base, prefixes, options);
+    auto one = PackAnnouncements(attrs, kIpv4Unicast, prefixes, options);
+    ASSERT_TRUE(two_steps.ok() && one.ok());
+    EXPECT_GT(two_steps->size(), 1u);
+    EXPECT_EQ(*two_steps, *one);
+    EXPECT_EQ(Unpack(*two_steps, options, &attrs, Family::kIpv4), prefixes);
+    // The base is reusable: a second batch on it.
+    auto again = PackNlri(*base, {prefixes.data(), 1}, options);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(Unpack(*again, options, &attrs, Family::kIpv4),
+              std::vector<IpPrefix>{prefixes.front()});
+  }
+}
+
+TEST(UpdatePackerTest, NlriBaseNeedsAnIpv4NextHopAndPackNlriIpv4Prefixes) {
+  const CodecOptions options;
+  EXPECT_EQ(EncodeNlriBase(Attrs(A("2001:db8::1")), options).status().code(),
+            StatusCode::kInvalidArgument);
+  PathAttributes no_next_hop = Attrs(A("192.0.2.1"));
+  no_next_hop.next_hop.reset();
+  EXPECT_EQ(EncodeNlriBase(no_next_hop, options).status().code(), StatusCode::kInvalidArgument);
+  auto base = EncodeNlriBase(Attrs(A("192.0.2.1")), options);
+  ASSERT_TRUE(base.ok());
+  EXPECT_EQ(PackNlri(*base, V6Prefixes(1, 64), options).status().code(),
+            StatusCode::kInvalidArgument);
+  // A base with no room left for a prefix.
+  std::vector<uint8_t> full(kMaxMessageSize, 0);
+  EXPECT_EQ(PackNlri(full, V4Prefixes(1), options).status().code(), StatusCode::kResourceExhausted);
+  EXPECT_TRUE(PackNlri(*base, {}, options)->empty());
+}
+
 TEST(UpdatePackerTest, Ipv4AnnouncementsFillMessages) {
   const CodecOptions options;
   const auto attrs = Attrs(A("192.0.2.1"));
