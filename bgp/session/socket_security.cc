@@ -38,7 +38,7 @@ Status SetTcpMd5Key(int fd, bool v6_socket, const boost::asio::ip::address& peer
     std::memcpy(&sa->sin_addr, bytes.data(), bytes.size());
   }
   sig.tcpm_keylen = static_cast<uint16_t>(key.size());
-  std::memcpy(sig.tcpm_key, key.data(), key.size());
+  if (!key.empty()) std::memcpy(sig.tcpm_key, key.data(), key.size());  // data() may be null
   if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &sig, sizeof(sig)) != 0) {
     // Removing a key that is not there is not an error.
     if (key.empty() && errno == ENOENT) return Status::Ok();
