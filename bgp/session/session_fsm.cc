@@ -470,6 +470,14 @@ Status SessionFsm::SendUpdate(std::vector<uint8_t> message) {
   return Status::Ok();
 }
 
+Status SessionFsm::SendUpdates(StatusOr<EncodedMessages> messages) {
+  if (!messages.ok()) return messages.status();
+  for (auto& m : *messages) {
+    if (Status st = SendUpdate(std::move(m)); !st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
 Status SessionFsm::Announce(const PathAttributes& attrs, AfiSafi family,
                             std::span<const IpPrefix> prefixes) {
   const NegotiatedSession* s = negotiated();
@@ -477,12 +485,7 @@ Status SessionFsm::Announce(const PathAttributes& attrs, AfiSafi family,
   if (std::find(s->families.begin(), s->families.end(), family) == s->families.end()) {
     return FailedPrecondition(family.ToString() + " was not negotiated");
   }
-  auto messages = PackAnnouncements(attrs, family, prefixes, s->codec);
-  if (!messages.ok()) return messages.status();
-  for (auto& m : *messages) {
-    if (Status st = SendUpdate(std::move(m)); !st.ok()) return st;
-  }
-  return Status::Ok();
+  return SendUpdates(PackAnnouncements(attrs, family, prefixes, s->codec));
 }
 
 Status SessionFsm::Announce(const AttributeSetPtr& attrs, AfiSafi family,
@@ -502,12 +505,7 @@ Status SessionFsm::Announce(const AttributeSetPtr& attrs, AfiSafi family,
     e.attrs = attrs;
     e.bytes = std::move(base).value();
   }
-  auto messages = PackNlri(e.bytes, prefixes, c->negotiated.codec);
-  if (!messages.ok()) return messages.status();
-  for (auto& m : *messages) {
-    if (Status st = SendUpdate(std::move(m)); !st.ok()) return st;
-  }
-  return Status::Ok();
+  return SendUpdates(PackNlri(e.bytes, prefixes, c->negotiated.codec));
 }
 
 Status SessionFsm::Withdraw(AfiSafi family, std::span<const IpPrefix> prefixes) {
@@ -516,12 +514,7 @@ Status SessionFsm::Withdraw(AfiSafi family, std::span<const IpPrefix> prefixes) 
   if (std::find(s->families.begin(), s->families.end(), family) == s->families.end()) {
     return FailedPrecondition(family.ToString() + " was not negotiated");
   }
-  auto messages = PackWithdrawals(family, prefixes, s->codec);
-  if (!messages.ok()) return messages.status();
-  for (auto& m : *messages) {
-    if (Status st = SendUpdate(std::move(m)); !st.ok()) return st;
-  }
-  return Status::Ok();
+  return SendUpdates(PackWithdrawals(family, prefixes, s->codec));
 }
 
 void SessionFsm::SetGracefulRestart(std::optional<GracefulRestartCapability> cap) {

@@ -39,6 +39,7 @@
 #include "bgp/wire/attribute_set.h"
 #include "bgp/wire/message_codec.h"
 #include "bgp/wire/path_attributes.h"
+#include "bgp/wire/update_packer.h"
 #include "common/ip_prefix.h"
 #include "common/status.h"
 
@@ -110,6 +111,8 @@ class SessionFsm {
   struct Conn;
 
   Conn* Find(ConnId id);
+  // Sends each packed UPDATE (SendUpdate); the packer's error or the first send's.
+  Status SendUpdates(StatusOr<EncodedMessages> messages);
   Conn* Other(ConnId id);
   Conn* EstablishedConn() const;
   void HandleMessage(ConnId id, std::span<const uint8_t> bytes);

@@ -99,10 +99,12 @@ StatusOr<std::vector<uint8_t>> EncodeNlriBase(const PathAttributes& attrs,
   return EncodeUpdate(base, options);
 }
 
-StatusOr<EncodedMessages> PackNlri(std::span<const uint8_t> base,
-                                   std::span<const IpPrefix> prefixes,
-                                   const CodecOptions& options) {
-  if (Status s = CheckFamily(kIpv4Unicast, prefixes); !s.ok()) return s;
+namespace {
+
+// PackNlri once the prefixes are known to be IPv4.
+StatusOr<EncodedMessages> PackCheckedNlri(std::span<const uint8_t> base,
+                                          std::span<const IpPrefix> prefixes,
+                                          const CodecOptions& options) {
   const size_t max = options.max_message_size();
   EncodedMessages out;
   size_t first = 0;  // prefixes[first, end) make the next message
@@ -133,6 +135,15 @@ StatusOr<EncodedMessages> PackNlri(std::span<const uint8_t> base,
   return out;
 }
 
+}  // namespace
+
+StatusOr<EncodedMessages> PackNlri(std::span<const uint8_t> base,
+                                   std::span<const IpPrefix> prefixes,
+                                   const CodecOptions& options) {
+  if (Status s = CheckFamily(kIpv4Unicast, prefixes); !s.ok()) return s;
+  return PackCheckedNlri(base, prefixes, options);
+}
+
 StatusOr<EncodedMessages> PackAnnouncements(const PathAttributes& attrs, AfiSafi family,
                                             std::span<const IpPrefix> prefixes,
                                             const CodecOptions& options) {
@@ -143,7 +154,7 @@ StatusOr<EncodedMessages> PackAnnouncements(const PathAttributes& attrs, AfiSafi
   if (family == kIpv4Unicast) {
     auto base = EncodeNlriBase(attrs, options);
     if (!base.ok()) return base.status();
-    return PackNlri(*base, prefixes, options);
+    return PackCheckedNlri(*base, prefixes, options);  // checked above
   }
   UpdateMessage base;
   base.attrs = attrs;
