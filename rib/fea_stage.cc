@@ -147,16 +147,22 @@ void FeaStage::flush() {
   if (state_ == SyncState::kNeedResync) start_resync();
   while (send_queued()) {
   }
-  if (state_ == SyncState::kResyncing && !dump_task_.active()) {
+  // A dump the consumer stopped waits for its next reply (consumer_drained()), not for the next
+  // flush: the owner flushes after every slice, and a task re-added per flush to be refused
+  // again would spin the process for as long as the consumer is busy.
+  if (state_ == SyncState::kResyncing && !dump_task_.active() && !dump_waits_) {
     // dump_task_ is a member: the task cannot outlive this stage.
     dump_task_ = scheduler_.add("fea-resync", [this] { return dump_slice(); });
   }
   flushing_ = false;
 }
 
+void FeaStage::consumer_drained() { dump_waits_ = false; }
+
 void FeaStage::start_resync() {
   state_ = SyncState::kResyncing;
   resync_start_sent_ = false;
+  dump_waits_ = false;
   dumped_to_.reset();
   ++resyncs_;
 }
@@ -170,16 +176,21 @@ void FeaStage::consumer_reconnected() {
   dump_task_.reset();
   state_ = SyncState::kNeedResync;
   refused_ = false;
+  dump_waits_ = false;
   flush();
 }
 
 bool FeaStage::dump_slice() {
   // Queued changes concern prefixes the dump has passed: they go first.
   while (live_ > 0) {
-    if (!send_queued()) return false;  // refused: the next flush() resumes
+    if (!send_queued()) {  // refused: resumes after the consumer's next reply
+      dump_waits_ = true;
+      return false;
+    }
   }
   if (!consumer_.accepting()) {  // not worth walking a batch's worth of the table
     refused_ = true;
+    dump_waits_ = true;
     return false;
   }
   FeaBatch batch;
@@ -192,6 +203,7 @@ bool FeaStage::dump_slice() {
   if (Status s = consumer_.push(batch); !s.ok()) {
     ++send_failures_;
     refused_ = true;
+    dump_waits_ = true;
     return false;
   }
   refused_ = false;

@@ -8,7 +8,7 @@
 // queueing; past max_queue it drops the queue and marks itself out of sync. It re-synchronises
 // with the full current table (a dump, one batch per scheduler slice, see fea_consumer.h) once the
 // consumer accepts batches again after an overflow, or when consumer_reconnected() says the
-// consumer lost its state. The stage keeps no index of the prefixes present: the dump walks the
+// consumer lost its state. A dump the consumer refuses (busy) waits for consumer_drained(). The stage keeps no index of the prefixes present: the dump walks the
 // table upstream with lookup_next.
 // Refused routes: the consumer reports the prefixes whose change the FEA refused (a next hop on
 // no interface of the VR); it has sent the rest of their batch again itself. The stage keeps the
@@ -54,6 +54,9 @@ class FeaStage : public PassThroughStage {
   void flush();
   // The consumer restarted or reconnected without its old state: re-send the whole table.
   void consumer_reconnected();
+  // A call to the consumer finished, so it may accept again: a resync dump it refused goes on
+  // at the next flush() (until then flush() does not restart it).
+  void consumer_drained();
   // Queues every refused prefix again (as an add of its current route, if it still has one).
   void reoffer_refused();
 
@@ -91,6 +94,7 @@ class FeaStage : public PassThroughStage {
   std::optional<IpPrefix> dumped_to_;
   bool flushing_ = false;
   bool refused_ = false;  // the consumer refused the last batch; retried on the next flush()
+  bool dump_waits_ = false;  // the consumer refused the dump: it waits for consumer_drained()
   uint64_t batches_sent_ = 0;
   uint64_t send_failures_ = 0;
   uint64_t overflows_ = 0;

@@ -100,6 +100,33 @@ TEST_F(FeaStageTest, OverflowThenResyncWithFullTable) {
   EXPECT_FALSE(fea_.table.contains(P("10.0.1.0/24")));
 }
 
+TEST_F(FeaStageTest, ARefusedDumpWaitsForTheConsumerNotForTheNextFlush) {
+  fea_.up = false;
+  for (int i = 0; i < 7; ++i) Add(i);  // more than max_queue: a resync is due
+  fea_.up = true;
+  out_.flush();  // the dump starts
+  ASSERT_EQ(sched_.pending(), 1u);
+  fea_.up = false;  // the consumer is busy: it refuses the first dump batch
+  EXPECT_FALSE(sched_.run_slice());
+  const size_t attempts = fea_.attempts;
+  // The RIB process flushes after every slice: no new dump task per flush, no new attempt.
+  for (int i = 0; i < 3; ++i) {
+    out_.flush();
+    EXPECT_EQ(sched_.pending(), 0u);
+    EXPECT_FALSE(sched_.run_slice());
+  }
+  EXPECT_EQ(fea_.attempts, attempts);
+  EXPECT_EQ(out_.sync_state(), FeaStage::SyncState::kResyncing);
+  fea_.up = true;
+  out_.consumer_drained();  // a reply came back
+  out_.flush();
+  EXPECT_EQ(sched_.pending(), 1u);
+  sched_.run_until_idle();
+  EXPECT_EQ(out_.sync_state(), FeaStage::SyncState::kInSync);
+  EXPECT_EQ(fea_.table.size(), 7u);
+  EXPECT_TRUE(fea_.errors.empty());
+}
+
 TEST_F(FeaStageTest, ReconnectResendsEverything) {
   Add(1);
   Add(2);
@@ -175,6 +202,7 @@ class FeaStageOverIpcTest : public ::testing::Test {
       sched_.run_until_idle();
     });
     consumer_->set_on_drained([this] {
+      stage_->consumer_drained();
       boost::asio::post(io_, [this] {
         if (stage_) stage_->flush();
       });

@@ -97,6 +97,7 @@ class Rib {
   // Sends queued FEA changes; the process calls this after each burst of work.
   void flush_fea() { fea_->flush(); }
   void fea_reconnected() { fea_->consumer_reconnected(); }
+  void fea_drained() { fea_->consumer_drained(); }
   // Offers the FEA again the routes it refused (see FeaStage::reoffer_refused).
   void fea_reoffer_refused() { fea_->reoffer_refused(); }
 

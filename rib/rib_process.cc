@@ -42,7 +42,10 @@ RibProcess::RibProcess(ipc::Router& router, Options options)
     connected_->watch();
     schedule_flush();
   });
-  fea_->set_on_drained([this] { schedule_flush(); });
+  fea_->set_on_drained([this] {
+    rib_->fea_drained();
+    schedule_flush();
+  });
   // Routes the FEA refused because their next hop was on no interface of the VR (the FEA names
   // them; the rest of their batch went in at once) are offered again whenever the VR gains a
   // connected subnet: an interface joins (after an FEA restart the RIB's own resync can run

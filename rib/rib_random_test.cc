@@ -236,6 +236,7 @@ TEST_P(RandomRibTest, MatchesReferenceModel) {
       for (uint32_t i = rng() % 4; i > 0; --i) sched.run_slice();
     } else if (op < 98) {
       fea.up = !fea.up;
+      if (fea.up) rib.fea_drained();  // as a consumer says when it may accept again
       rib.flush_fea();
     } else if (op < 99) {
       rib.fea_reconnected();
@@ -245,6 +246,7 @@ TEST_P(RandomRibTest, MatchesReferenceModel) {
     max_resolved = std::max(max_resolved, rib.ext_int().resolved_count());
     if (step % 50 == 49) {
       fea.up = true;
+      rib.fea_drained();
       check(step);
       if (::testing::Test::HasFatalFailure()) return;
     }
