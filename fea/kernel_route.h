@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
 
@@ -27,7 +29,9 @@ struct KernelRoute {
   uint8_t protocol = 0;  // rtm_protocol: who installed it
   uint32_t metric = 0;   // RTA_PRIORITY
   bool blackhole = false;
-  std::vector<KernelNextHop> nexthops;  // empty for a blackhole
+  // Empty for a blackhole. Inline for one next hop: a kernel table of a million routes is held
+  // as KernelRoutes (installed set, dumps, reconcile), one heap block per route otherwise.
+  boost::container::small_vector<KernelNextHop, 1> nexthops;
   friend bool operator==(const KernelRoute&, const KernelRoute&) = default;
   std::string ToString() const;
 };

@@ -24,6 +24,7 @@
 #include <span>
 #include <string>
 
+#include "absl/container/btree_map.h"
 #include "common/log.h"
 #include "fea/route_kernel.h"
 #include "fea/vr_table.h"
@@ -73,7 +74,8 @@ class KernelRoutes {
  private:
   struct VrState {
     uint32_t table = 0;
-    std::map<IpPrefix, KernelRoute> installed;  // Strata routes at our metric in the kernel
+    // Strata routes at our metric in the kernel; a B-tree (no node per route, as VrTable's).
+    absl::btree_map<IpPrefix, KernelRoute> installed;
     bool grace = true;
     std::unique_ptr<boost::asio::steady_timer> timer;
   };

@@ -1,15 +1,18 @@
 #include "fea/reconcile.h"
 
-#include <map>
+#include "absl/container/flat_hash_map.h"
 
 namespace strata::fea {
 
 ReconcilePlan PlanReconcile(std::span<const KernelRoute> kernel,
                             std::span<const KernelRoute> wanted, uint8_t protocol, uint32_t metric,
                             bool remove_unwanted) {
-  std::map<IpPrefix, const KernelRoute*> want;
+  // Hash maps: a full table is a million routes, and order comes from the inputs.
+  absl::flat_hash_map<IpPrefix, const KernelRoute*, std::hash<IpPrefix>> want;
+  want.reserve(wanted.size());
   for (const auto& w : wanted) want[w.prefix] = &w;
-  std::map<IpPrefix, const KernelRoute*> ours;  // Strata routes at `metric`
+  absl::flat_hash_map<IpPrefix, const KernelRoute*, std::hash<IpPrefix>> ours;  // ours at `metric`
+  ours.reserve(wanted.size());
   ReconcilePlan plan;
   std::vector<KernelOp> replaces;
   for (const auto& k : kernel) {
@@ -21,7 +24,7 @@ ReconcilePlan PlanReconcile(std::span<const KernelRoute> kernel,
     }
     if (!ours.emplace(k.prefix, &k).second) continue;  // duplicates: the kernel merged them
     if (SameForwarding(k, *w->second)) {
-      plan.kept.push_back(k);
+      plan.kept.push_back(&k);
     } else {
       replaces.push_back({KernelOpType::kReplace, *w->second});
     }

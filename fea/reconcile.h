@@ -22,7 +22,7 @@ namespace strata::fea {
 
 struct ReconcilePlan {
   std::vector<KernelOp> ops;
-  std::vector<KernelRoute> kept;  // Strata routes already right
+  std::vector<const KernelRoute*> kept;  // Strata routes already right (into `kernel`)
 };
 
 // REQUIRES: every wanted route carries `protocol` and `metric` (one per prefix).

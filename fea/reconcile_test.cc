@@ -38,7 +38,7 @@ TEST(ReconcileTest, KeepsReplacesAddsAndDeletesOnlyStrataRoutes) {
   };
   EXPECT_EQ(plan.ops, expected);
   ASSERT_EQ(plan.kept.size(), 1u);
-  EXPECT_EQ(plan.kept[0], kernel[0]);
+  EXPECT_EQ(*plan.kept[0], kernel[0]);
   for (const auto& op : plan.ops) EXPECT_EQ(op.route.protocol, kProto);
 }
 
