@@ -3,12 +3,11 @@
 // and the reconciler, so that none of them depends on the others. Thread-compatible.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <boost/container/small_vector.hpp>
 
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"

@@ -8,8 +8,8 @@
 // queueing; past max_queue it drops the queue and marks itself out of sync. It re-synchronises
 // with the full current table (a dump, one batch per scheduler slice, see fea_consumer.h) once the
 // consumer accepts batches again after an overflow, or when consumer_reconnected() says the
-// consumer lost its state. A dump the consumer refuses (busy) waits for consumer_drained(). The stage keeps no index of the prefixes present: the dump walks the
-// table upstream with lookup_next.
+// consumer lost its state. A dump the consumer refuses (busy) waits for consumer_drained(). The
+// stage keeps no index of the prefixes present: the dump walks the table upstream with lookup_next.
 // Refused routes: the consumer reports the prefixes whose change the FEA refused (a next hop on
 // no interface of the VR); it has sent the rest of their batch again itself. The stage keeps the
 // refused prefixes (dropping one when a newer change for it is queued) and reoffer_refused()
@@ -93,7 +93,7 @@ class FeaStage : public PassThroughStage {
   bool resync_start_sent_ = false;
   std::optional<IpPrefix> dumped_to_;
   bool flushing_ = false;
-  bool refused_ = false;  // the consumer refused the last batch; retried on the next flush()
+  bool refused_ = false;     // the consumer refused the last batch; retried on the next flush()
   bool dump_waits_ = false;  // the consumer refused the dump: it waits for consumer_drained()
   uint64_t batches_sent_ = 0;
   uint64_t send_failures_ = 0;
