@@ -141,6 +141,8 @@ Status ProcessSupervisor::Spawn(Child& c) {
     ::_exit(127);
   }
   ::setpgid(pid, pid);  // also here, so a stop right after the fork finds the group
+  // Also here, so the child runs at its priority when Start returns (it may not have run yet).
+  if (child_nice != own_nice) (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(pid), child_nice);
   if (log_fd >= 0) ::close(log_fd);
   c.status.pid = pid;
   c.status.state = ProcessState::kRunning;
