@@ -51,9 +51,10 @@ class FakeRouteKernel : public RouteKernel {
     return out;
   }
 
-  StatusOr<std::vector<KernelRoute>> Dump(uint32_t table) override {
+  StatusOr<std::vector<KernelRoute>> Dump(uint32_t table, size_t expected) override {
     ++dumps;
     std::vector<KernelRoute> out;
+    out.reserve(expected);
     for (const auto& [key, r] : routes) {
       if (std::get<0>(key) == table) out.push_back(r);
     }

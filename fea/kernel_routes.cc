@@ -1,5 +1,8 @@
 #include "fea/kernel_routes.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "common/profiler.h"
 #include "fea/reconcile.h"
 
@@ -80,12 +83,22 @@ void KernelRoutes::Sync(const std::string& name, std::span<const IpPrefix> chang
   const Vr* vr = vrs_.Find(name);
   if (it == state_.end() || vr == nullptr) return;
   VrState& st = *it->second;
+  // In slices: an EndResync or a MoveVr can name a whole table at once, and the ops and statuses
+  // of one slice at a time keep what that holds bounded.
+  constexpr size_t kSlice = 4096;
+  for (size_t at = 0; at < changed.size(); at += kSlice) {
+    SyncSlice(*vr, st, changed.subspan(at, std::min(kSlice, changed.size() - at)));
+  }
+}
+
+void KernelRoutes::SyncSlice(const Vr& vr, VrState& st, std::span<const IpPrefix> changed) {
   std::vector<KernelOp> ops;
+  ops.reserve(changed.size());
   for (const IpPrefix& p : changed) {
-    auto r = vr->routes.find(p);
+    auto r = vr.routes.find(p);
     auto have = st.installed.find(p);
-    if (r != vr->routes.end()) {
-      KernelRoute w = Wanted(*vr, r->second);
+    if (r != vr.routes.end()) {
+      KernelRoute w = Wanted(vr, r->second);
       if (have == st.installed.end()) {
         ops.push_back({KernelOpType::kAdd, std::move(w)});
       } else if (!SameForwarding(have->second, w)) {
@@ -138,24 +151,30 @@ size_t KernelRoutes::Run(VrState& st, std::span<const KernelOp> ops) {
 size_t KernelRoutes::ReconcileState(const std::string& name, VrState& st, bool remove_unwanted) {
   const Vr* vr = vrs_.Find(name);
   if (kernel_ == nullptr || vr == nullptr) return 0;
-  auto dump = kernel_->Dump(st.table);
+  auto dump = kernel_->Dump(st.table, std::max(st.installed.size(), vr->routes.size()) + 64);
   if (!dump.ok()) {
     ++stats_.errors;
     log_->warn("VR {}: cannot dump table {}: {}", name, st.table, dump.status().ToString());
     return 0;
   }
-  std::vector<KernelRoute> wanted;
-  wanted.reserve(vr->routes.size());
-  for (const auto& [p, r] : vr->routes) wanted.push_back(Wanted(*vr, r));
-  ReconcilePlan plan =
-      PlanReconcile(*dump, wanted, options_.protocol, options_.metric, remove_unwanted);
+  // The dump replaces `installed`, and the wanted routes live only while planning: at a full
+  // table each of the three is a million routes, and one fewer is held at a time.
   st.installed.clear();
-  for (const auto& k : *dump) {
+  std::vector<KernelOp> ops;
+  {
+    std::vector<KernelRoute> wanted;
+    wanted.reserve(vr->routes.size());
+    for (const auto& [p, r] : vr->routes) wanted.push_back(Wanted(*vr, r));
+    ops = PlanReconcile(*dump, wanted, options_.protocol, options_.metric, remove_unwanted).ops;
+  }
+  for (auto& k : *dump) {
     if (k.protocol == options_.protocol && k.metric == options_.metric) {
-      st.installed[k.prefix] = k;
+      st.installed[k.prefix] = std::move(k);
     }
   }
-  const size_t removed = Run(st, plan.ops);
+  dump->clear();
+  dump->shrink_to_fit();
+  const size_t removed = Run(st, ops);
   if (remove_unwanted) stats_.stale_removed += removed;
   return removed;
 }

@@ -81,6 +81,7 @@ class KernelRoutes {
   };
 
   KernelRoute Wanted(const Vr& vr, const FeaRoute& r) const;
+  void SyncSlice(const Vr& vr, VrState& st, std::span<const IpPrefix> changed);
   // Sends ops, updates `installed`; returns how many deletes succeeded.
   size_t Run(VrState& st, std::span<const KernelOp> ops);
   size_t ReconcileState(const std::string& vr, VrState& st, bool remove_unwanted);

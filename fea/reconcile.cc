@@ -1,5 +1,8 @@
 #include "fea/reconcile.h"
 
+#include <cstdint>
+#include <vector>
+
 #include "absl/container/flat_hash_map.h"
 
 namespace strata::fea {
@@ -7,12 +10,12 @@ namespace strata::fea {
 ReconcilePlan PlanReconcile(std::span<const KernelRoute> kernel,
                             std::span<const KernelRoute> wanted, uint8_t protocol, uint32_t metric,
                             bool remove_unwanted) {
-  // Hash maps: a full table is a million routes, and order comes from the inputs.
-  absl::flat_hash_map<IpPrefix, const KernelRoute*, std::hash<IpPrefix>> want;
+  // One hash map, prefix -> index into `wanted`, and a bit per wanted route for "a Strata route
+  // at `metric` is there": a full table is a million routes, and order comes from the inputs.
+  absl::flat_hash_map<IpPrefix, uint32_t, std::hash<IpPrefix>> want;
   want.reserve(wanted.size());
-  for (const auto& w : wanted) want[w.prefix] = &w;
-  absl::flat_hash_map<IpPrefix, const KernelRoute*, std::hash<IpPrefix>> ours;  // ours at `metric`
-  ours.reserve(wanted.size());
+  for (size_t i = 0; i < wanted.size(); ++i) want[wanted[i].prefix] = static_cast<uint32_t>(i);
+  std::vector<bool> ours(wanted.size());
   ReconcilePlan plan;
   std::vector<KernelOp> replaces;
   for (const auto& k : kernel) {
@@ -22,16 +25,17 @@ ReconcilePlan PlanReconcile(std::span<const KernelRoute> kernel,
       if (remove_unwanted) plan.ops.push_back({KernelOpType::kDelete, k});
       continue;
     }
-    if (!ours.emplace(k.prefix, &k).second) continue;  // duplicates: the kernel merged them
-    if (SameForwarding(k, *w->second)) {
+    if (ours[w->second]) continue;  // duplicates: the kernel merged them
+    ours[w->second] = true;
+    if (SameForwarding(k, wanted[w->second])) {
       plan.kept.push_back(&k);
     } else {
-      replaces.push_back({KernelOpType::kReplace, *w->second});
+      replaces.push_back({KernelOpType::kReplace, wanted[w->second]});
     }
   }
   plan.ops.insert(plan.ops.end(), replaces.begin(), replaces.end());
   for (const auto& w : wanted) {
-    if (!ours.contains(w.prefix)) plan.ops.push_back({KernelOpType::kAdd, w});
+    if (!ours[want.at(w.prefix)]) plan.ops.push_back({KernelOpType::kAdd, w});
   }
   return plan;
 }

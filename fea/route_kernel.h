@@ -4,10 +4,13 @@
 //
 // Contract: Apply() performs the operations in order and reports one Status per operation
 // (the batch does not stop at a failure; the kernel has no transactions). Dump() returns every
-// unicast and blackhole route of a table, whatever its protocol. Synchronous.
+// unicast and blackhole route of a table, whatever its protocol; `expected` is how many the
+// caller thinks there are (room is made for them at once: a table can be a million routes).
+// Synchronous.
 // Threading: the io_context thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -22,7 +25,7 @@ class RouteKernel {
   virtual ~RouteKernel() = default;
   // Returns one status per op, in order.
   virtual std::vector<Status> Apply(std::span<const KernelOp> ops) = 0;
-  virtual StatusOr<std::vector<KernelRoute>> Dump(uint32_t table) = 0;
+  virtual StatusOr<std::vector<KernelRoute>> Dump(uint32_t table, size_t expected) = 0;
 };
 
 }  // namespace strata::fea

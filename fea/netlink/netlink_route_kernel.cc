@@ -50,8 +50,9 @@ std::vector<Status> NetlinkRouteKernel::Apply(std::span<const KernelOp> ops) {
   return result;
 }
 
-StatusOr<std::vector<KernelRoute>> NetlinkRouteKernel::Dump(uint32_t table) {
+StatusOr<std::vector<KernelRoute>> NetlinkRouteKernel::Dump(uint32_t table, size_t expected) {
   std::vector<KernelRoute> routes;
+  routes.reserve(expected);
   for (uint8_t family : {uint8_t{AF_INET}, uint8_t{AF_INET6}}) {
     std::vector<uint8_t> req;
     const uint32_t seq = sock_->NextSeq();

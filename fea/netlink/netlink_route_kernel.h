@@ -16,7 +16,7 @@ class NetlinkRouteKernel : public RouteKernel {
   static StatusOr<std::unique_ptr<NetlinkRouteKernel>> Open();
 
   std::vector<Status> Apply(std::span<const KernelOp> ops) override;
-  StatusOr<std::vector<KernelRoute>> Dump(uint32_t table) override;
+  StatusOr<std::vector<KernelRoute>> Dump(uint32_t table, size_t expected) override;
 
  private:
   explicit NetlinkRouteKernel(std::unique_ptr<NlSocket> sock) : sock_(std::move(sock)) {}
