@@ -34,8 +34,8 @@ ReconcilePlan PlanReconcile(std::span<const KernelRoute> kernel,
     }
   }
   plan.ops.insert(plan.ops.end(), replaces.begin(), replaces.end());
-  for (const auto& w : wanted) {
-    if (!ours[want.at(w.prefix)]) plan.ops.push_back({KernelOpType::kAdd, w});
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    if (!ours[i]) plan.ops.push_back({KernelOpType::kAdd, wanted[i]});
   }
   return plan;
 }

@@ -152,7 +152,12 @@ void FeaStage::flush() {
   // again would spin the process for as long as the consumer is busy.
   if (state_ == SyncState::kResyncing && !dump_task_.active() && !dump_waits_) {
     // dump_task_ is a member: the task cannot outlive this stage.
-    dump_task_ = scheduler_.add("fea-resync", [this] { return dump_slice(); });
+    dump_task_ = scheduler_.add("fea-resync", [this] {
+      if (dump_slice()) return true;
+      // Ended without reaching its end: the consumer refused a batch.
+      dump_waits_ = state_ == SyncState::kResyncing;
+      return false;
+    });
   }
   flushing_ = false;
 }
@@ -183,14 +188,10 @@ void FeaStage::consumer_reconnected() {
 bool FeaStage::dump_slice() {
   // Queued changes concern prefixes the dump has passed: they go first.
   while (live_ > 0) {
-    if (!send_queued()) {  // refused: resumes after the consumer's next reply
-      dump_waits_ = true;
-      return false;
-    }
+    if (!send_queued()) return false;  // refused: resumes after the consumer's next reply
   }
   if (!consumer_.accepting()) {  // not worth walking a batch's worth of the table
     refused_ = true;
-    dump_waits_ = true;
     return false;
   }
   FeaBatch batch;
@@ -203,7 +204,6 @@ bool FeaStage::dump_slice() {
   if (Status s = consumer_.push(batch); !s.ok()) {
     ++send_failures_;
     refused_ = true;
-    dump_waits_ = true;
     return false;
   }
   refused_ = false;
