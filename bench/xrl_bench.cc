@@ -18,10 +18,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
 
+#include "common/json.h"
 #include "libipc/demo/test_service.h"
 #include "libipc/router.h"
 

@@ -8,9 +8,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <set>
 
+#include "common/json.h"
 #include "tests/process_harness.h"
 
 namespace strata::testing {

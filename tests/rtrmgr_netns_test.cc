@@ -9,9 +9,9 @@
 #include <chrono>
 #include <fstream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <thread>
 
+#include "common/json.h"
 #include "tests/interop/command.h"
 #include "tests/process_harness.h"
 

@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <thread>
 
+#include "common/json.h"
 #include "tests/process_harness.h"
 
 namespace strata::testing {

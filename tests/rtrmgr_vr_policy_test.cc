@@ -11,8 +11,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 
+#include "common/json.h"
 #include "tests/process_harness.h"
 
 namespace strata::testing {

@@ -3,9 +3,9 @@
 // prefixes are strings, binary is hex, lists are arrays.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <vector>
 
+#include "common/json.h"
 #include "libipc/xrl_atom.h"
 
 namespace strata::ipc {

@@ -3,10 +3,10 @@
 // prints, so the two forms cannot disagree. Stateless.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "common/json.h"
 #include "rtrmgr/sh/sh_command.h"
 
 namespace strata::rtrmgr::sh {

@@ -7,8 +7,9 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "common/json.h"
 
 namespace strata::interop {
 
@@ -123,10 +124,9 @@ bool ExabgpSpeaker::Established(const std::string& neighbor) {
   bool up = false;
   while (std::getline(f, line)) {
     const json j = json::parse(line, nullptr, false);
-    if (j.is_discarded() || j.value("type", "") != "state") continue;
-    const auto& n = j["neighbor"];
-    if (n["address"].value("peer", "") != neighbor) continue;
-    up = n.value("state", "") == "up";
+    if (!j.is_object() || j.value("type", "") != "state") continue;
+    if (j.value("/neighbor/address/peer"_json_pointer, "") != neighbor) continue;
+    up = j.value("/neighbor/state"_json_pointer, "") == "up";
   }
   return up;
 }
@@ -137,13 +137,15 @@ std::vector<Route> ExabgpSpeaker::ParseReceived(const std::string& jsonl) {
   std::string line;
   while (std::getline(in, line)) {
     const json j = json::parse(line, nullptr, false);
-    if (j.is_discarded()) continue;
-    if (j.value("type", "") == "state" && j["neighbor"].value("state", "") == "down") {
+    if (!j.is_object()) continue;
+    if (j.value("type", "") == "state" && j.value("/neighbor/state"_json_pointer, "") == "down") {
       table.clear();  // tests use one neighbour per exabgp instance
       continue;
     }
     if (j.value("type", "") != "update") continue;
-    const json& u = j["neighbor"]["message"]["update"];
+    // An End-of-RIB is an "update" whose message has "eor" instead.
+    const json u = j.value("/neighbor/message/update"_json_pointer, json::object());
+    if (!u.is_object()) continue;
     if (u.contains("withdraw")) {
       for (const auto& [family, nlris] : u["withdraw"].items()) {
         for (const auto& n : nlris) table.erase(n.value("nlri", ""));

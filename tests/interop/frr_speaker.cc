@@ -2,8 +2,9 @@
 
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "common/json.h"
 
 namespace strata::interop {
 
@@ -189,7 +190,7 @@ Route FrrSpeaker::ParsePath(const std::string& prefix, const json& p) {
   if (p.contains("aspath") && p["aspath"].contains("segments")) {
     for (const auto& seg : p["aspath"]["segments"]) {
       const bool confed = seg.value("type", "") == "as-confed-sequence";
-      for (const auto& as : seg["list"]) {
+      for (const auto& as : seg.value("list", json::array())) {
         r.as_path.push_back(as.get<uint32_t>());
         if (confed) r.confed_path.push_back(as.get<uint32_t>());
       }
@@ -198,10 +199,12 @@ Route FrrSpeaker::ParsePath(const std::string& prefix, const json& p) {
   if (p.contains("metric")) r.med = p["metric"].get<uint32_t>();
   if (p.contains("locPrf")) r.local_pref = p["locPrf"].get<uint32_t>();
   if (p.contains("community")) {
-    for (const auto& c : p["community"]["list"]) r.communities.push_back(c.get<std::string>());
+    for (const auto& c : p["community"].value("list", json::array())) {
+      r.communities.push_back(c.get<std::string>());
+    }
   }
   if (p.contains("largeCommunity")) {
-    for (const auto& c : p["largeCommunity"]["list"]) {
+    for (const auto& c : p["largeCommunity"].value("list", json::array())) {
       r.large_communities.push_back(c.get<std::string>());
     }
   }

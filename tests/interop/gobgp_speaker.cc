@@ -1,8 +1,9 @@
 #include "tests/interop/gobgp_speaker.h"
 
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "common/json.h"
 
 namespace strata::interop {
 

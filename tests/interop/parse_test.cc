@@ -2,8 +2,7 @@
 // (BIRD 2.0.12, FRR 8.4, GoBGP 3.10, ExaBGP 4.2). No daemon is started.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
+#include "common/json.h"
 #include "tests/interop/bird_speaker.h"
 #include "tests/interop/exabgp_speaker.h"
 #include "tests/interop/frr_speaker.h"
@@ -210,6 +209,38 @@ TEST(ExabgpParseTest, ReplaysAnnouncementsWithdrawalsAndSessionDrops) {
   routes = ExabgpSpeaker::ParseReceived(
       jsonl + R"({"type":"state","neighbor":{"address":{"peer":"10.0.0.1"},"state":"down"}})");
   EXPECT_TRUE(routes.empty());
+}
+
+// ExaBGP reports an End-of-RIB as an "update" whose message has "eor" and no "update": it
+// leaves the table alone, and so does a line that is cut short or is not an object.
+TEST(ExabgpParseTest, EndOfRibAndOddLinesLeaveTheTableAlone) {
+  const std::string jsonl =
+      R"({"type":"update","neighbor":{"message":{"update":{"announce":{"ipv4 unicast":{"10.0.0.1":[{"nlri":"10.1.0.0/24"}]}}}}}})"
+      "\n"
+      R"({"type":"update","neighbor":{"direction":"receive","message":{"eor":{"afi":"ipv4","safi":"unicast"}}}})"
+      "\n"
+      R"({"type":"update"})"
+      "\n"
+      R"({"type":"state"})"
+      "\n"
+      R"([1,2])"
+      "\n"
+      R"({"type":"update","neighbor":{"message":{"upd)"
+      "\n";
+  const auto routes = ExabgpSpeaker::ParseReceived(jsonl);
+  ASSERT_EQ(routes.size(), 1u);
+  EXPECT_EQ(routes[0].prefix, "10.1.0.0/24");
+}
+
+// A segment or community attribute without its "list" reads as empty (FRR always prints one;
+// reading a missing key of a const json is undefined behaviour, so the parser must not).
+TEST(FrrParseTest, PartsWithoutTheirListAreEmpty) {
+  const json path = json::parse(R"({"aspath":{"segments":[{"type":"as-sequence"}]},
+    "community":{"string":""},"largeCommunity":{}})");
+  const Route r = FrrSpeaker::ParsePath("10.1.0.0/24", path);
+  EXPECT_TRUE(r.as_path.empty());
+  EXPECT_TRUE(r.communities.empty());
+  EXPECT_TRUE(r.large_communities.empty());
 }
 
 TEST(ExabgpParseTest, PrefersTheGlobalIpv6Nexthop) {

@@ -12,10 +12,10 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
+#include "common/json.h"
 #include "tests/interop/bgp_speaker.h"
 #include "tests/interop/command.h"
 
