@@ -1,7 +1,8 @@
 // FakeRouteKernel: an in-memory RouteKernel for tests, with the Linux semantics the FEA relies
 // on: a route is keyed by (table, prefix, metric); add with NLM_F_EXCL fails EEXIST if any
 // route holds the key (whatever its protocol); replace overwrites the route at the key; delete
-// needs the key and the protocol (ESRCH otherwise). Records every op and can fail chosen ones.
+// needs the key and the protocol (ESRCH otherwise). Records every op and every released hop,
+// and can fail chosen ops.
 // Threading: single-threaded test code.
 #pragma once
 
@@ -61,6 +62,10 @@ class FakeRouteKernel : public RouteKernel {
     return out;
   }
 
+  void ReleaseGatewayHops(std::span<const GatewayHop> hops) override {
+    released.insert(released.end(), hops.begin(), hops.end());
+  }
+
   void Put(const KernelRoute& r) { routes[Key{r.table, r.prefix, r.metric}] = r; }
   const KernelRoute* Get(uint32_t table, const IpPrefix& p, uint32_t metric) const {
     auto it = routes.find(Key{table, p, metric});
@@ -70,6 +75,7 @@ class FakeRouteKernel : public RouteKernel {
   std::map<Key, KernelRoute> routes;
   std::vector<KernelOp> applied;
   std::set<IpPrefix> fail_prefixes;
+  std::vector<GatewayHop> released;  // every ReleaseGatewayHops, in order
   int dumps = 0;
 };
 

@@ -11,6 +11,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <regex>
+#include <sstream>
 #include <thread>
 
 #include "libipc/interfaces/fea.strata.h"
@@ -103,8 +105,10 @@ class FeaNetnsTest : public ::testing::Test {
     return pid;
   }
 
-  void StartFea() {
-    fea_ = Spawn({bin_ + "/strata-fea", "--grace-ms", "60000"});
+  void StartFea(std::vector<std::string> flags = {}) {
+    std::vector<std::string> argv = {bin_ + "/strata-fea", "--grace-ms", "60000"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    fea_ = Spawn(argv);
     ASSERT_TRUE(WaitFor([&] { return Call("finder://fea/fea/1.0/list_vrs").rc == 0; }));
   }
 
@@ -126,7 +130,28 @@ class FeaNetnsTest : public ::testing::Test {
               "/strata-call '" + xrl + "'");
   }
   Result Ip(const std::string& args) { return Sh("ip -n " + ns_ + " " + args); }
-  std::string Table(int t) { return Ip("route show table " + std::to_string(t)).out; }
+  // `ip route show table T` (`-6` for IPv6) without the "nhid N " of routes through nexthop
+  // objects, so that the same text matches with and without them.
+  std::string Table(int t, const char* family = "-4") {
+    return std::regex_replace(
+        Ip(std::string(family) + " route show table " + std::to_string(t)).out,
+        std::regex("nhid [0-9]+ "), "");
+  }
+  // The nhid of the route for `prefix` in table `t` ("" when it has none).
+  std::string Nhid(int t, const std::string& prefix) {
+    std::smatch m;
+    const std::string out = Ip("route show table " + std::to_string(t) + " " + prefix).out;
+    return std::regex_search(out, m, std::regex("nhid ([0-9]+) ")) ? m[1].str() : "";
+  }
+  // Strata's nexthop objects, one line each ("id N via GW dev D scope link proto 201").
+  std::vector<std::string> Objects() {
+    std::vector<std::string> out;
+    std::istringstream in(Ip("nexthop show proto 201").out);
+    for (std::string line; std::getline(in, line);) {
+      if (line.starts_with("id ")) out.push_back(line);
+    }
+    return out;
+  }
 
   void SetUpVrs() {
     for (const char* x : {"finder://fea/fea/1.0/add_vr?vr:txt=red&table_id:u32=100",
@@ -175,12 +200,19 @@ TEST_F(FeaNetnsTest, ProgramsTablesReconcilesAfterRestartAndReportsLinks) {
             std::string::npos)
       << Table(100);
   EXPECT_NE(Table(100).find("198.51.100.0/24 via 10.0.0.2 dev va0 proto 201"), std::string::npos);
-  EXPECT_NE(Ip("-6 route show table 100").out.find("2001:db8:100::/48 via 2001:db8:a::2"),
-            std::string::npos);
+  EXPECT_NE(Table(100, "-6").find("2001:db8:100::/48 via 2001:db8:a::2"), std::string::npos);
   EXPECT_NE(Table(101).find("203.0.113.0/24 via 10.0.1.2 dev va1 proto 201"), std::string::npos);
   EXPECT_NE(Table(100).find("nexthop via 10.0.0.3 dev va0 weight 2"), std::string::npos)
       << Table(100);
   EXPECT_EQ(Table(101).find("192.0.2.0"), std::string::npos);
+  // One nexthop object per gateway and device, shared by the routes through it, across tables;
+  // the ECMP route spells its next hops out.
+  const std::string via_2 = Nhid(100, "192.0.2.0/24");
+  EXPECT_FALSE(via_2.empty()) << Ip("route show table 100").out;
+  EXPECT_EQ(Nhid(100, "198.51.100.0/24"), via_2);
+  EXPECT_EQ(Nhid(100, "100.64.0.0/10"), "");
+  EXPECT_EQ(Objects().size(), 3u) << Ip("nexthop show").out;
+  EXPECT_NE(Ip("nexthop show id " + via_2).out.find("via 10.0.0.2 dev va0"), std::string::npos);
 
   // Bad input: an error, nothing applied.
   EXPECT_EQ(
@@ -218,10 +250,15 @@ TEST_F(FeaNetnsTest, ProgramsTablesReconcilesAfterRestartAndReportsLinks) {
   EXPECT_NE(t100.find("10.99.0.0/16 via 10.0.0.2 dev va0 proto static"), std::string::npos);
   EXPECT_EQ(t100.find("198.51.100.0"), std::string::npos) << t100;
   EXPECT_EQ(t100.find("100.64.0.0"), std::string::npos) << t100;
-  EXPECT_EQ(Ip("-6 route show table 100").out.find("2001:db8:100::"), std::string::npos);
+  EXPECT_EQ(Table(100, "-6").find("2001:db8:100::"), std::string::npos);
   EXPECT_NE(Table(101).find("203.0.113.0/24"), std::string::npos) << "blue still in grace";
   r = Call("finder://fea/fea/1.0/list_routes?vr:txt=red");
   EXPECT_NE(r.out.find("in_kernel:bool=true"), std::string::npos) << r.out;
+  // The restarted FEA adopted its objects (same id, no second copy); the IPv6 gateway's went
+  // with the last route through it.
+  EXPECT_EQ(Nhid(100, "192.0.2.0/24"), via_2);
+  EXPECT_EQ(Objects().size(), 2u) << Ip("nexthop show").out;
+  EXPECT_EQ(Ip("-6 nexthop show proto 201").out.find("2001:db8:a::2"), std::string::npos);
 
   // An interface watcher in this process hears va0 go down and up.
   io_ = std::make_unique<boost::asio::io_context>(1);
@@ -255,10 +292,59 @@ TEST_F(FeaNetnsTest, ProgramsTablesReconcilesAfterRestartAndReportsLinks) {
   EXPECT_TRUE(WaitFor([&] { return last_up(false); }));
   ASSERT_EQ(Ip("link set va0 up").rc, 0);
   EXPECT_TRUE(WaitFor([&] { return last_up(true); }));
-  // The kernel flushed red's routes through va0 when it went down; the FEA puts them back.
+  // The kernel flushed red's routes through va0, and the nexthop objects on va0, when it went
+  // down; the FEA puts them back, the object under its old id.
   EXPECT_TRUE(WaitFor([&] {
     return Table(100).find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 201") != std::string::npos;
   })) << Table(100);
+  EXPECT_EQ(Nhid(100, "192.0.2.0/24"), via_2);
+  EXPECT_EQ(Objects().size(), 2u) << Ip("nexthop show").out;
+  // va0 loses its carrier (its peer goes down): the kernel drops the objects on it and the
+  // routes through them. When the carrier comes back the FEA reconciles and they return.
+  ASSERT_EQ(Ip("link set vb0 down").rc, 0);
+  EXPECT_TRUE(WaitFor([&] { return Table(100).find("192.0.2.0/24 via") == std::string::npos; }))
+      << Table(100);
+  // Meanwhile no object can be made on va0: a new route spells its gateway out (linkdown).
+  r = Call(
+      "finder://fea/fea/1.0/apply_routes?vr:txt=red&changes.0.op:txt=OP_ADD"
+      "&changes.0.prefix:ipv4net=198.51.100.0/24&changes.0.nexthops.0.address:ipv4=10.0.0.2");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(Table(100).find("198.51.100.0/24 via 10.0.0.2 dev va0 proto 201 metric 20 linkdown"),
+            std::string::npos)
+      << Table(100);
+  EXPECT_EQ(Nhid(100, "198.51.100.0/24"), "");
+  ASSERT_EQ(Ip("link set vb0 up").rc, 0);
+  EXPECT_TRUE(WaitFor([&] {
+    return Table(100).find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 201") != std::string::npos;
+  })) << Table(100);
+  // A new object: the old one's id was forgotten when it could not be made again.
+  EXPECT_NE(Nhid(100, "192.0.2.0/24"), "");
+  EXPECT_NE(Table(100).find("198.51.100.0/24 via 10.0.0.2 dev va0 proto 201"), std::string::npos)
+      << Table(100);
+  // The last route through a gateway takes its object with it.
+  r = Call(
+      "finder://fea/fea/1.0/apply_routes?vr:txt=red&changes.0.op:txt=OP_DELETE"
+      "&changes.0.prefix:ipv4net=192.0.2.0/24&changes.1.op:txt=OP_DELETE"
+      "&changes.1.prefix:ipv4net=198.51.100.0/24");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_EQ(Ip("nexthop show id " + via_2).rc, 2) << Ip("nexthop show").out;
+  EXPECT_EQ(Objects().size(), 1u) << Ip("nexthop show").out;
+}
+
+// --no-nexthop-objects: every route spells its gateway out, as on a kernel without objects.
+TEST_F(FeaNetnsTest, WithoutNexthopObjectsRoutesSpellTheirGatewaysOut) {
+  ::kill(fea_, SIGKILL);
+  ::waitpid(fea_, nullptr, 0);
+  fea_ = -1;
+  StartFea({"--no-nexthop-objects"});
+  SetUpVrs();
+  ASSERT_EQ(Call(kRed1).rc, 0);
+  ASSERT_EQ(Call(kRed2).rc, 0);
+  EXPECT_NE(Table(100).find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 201 metric 20"),
+            std::string::npos)
+      << Table(100);
+  EXPECT_EQ(Nhid(100, "192.0.2.0/24"), "");
+  EXPECT_TRUE(Objects().empty()) << Ip("nexthop show").out;
 }
 
 }  // namespace

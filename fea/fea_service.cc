@@ -232,7 +232,12 @@ void FeaService::OnInterfaceChange(const InterfaceChange& c) {
   for (const auto& [watcher, vr] : watchers_) {
     if (vr.empty() || vr == iface.vr || vr == c.old_vr) SendEvent(watcher, iface, c.removed);
   }
-  if (!c.removed && !iface.vr.empty() && iface.link.admin_up && !c.was_admin_up) {
+  // The kernel flushes the routes through a link that goes down, and the nexthop objects on a
+  // link that loses its carrier with the routes through them (routes that spell their gateway
+  // out stay, marked linkdown): reconcile when the link comes up or gets its carrier back.
+  const bool came_up =
+      iface.link.admin_up && (!c.was_admin_up || (iface.link.carrier && !c.was_carrier));
+  if (!c.removed && !iface.vr.empty() && came_up) {
     // Later: the kernel restores the link's connected routes (which our gateways need) around
     // the time it reports the link up.
     auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(200));

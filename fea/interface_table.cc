@@ -16,13 +16,14 @@ bool AddrLess(const AddrInfo& a, const AddrInfo& b) {
 }  // namespace
 
 void InterfaceTable::Report(const Interface& iface, bool removed, const std::string& old_vr,
-                            bool was_admin_up) {
+                            const LinkInfo& was) {
   if (!on_change_) return;
   InterfaceChange c;
   c.iface = &iface;
   c.removed = removed;
   c.old_vr = old_vr;
-  c.was_admin_up = was_admin_up;
+  c.was_admin_up = was.admin_up;
+  c.was_carrier = was.carrier;
   on_change_(c);
 }
 
@@ -34,19 +35,19 @@ void InterfaceTable::UpdateLink(const LinkInfo& link) {
     auto b = bindings_.find(link.name);
     if (b != bindings_.end()) iface.vr = b->second;
     it = by_index_.emplace(link.ifindex, std::move(iface)).first;
-    Report(it->second, false, it->second.vr, false);
+    Report(it->second, false, it->second.vr, LinkInfo{});
     return;
   }
   Interface& iface = it->second;
   if (iface.link == link) return;
-  const bool was_admin_up = iface.link.admin_up;
+  const LinkInfo was = iface.link;
   const std::string old_vr = iface.vr;
   if (iface.link.name != link.name) {  // renamed: the binding follows the name
     auto b = bindings_.find(link.name);
     iface.vr = b != bindings_.end() ? b->second : "";
   }
   iface.link = link;
-  Report(iface, false, old_vr, was_admin_up);
+  Report(iface, false, old_vr, was);
 }
 
 void InterfaceTable::RemoveLink(uint32_t ifindex) {
@@ -54,7 +55,7 @@ void InterfaceTable::RemoveLink(uint32_t ifindex) {
   if (it == by_index_.end()) return;
   Interface gone = std::move(it->second);
   by_index_.erase(it);
-  Report(gone, true, gone.vr, gone.link.admin_up);
+  Report(gone, true, gone.vr, gone.link);
 }
 
 void InterfaceTable::AddAddress(const AddrInfo& addr) {
@@ -64,7 +65,7 @@ void InterfaceTable::AddAddress(const AddrInfo& addr) {
   auto pos = std::lower_bound(v.begin(), v.end(), addr, AddrLess);
   if (pos != v.end() && *pos == addr) return;
   v.insert(pos, addr);
-  Report(it->second, false, it->second.vr, it->second.link.admin_up);
+  Report(it->second, false, it->second.vr, it->second.link);
 }
 
 void InterfaceTable::RemoveAddress(const AddrInfo& addr) {
@@ -74,7 +75,7 @@ void InterfaceTable::RemoveAddress(const AddrInfo& addr) {
   auto pos = std::lower_bound(v.begin(), v.end(), addr, AddrLess);
   if (pos == v.end() || !(*pos == addr)) return;
   v.erase(pos);
-  Report(it->second, false, it->second.vr, it->second.link.admin_up);
+  Report(it->second, false, it->second.vr, it->second.link);
 }
 
 void InterfaceTable::Sync(const std::vector<LinkInfo>& links, const std::vector<AddrInfo>& addrs) {
@@ -106,7 +107,7 @@ Status InterfaceTable::Bind(const std::string& name, const std::string& vr) {
     if (iface.vr == vr) return Status();
     const std::string old_vr = iface.vr;
     iface.vr = vr;
-    Report(iface, false, old_vr, iface.link.admin_up);
+    Report(iface, false, old_vr, iface.link);
     return Status();
   }
   return NotFound("no interface named '" + name + "'");
@@ -119,7 +120,7 @@ Status InterfaceTable::Unbind(const std::string& name) {
     if (iface.vr.empty()) return Status();
     const std::string old_vr = iface.vr;
     iface.vr.clear();
-    Report(iface, false, old_vr, iface.link.admin_up);
+    Report(iface, false, old_vr, iface.link);
     return Status();
   }
   return NotFound("no interface named '" + name + "'");
@@ -130,7 +131,7 @@ void InterfaceTable::UnbindAll(const std::string& vr) {
   for (auto& [index, iface] : by_index_) {
     if (iface.vr != vr) continue;
     iface.vr.clear();
-    Report(iface, false, vr, iface.link.admin_up);
+    Report(iface, false, vr, iface.link);
   }
 }
 

@@ -30,8 +30,9 @@ struct Interface {
 struct InterfaceChange {
   const Interface* iface = nullptr;  // the interface now (for a removal: as it was)
   bool removed = false;
-  std::string old_vr;  // the binding before the change
-  bool was_admin_up = false;
+  std::string old_vr;         // the binding before the change
+  bool was_admin_up = false;  // the link before the change
+  bool was_carrier = false;
 };
 
 class InterfaceTable {
@@ -60,7 +61,7 @@ class InterfaceTable {
   const Interface* ConnectedTo(const std::string& vr, const IpAddr& addr) const;
 
  private:
-  void Report(const Interface& iface, bool removed, const std::string& old_vr, bool was_admin_up);
+  void Report(const Interface& iface, bool removed, const std::string& old_vr, const LinkInfo& was);
 
   std::map<uint32_t, Interface> by_index_;
   std::map<std::string, std::string> bindings_;  // interface name -> vr

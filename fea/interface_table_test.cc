@@ -31,6 +31,25 @@ TEST(InterfaceTableTest, ReportsEachVisibleChangeOnce) {
   EXPECT_EQ(t.Bind("nope", "red").code(), StatusCode::kNotFound);
 }
 
+// Each change says what the link was before it, so that the FEA can tell a link coming up or
+// getting its carrier back (and reconcile the kernel table) from any other change.
+TEST(InterfaceTableTest, ChangesCarryTheLinkStateBeforeThem) {
+  InterfaceTable t;
+  std::vector<std::pair<bool, bool>> was;  // (admin up, carrier) before each change
+  t.set_on_change(
+      [&](const InterfaceChange& c) { was.emplace_back(c.was_admin_up, c.was_carrier); });
+  LinkInfo l{5, "eth0", true, false, 1500, std::nullopt};
+  t.UpdateLink(l);  // new: nothing before it
+  l.carrier = true;
+  t.UpdateLink(l);
+  t.AddAddress({5, A("10.0.0.1"), 24});
+  l.admin_up = false;
+  l.carrier = false;
+  t.UpdateLink(l);
+  EXPECT_EQ(was, (std::vector<std::pair<bool, bool>>{
+                     {false, false}, {true, false}, {true, true}, {true, true}}));
+}
+
 TEST(InterfaceTableTest, ConnectedToPicksTheLongestSubnetInTheVr) {
   InterfaceTable t;
   t.UpdateLink({1, "a", true, true, 1500, std::nullopt});

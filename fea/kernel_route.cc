@@ -30,4 +30,11 @@ bool SameForwarding(const KernelRoute& a, const KernelRoute& b) {
   return x == y;
 }
 
+std::optional<GatewayHop> SharedGatewayHop(const KernelRoute& r) {
+  if (r.blackhole || r.nexthops.size() != 1) return std::nullopt;
+  const KernelNextHop& nh = r.nexthops[0];
+  if (!nh.gateway || nh.ifindex == 0) return std::nullopt;
+  return GatewayHop{*nh.gateway, nh.ifindex};
+}
+
 }  // namespace strata::fea

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/ip_addr.h"
@@ -38,6 +39,22 @@ struct KernelRoute {
 // True when a and b forward the same way (next hops compared as a set; a single next hop's
 // weight is meaningless and ignored). Table, protocol and metric are not compared.
 bool SameForwarding(const KernelRoute& a, const KernelRoute& b);
+
+// One gateway through one device: the next hop that many routes share, and that the kernel can
+// hold once for all of them as a nexthop object (an object needs both).
+struct GatewayHop {
+  IpAddr gateway;
+  uint32_t ifindex = 0;
+  friend bool operator==(const GatewayHop&, const GatewayHop&) = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const GatewayHop& g) {
+    return H::combine(std::move(h), HashAddr(g.gateway, g.ifindex));
+  }
+};
+
+// The route's GatewayHop when its only next hop has a gateway and a device; nullopt for
+// blackholes, connected routes and ECMP (spelt out in the route itself).
+std::optional<GatewayHop> SharedGatewayHop(const KernelRoute& r);
 
 enum class KernelOpType : uint8_t {
   kAdd,      // create; fails (EEXIST) if any route with this prefix and metric exists

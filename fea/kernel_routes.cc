@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "common/profiler.h"
 #include "fea/reconcile.h"
 
@@ -32,6 +33,49 @@ KernelRoute KernelRoutes::Wanted(const Vr& vr, const FeaRoute& r) const {
     k.nexthops.push_back({nh.address, nh.ifindex, nh.weight});
   }
   return k;
+}
+
+void KernelRoutes::Install(VrState& st, KernelRoute r) {
+  if (auto hop = SharedGatewayHop(r)) ++hop_routes_[*hop];
+  auto [it, inserted] = st.installed.try_emplace(r.prefix);
+  if (!inserted) {
+    if (auto hop = SharedGatewayHop(it->second)) {
+      if (--hop_routes_[*hop] == 0) maybe_unused_.push_back(*hop);
+    }
+  }
+  it->second = std::move(r);
+}
+
+void KernelRoutes::Uninstall(VrState& st, const IpPrefix& prefix) {
+  auto it = st.installed.find(prefix);
+  if (it == st.installed.end()) return;
+  if (auto hop = SharedGatewayHop(it->second)) {
+    if (--hop_routes_[*hop] == 0) maybe_unused_.push_back(*hop);
+  }
+  st.installed.erase(it);
+}
+
+void KernelRoutes::UninstallAll(VrState& st) {
+  for (const auto& [p, r] : st.installed) {
+    if (auto hop = SharedGatewayHop(r)) {
+      if (--hop_routes_[*hop] == 0) maybe_unused_.push_back(*hop);
+    }
+  }
+  st.installed.clear();
+}
+
+void KernelRoutes::ReleaseUnusedHops() {
+  if (maybe_unused_.empty()) return;
+  std::vector<GatewayHop> unused;
+  absl::flat_hash_set<GatewayHop> seen;
+  for (const GatewayHop& hop : maybe_unused_) {
+    auto it = hop_routes_.find(hop);
+    if (it != hop_routes_.end() && it->second != 0) continue;
+    if (it != hop_routes_.end()) hop_routes_.erase(it);
+    if (seen.insert(hop).second) unused.push_back(hop);
+  }
+  maybe_unused_.clear();
+  if (kernel_ != nullptr && !unused.empty()) kernel_->ReleaseGatewayHops(unused);
 }
 
 void KernelRoutes::AddVr(const std::string& name) {
@@ -137,14 +181,18 @@ size_t KernelRoutes::Run(VrState& st, std::span<const KernelOp> ops) {
     }
     if (op.type == KernelOpType::kDelete) {
       // Gone either way: a failed delete means the kernel had no such route.
-      st.installed.erase(op.route.prefix);
+      Uninstall(st, op.route.prefix);
       if (ok) ++deleted;
     } else if (ok) {
-      st.installed[op.route.prefix] = op.route;
-    } else if (op.type == KernelOpType::kReplace) {
-      st.installed.erase(op.route.prefix);
+      Install(st, op.route);
+    } else {
+      // The kernel may have made the route's hop for nothing. A refused replace leaves the old
+      // route unknown; if no other route of ours shares its hop, releasing the hop takes it out.
+      if (auto hop = SharedGatewayHop(op.route)) maybe_unused_.push_back(*hop);
+      if (op.type == KernelOpType::kReplace) Uninstall(st, op.route.prefix);
     }
   }
+  ReleaseUnusedHops();
   return deleted;
 }
 
@@ -159,7 +207,7 @@ size_t KernelRoutes::ReconcileState(const std::string& name, VrState& st, bool r
   }
   // The dump replaces `installed`, and the wanted routes live only while planning: at a full
   // table each of the three is a million routes, and one fewer is held at a time.
-  st.installed.clear();
+  UninstallAll(st);
   std::vector<KernelOp> ops;
   {
     std::vector<KernelRoute> wanted;
@@ -168,13 +216,12 @@ size_t KernelRoutes::ReconcileState(const std::string& name, VrState& st, bool r
     ops = PlanReconcile(*dump, wanted, options_.protocol, options_.metric, remove_unwanted).ops;
   }
   for (auto& k : *dump) {
-    if (k.protocol == options_.protocol && k.metric == options_.metric) {
-      st.installed[k.prefix] = std::move(k);
-    }
+    if (k.protocol == options_.protocol && k.metric == options_.metric) Install(st, std::move(k));
   }
   dump->clear();
   dump->shrink_to_fit();
   const size_t removed = Run(st, ops);
+  ReleaseUnusedHops();  // Run sends nothing when there is nothing to repair
   if (remove_unwanted) stats_.stale_removed += removed;
   return removed;
 }

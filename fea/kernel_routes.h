@@ -13,7 +13,9 @@
 // Reconcile() dumps and repairs the table (after a link comes up: the kernel flushes routes
 // through a link that goes down). Kernel failures are counted and logged, and the route stays
 // in the VrTable (shown with in_kernel false); the next Reconcile() retries it.
-// Without a RouteKernel (--no-kernel) every call is a no-op.
+// Without a RouteKernel (--no-kernel) every call is a no-op. It counts the installed routes
+// through each gateway and tells the RouteKernel when a gateway has none left, so that
+// NetlinkRouteKernel can delete the nexthop object it made for it.
 // Threading: the io_context thread; timers hold a weak reference to the VR's state.
 #pragma once
 
@@ -25,6 +27,7 @@
 #include <string>
 
 #include "absl/container/btree_map.h"
+#include "absl/container/flat_hash_map.h"
 #include "common/log.h"
 #include "fea/route_kernel.h"
 #include "fea/vr_table.h"
@@ -81,6 +84,12 @@ class KernelRoutes {
   };
 
   KernelRoute Wanted(const Vr& vr, const FeaRoute& r) const;
+  // Every change to a VR's `installed` goes through these, which count the routes through
+  // each GatewayHop; ReleaseUnusedHops() hands the kernel the hops no route uses any more.
+  void Install(VrState& st, KernelRoute r);
+  void Uninstall(VrState& st, const IpPrefix& prefix);
+  void UninstallAll(VrState& st);
+  void ReleaseUnusedHops();
   void SyncSlice(const Vr& vr, VrState& st, std::span<const IpPrefix> changed);
   // Sends ops, updates `installed`; returns how many deletes succeeded.
   size_t Run(VrState& st, std::span<const KernelOp> ops);
@@ -92,6 +101,10 @@ class KernelRoutes {
   const KernelRoutesOptions options_;
   std::shared_ptr<spdlog::logger> log_;
   std::map<std::string, std::shared_ptr<VrState>> state_;
+  // Installed routes (all VRs: the kernel shares nexthop objects across tables) through each
+  // hop; hops whose count fell to zero, or that a refused route may have left unused.
+  absl::flat_hash_map<GatewayHop, uint32_t> hop_routes_;
+  std::vector<GatewayHop> maybe_unused_;
   KernelStats stats_;
 };
 

@@ -137,5 +137,57 @@ TEST_F(KernelRoutesTest, MoveVrTakesStratasRoutesFromTheOldTableToTheNew) {
   EXPECT_EQ(kr_.stats().errors, 0u);
 }
 
+GatewayHop Hop(const char* via) { return GatewayHop{A(via), 3}; }
+
+// The kernel hears of a hop when the last installed route through it goes, and not before:
+// deletes, replaces to another gateway, a reconcile that finds routes gone, RemoveVr.
+TEST_F(KernelRoutesTest, ReleasesAGatewayHopWhenTheLastRouteThroughItGoes) {
+  kr_.AddVr("red");
+  EXPECT_EQ(kr_.EndGrace("red"), 0u);
+  Apply({Add("192.0.2.0/24", "10.0.0.2"), Add("198.51.100.0/24", "10.0.0.2"),
+         Add("203.0.113.0/24", "10.0.0.3")});
+  RouteChange del = Add("198.51.100.0/24", "10.0.0.2");
+  del.op = RouteOp::kDelete;
+  Apply({del});
+  EXPECT_TRUE(kernel_.released.empty()) << "192.0.2.0/24 still goes through 10.0.0.2";
+  Apply({Add("192.0.2.0/24", "10.0.0.3")});  // replaced: nothing through 10.0.0.2 now
+  EXPECT_EQ(kernel_.released, (std::vector<GatewayHop>{Hop("10.0.0.2")}));
+  // A replace whose new route goes through the same hop as another: nothing to release.
+  Apply({Add("192.0.2.0/24", "10.0.0.2"), Add("203.0.113.0/24", "10.0.0.2")});
+  EXPECT_EQ(kernel_.released, (std::vector<GatewayHop>{Hop("10.0.0.2"), Hop("10.0.0.3")}));
+  // The kernel flushed one of them; the reconcile puts it back: the hop stays in use.
+  kernel_.routes.erase({100, P("192.0.2.0/24"), 20});
+  kr_.Reconcile("red");
+  EXPECT_EQ(kernel_.released.size(), 2u);
+  kernel_.released.clear();
+  kr_.RemoveVr("red");
+  EXPECT_EQ(kernel_.released, (std::vector<GatewayHop>{Hop("10.0.0.2")}));
+}
+
+// A hop is a gateway through one device, so each VR's are its own (its own interfaces); a
+// refused install hands its hop back when no installed route uses it.
+TEST_F(KernelRoutesTest, EachVrHasItsOwnHopsAndARefusedRouteGivesItsHopBack) {
+  ifs_.UpdateLink({4, "b0", true, true, 1500, std::nullopt});
+  ifs_.AddAddress({4, A("10.0.0.1"), 24});
+  ASSERT_TRUE(vrs_.AddVr("blue", 101).ok());
+  ASSERT_TRUE(ifs_.Bind("b0", "blue").ok());
+  kr_.AddVr("red");
+  kr_.AddVr("blue");
+  Apply({Add("192.0.2.0/24", "10.0.0.2")});
+  auto changed = vrs_.Apply("blue", std::vector<RouteChange>{Add("192.0.2.0/24", "10.0.0.2")});
+  ASSERT_TRUE(changed.ok());
+  kr_.Sync("blue", *changed);
+  ASSERT_NE(kernel_.Get(101, P("192.0.2.0/24"), 20), nullptr);
+  EXPECT_EQ(kernel_.Get(101, P("192.0.2.0/24"), 20)->nexthops[0].ifindex, 4u);
+  kernel_.fail_prefixes.insert(P("198.51.100.0/24"));
+  Apply({Add("198.51.100.0/24", "10.0.0.9")});
+  EXPECT_EQ(kernel_.released, (std::vector<GatewayHop>{Hop("10.0.0.9")}));
+  kernel_.released.clear();
+  kr_.RemoveVr("red");
+  EXPECT_EQ(kernel_.released, (std::vector<GatewayHop>{Hop("10.0.0.2")}));
+  kr_.RemoveVr("blue");
+  EXPECT_EQ(kernel_.released.back(), (GatewayHop{A("10.0.0.2"), 4}));
+}
+
 }  // namespace
 }  // namespace strata::fea

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   CLI::App app{"strata-fea: interfaces, the shared multi-VR FIB and kernel routes"};
   std::string finder;
   bool no_kernel = false;
+  bool no_nexthop_objects = false;
   unsigned proto_num = 201;
   uint32_t kernel_metric = 20;
   uint32_t grace_ms = 60000;
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
   app.add_option("--finder", finder, "Finder socket path");
   app.add_flag("--no-kernel", no_kernel,
                "program no kernel routes (unprivileged runs, tests); interfaces are still read");
+  app.add_flag("--no-nexthop-objects", no_nexthop_objects,
+               "spell each kernel route's gateway out instead of sharing nexthop objects");
   app.add_option("--proto-num", proto_num, "rtm_protocol of Strata's kernel routes")
       ->check(CLI::Range(5, 254))
       ->capture_default_str();
@@ -49,7 +52,8 @@ int main(int argc, char** argv) {
   std::unique_ptr<strata::fea::netlink::NetlinkRouteKernel> route_kernel;
   std::unique_ptr<strata::fea::netlink::LinkMonitor> monitor;
   if (!no_kernel) {
-    auto k = strata::fea::netlink::NetlinkRouteKernel::Open();
+    auto k = strata::fea::netlink::NetlinkRouteKernel::Open(
+        {.nexthop_objects = !no_nexthop_objects, .protocol = static_cast<uint8_t>(proto_num)});
     if (!k.ok()) {
       log->error("cannot open netlink: {}", k.status().ToString());
       return 1;
@@ -72,6 +76,15 @@ int main(int argc, char** argv) {
   log->info("{} interfaces; kernel routes {}", interfaces.List("").size(),
             no_kernel ? std::string("off (--no-kernel)")
                       : fmt::format("carry protocol {} and metric {}", proto_num, kernel_metric));
+  if (route_kernel != nullptr) {
+    if (route_kernel->nexthop_objects()) {
+      log->info("kernel routes through nexthop objects ({} adopted from a previous run)",
+                route_kernel->adopted_nexthop_objects());
+    } else {
+      log->info("kernel routes spell their gateways out ({})",
+                no_nexthop_objects ? "--no-nexthop-objects" : "the kernel has no nexthop objects");
+    }
+  }
 
   strata::ipc::Target& target = router.AddTarget("fea", "fea", true);
   target.Serve(service);

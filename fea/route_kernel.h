@@ -6,7 +6,8 @@
 // (the batch does not stop at a failure; the kernel has no transactions). Dump() returns every
 // unicast and blackhole route of a table, whatever its protocol; `expected` is how many the
 // caller thinks there are (room is made for them at once: a table can be a million routes).
-// Synchronous.
+// ReleaseGatewayHops() is a hint from the one caller that installs routes (KernelRoutes), which
+// counts the routes through each hop. Synchronous.
 // Threading: the io_context thread.
 #pragma once
 
@@ -26,6 +27,9 @@ class RouteKernel {
   // Returns one status per op, in order.
   virtual std::vector<Status> Apply(std::span<const KernelOp> ops) = 0;
   virtual StatusOr<std::vector<KernelRoute>> Dump(uint32_t table, size_t expected) = 0;
+  // No route the caller installed goes through these hops any more: an implementation that
+  // holds shared next hops for routes (NetlinkRouteKernel's nexthop objects) may drop them.
+  virtual void ReleaseGatewayHops(std::span<const GatewayHop> /*hops*/) {}
 };
 
 }  // namespace strata::fea

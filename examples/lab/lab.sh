@@ -237,7 +237,7 @@ do_status() {
 
 # Each probe succeeds once its part of the lab has converged.
 kernel_has() {  # PREFIX: in table 100 of the router namespace, installed by Strata (proto 201)
-  ip -n "${NS_ROUTER}" route show table "${TABLE_ID}" "$1" proto 201 | grep -q "^$1 via "
+  ip -n "${NS_ROUTER}" route show table "${TABLE_ID}" "$1" proto 201 | grep -Eq "^$1 (nhid [0-9]+ )?via "
 }
 bird_learned_frr_prefix() {  # through Strata: AS path 65001 65020, from protocol strata
   local out

@@ -1,12 +1,17 @@
 // Netlink wire format without a kernel: every message the FEA builds parses back to the value
 // it came from, and malformed bytes become errors.
 #include <gtest/gtest.h>
+#include <libmnl/libmnl.h>
+#include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
+#include <array>
 #include <cstring>
 
+#include "fea/netlink/attr_table.h"
 #include "fea/netlink/link_codec.h"
+#include "fea/netlink/nexthop_codec.h"
 #include "fea/netlink/route_codec.h"
 
 namespace strata::fea::netlink {
@@ -102,6 +107,92 @@ TEST(RouteCodecTest, RefusesTooManyNextHops) {
   std::vector<uint8_t> buf;
   EXPECT_FALSE(AppendRouteRequest(buf, {KernelOpType::kAdd, r}, 1).ok());
   EXPECT_TRUE(buf.empty());
+}
+
+// A route through a nexthop object names it (RTA_NH_ID) instead of its gateway; a dump answer
+// without the gateway (nexthop_compat_mode 0) gets it back from the resolver.
+TEST(RouteCodecTest, RouteThroughANexthopObjectNamesItsId) {
+  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, false, {{A("10.0.0.2"), 3, 1}}};
+  std::vector<uint8_t> buf;
+  ASSERT_TRUE(AppendRouteRequest(buf, {KernelOpType::kReplace, r}, 1, 42).ok());
+  std::array<const nlattr*, RTA_MAX + 1> tb{};
+  ASSERT_TRUE(ParseMessageAttrs(Hdr(buf), sizeof(rtmsg), tb));
+  ASSERT_NE(tb[RTA_NH_ID], nullptr);
+  EXPECT_EQ(mnl_attr_get_u32(tb[RTA_NH_ID]), 42u);
+  EXPECT_EQ(tb[RTA_GATEWAY], nullptr);
+  EXPECT_EQ(tb[RTA_OIF], nullptr);
+  auto bare = ParseRouteMessage(Hdr(buf));
+  ASSERT_TRUE(bare.ok() && bare->has_value());
+  EXPECT_TRUE((*bare)->nexthops.empty()) << "no resolver: the next hop is unknown";
+  int asked = 0;
+  auto resolved = ParseRouteMessage(Hdr(buf), [&](uint32_t id) -> std::optional<KernelNextHop> {
+    ++asked;
+    if (id != 42) return std::nullopt;
+    return KernelNextHop{A("10.0.0.2"), 3, 1};
+  });
+  ASSERT_TRUE(resolved.ok() && resolved->has_value());
+  EXPECT_EQ(**resolved, r);
+  EXPECT_EQ(asked, 1);
+  // A delete never names the object; id 0 spells the next hop out.
+  buf.clear();
+  ASSERT_TRUE(AppendRouteRequest(buf, {KernelOpType::kDelete, r}, 1, 42).ok());
+  tb = {};
+  ASSERT_TRUE(ParseMessageAttrs(Hdr(buf), sizeof(rtmsg), tb));
+  EXPECT_EQ(tb[RTA_NH_ID], nullptr);
+  EXPECT_EQ(RoundTrip({KernelOpType::kAdd, r}), r);
+}
+
+TEST(NexthopCodecTest, AddRoundTripsDeleteAndDumpNameWhatTheyShould) {
+  const NexthopObject v4{(201u << 24) | 7, 201, A("10.0.0.2"), 3};
+  const NexthopObject v6{(201u << 24) | 8, 201, A("fe80::1"), 4};
+  for (const NexthopObject& nh : {v4, v6}) {
+    std::vector<uint8_t> buf;
+    AppendNexthopAdd(buf, nh, 9);
+    EXPECT_EQ(Hdr(buf)->nlmsg_len, buf.size());
+    EXPECT_EQ(Hdr(buf)->nlmsg_type, RTM_NEWNEXTHOP);
+    EXPECT_EQ(Hdr(buf)->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL);
+    auto parsed = ParseNexthopMessage(Hdr(buf));
+    ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+    ASSERT_TRUE(parsed->has_value());
+    EXPECT_EQ(**parsed, nh);
+  }
+  std::vector<uint8_t> del;
+  AppendNexthopDelete(del, 77, 2);
+  EXPECT_EQ(Hdr(del)->nlmsg_type, RTM_DELNEXTHOP);
+  std::array<const nlattr*, NHA_MAX + 1> tb{};
+  ASSERT_TRUE(ParseMessageAttrs(Hdr(del), sizeof(nhmsg), tb));
+  ASSERT_NE(tb[NHA_ID], nullptr);
+  EXPECT_EQ(mnl_attr_get_u32(tb[NHA_ID]), 77u);
+  std::vector<uint8_t> dump;
+  AppendNexthopDump(dump, 3);
+  EXPECT_EQ(Hdr(dump)->nlmsg_type, RTM_GETNEXTHOP);
+  EXPECT_EQ(Hdr(dump)->nlmsg_flags, NLM_F_REQUEST | NLM_F_DUMP);
+  EXPECT_EQ(Hdr(dump)->nlmsg_len, NLMSG_LENGTH(sizeof(nhmsg))) << "a bare nhmsg, no attributes";
+}
+
+TEST(NexthopCodecTest, OtherKindsAreSkippedAndMalformedOnesAreErrors) {
+  std::vector<uint8_t> buf;
+  AppendNexthopAdd(buf, {5, 201, A("10.0.0.2"), 3}, 1);
+  // A group: someone else's kind of object.
+  std::vector<uint8_t> group(buf);
+  group.resize(group.size() + 64);
+  auto* nlh = reinterpret_cast<nlmsghdr*>(group.data());
+  const nexthop_grp g{5, 0, 0, 0};
+  mnl_attr_put(nlh, NHA_GROUP, sizeof(g), &g);
+  group.resize(nlh->nlmsg_len);
+  auto parsed = ParseNexthopMessage(Hdr(group));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_FALSE(parsed->has_value());
+  // A gateway of the wrong length for the family.
+  std::vector<uint8_t> bad(buf);
+  static_cast<nhmsg*>(NLMSG_DATA(reinterpret_cast<nlmsghdr*>(bad.data())))->nh_family = AF_INET6;
+  EXPECT_FALSE(ParseNexthopMessage(Hdr(bad)).ok());
+  // An attribute running past the message; a message shorter than nhmsg.
+  std::vector<uint8_t> cut(buf);
+  reinterpret_cast<nlattr*>(cut.data() + NLMSG_LENGTH(sizeof(nhmsg)))->nla_len = 4000;
+  EXPECT_FALSE(ParseNexthopMessage(Hdr(cut)).ok());
+  reinterpret_cast<nlmsghdr*>(cut.data())->nlmsg_len = NLMSG_LENGTH(2);
+  EXPECT_FALSE(ParseNexthopMessage(Hdr(cut)).ok());
 }
 
 TEST(LinkCodecTest, LinkAndAddressRoundTrip) {

@@ -72,7 +72,8 @@ Status ParseMultipath(const nlattr* mp, uint8_t family, KernelRoute& r) {
 
 }  // namespace
 
-Status AppendRouteRequest(std::vector<uint8_t>& out, const KernelOp& op, uint32_t seq) {
+Status AppendRouteRequest(std::vector<uint8_t>& out, const KernelOp& op, uint32_t seq,
+                          uint32_t nexthop_id) {
   const KernelRoute& r = op.route;
   if (r.nexthops.size() > kMaxNextHops) return InvalidArgument("too many next hops");
   if (NextHopSpace(r) > kMsgBuf / 2) return InvalidArgument("route too large");
@@ -107,7 +108,9 @@ Status AppendRouteRequest(std::vector<uint8_t>& out, const KernelOp& op, uint32_
   mnl_attr_put_u32(nlh, RTA_TABLE, r.table);
   PutAddr(nlh, RTA_DST, r.prefix.addr());
   mnl_attr_put_u32(nlh, RTA_PRIORITY, r.metric);
-  if (op.type != KernelOpType::kDelete && r.nexthops.size() == 1) {
+  if (op.type != KernelOpType::kDelete && nexthop_id != 0) {
+    mnl_attr_put_u32(nlh, RTA_NH_ID, nexthop_id);
+  } else if (op.type != KernelOpType::kDelete && r.nexthops.size() == 1) {
     const auto& nh = r.nexthops[0];
     if (nh.gateway) PutAddr(nlh, RTA_GATEWAY, *nh.gateway);
     if (nh.ifindex != 0) mnl_attr_put_u32(nlh, RTA_OIF, nh.ifindex);
@@ -142,7 +145,8 @@ void AppendDumpRequest(std::vector<uint8_t>& out, uint16_t type, uint8_t family,
   out.insert(out.end(), buf.data(), buf.data() + nlh->nlmsg_len);
 }
 
-StatusOr<std::optional<KernelRoute>> ParseRouteMessage(const nlmsghdr* nlh) {
+StatusOr<std::optional<KernelRoute>> ParseRouteMessage(const nlmsghdr* nlh,
+                                                       const NexthopResolver& resolve) {
   if (nlh->nlmsg_type != RTM_NEWROUTE && nlh->nlmsg_type != RTM_DELROUTE) {
     return Status(StatusCode::kDataLoss, "not a route message");
   }
@@ -189,7 +193,12 @@ StatusOr<std::optional<KernelRoute>> ParseRouteMessage(const nlmsghdr* nlh) {
       if (!IsU32(tb[RTA_OIF])) return Status(StatusCode::kDataLoss, "bad RTA_OIF");
       nh.ifindex = mnl_attr_get_u32(tb[RTA_OIF]);
     }
-    if (nh.gateway || nh.ifindex != 0) r.nexthops.push_back(nh);
+    if (nh.gateway || nh.ifindex != 0) {
+      r.nexthops.push_back(nh);
+    } else if (tb[RTA_NH_ID] != nullptr && resolve) {
+      if (!IsU32(tb[RTA_NH_ID])) return Status(StatusCode::kDataLoss, "bad RTA_NH_ID");
+      if (auto known = resolve(mnl_attr_get_u32(tb[RTA_NH_ID]))) r.nexthops.push_back(*known);
+    }
   }
   return std::optional<KernelRoute>(std::move(r));
 }
