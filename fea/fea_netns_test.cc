@@ -129,6 +129,12 @@ class FeaNetnsTest : public ::testing::Test {
     return Sh("ip netns exec " + ns_ + " env STRATA_RUN_DIR=" + dir_ + " " + bin_ +
               "/strata-call '" + xrl + "'");
   }
+  // apply_routes of one IPv4 route through one gateway.
+  Result AddRoute(const std::string& vr, const std::string& prefix, const std::string& via) {
+    return Call("finder://fea/fea/1.0/apply_routes?vr:txt=" + vr +
+                "&changes.0.op:txt=OP_ADD&changes.0.prefix:ipv4net=" + prefix +
+                "&changes.0.nexthops.0.address:ipv4=" + via);
+  }
   Result Ip(const std::string& args) { return Sh("ip -n " + ns_ + " " + args); }
   // `ip route show table T` (`-6` for IPv6) without the "nhid N " of routes through nexthop
   // objects, so that the same text matches with and without them.
@@ -192,9 +198,7 @@ TEST_F(FeaNetnsTest, ProgramsTablesReconcilesAfterRestartAndReportsLinks) {
   Result r = Call(kRed1);
   ASSERT_EQ(r.rc, 0) << r.out;
   ASSERT_EQ(Call(kRed2).rc, 0);
-  r = Call(
-      "finder://fea/fea/1.0/apply_routes?vr:txt=blue&changes.0.op:txt=OP_ADD"
-      "&changes.0.prefix:ipv4net=203.0.113.0/24&changes.0.nexthops.0.address:ipv4=10.0.1.2");
+  r = AddRoute("blue", "203.0.113.0/24", "10.0.1.2");
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(Table(100).find("192.0.2.0/24 via 10.0.0.2 dev va0 proto 201 metric 20"),
             std::string::npos)
@@ -305,9 +309,7 @@ TEST_F(FeaNetnsTest, ProgramsTablesReconcilesAfterRestartAndReportsLinks) {
   EXPECT_TRUE(WaitFor([&] { return Table(100).find("192.0.2.0/24 via") == std::string::npos; }))
       << Table(100);
   // Meanwhile no object can be made on va0: a new route spells its gateway out (linkdown).
-  r = Call(
-      "finder://fea/fea/1.0/apply_routes?vr:txt=red&changes.0.op:txt=OP_ADD"
-      "&changes.0.prefix:ipv4net=198.51.100.0/24&changes.0.nexthops.0.address:ipv4=10.0.0.2");
+  r = AddRoute("red", "198.51.100.0/24", "10.0.0.2");
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(Table(100).find("198.51.100.0/24 via 10.0.0.2 dev va0 proto 201 metric 20 linkdown"),
             std::string::npos)
