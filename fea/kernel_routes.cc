@@ -35,32 +35,29 @@ KernelRoute KernelRoutes::Wanted(const Vr& vr, const FeaRoute& r) const {
   return k;
 }
 
+void KernelRoutes::DropHopUse(const KernelRoute& r) {
+  auto hop = SharedGatewayHop(r);
+  if (!hop) return;
+  auto it = hop_routes_.find(*hop);
+  if (it == hop_routes_.end() || --it->second == 0) maybe_unused_.push_back(*hop);
+}
+
 void KernelRoutes::Install(VrState& st, KernelRoute r) {
   if (auto hop = SharedGatewayHop(r)) ++hop_routes_[*hop];
   auto [it, inserted] = st.installed.try_emplace(r.prefix);
-  if (!inserted) {
-    if (auto hop = SharedGatewayHop(it->second)) {
-      if (--hop_routes_[*hop] == 0) maybe_unused_.push_back(*hop);
-    }
-  }
+  if (!inserted) DropHopUse(it->second);
   it->second = std::move(r);
 }
 
 void KernelRoutes::Uninstall(VrState& st, const IpPrefix& prefix) {
   auto it = st.installed.find(prefix);
   if (it == st.installed.end()) return;
-  if (auto hop = SharedGatewayHop(it->second)) {
-    if (--hop_routes_[*hop] == 0) maybe_unused_.push_back(*hop);
-  }
+  DropHopUse(it->second);
   st.installed.erase(it);
 }
 
 void KernelRoutes::UninstallAll(VrState& st) {
-  for (const auto& [p, r] : st.installed) {
-    if (auto hop = SharedGatewayHop(r)) {
-      if (--hop_routes_[*hop] == 0) maybe_unused_.push_back(*hop);
-    }
-  }
+  for (const auto& [p, r] : st.installed) DropHopUse(r);
   st.installed.clear();
 }
 

@@ -89,6 +89,7 @@ class KernelRoutes {
   void Install(VrState& st, KernelRoute r);
   void Uninstall(VrState& st, const IpPrefix& prefix);
   void UninstallAll(VrState& st);
+  void DropHopUse(const KernelRoute& r);
   void ReleaseUnusedHops();
   void SyncSlice(const Vr& vr, VrState& st, std::span<const IpPrefix> changed);
   // Sends ops, updates `installed`; returns how many deletes succeeded.
