@@ -59,6 +59,9 @@ int main(int argc, char** argv) {
   app.add_option("--log-dir", log_dir, "write each process's output to DIR/INSTANCE.log");
   app.add_option("--log-level", log_level, "log level of every process (trace..off)");
   app.add_flag("--no-kernel", no_kernel, "run the FEA without programming kernel routes");
+  bool no_nexthop_objects = false;
+  app.add_flag("--no-nexthop-objects", no_nexthop_objects,
+               "the FEA spells each kernel route's gateway out instead of sharing nexthop objects");
   app.add_option("--max-crashes", max_crashes, "crashes within the window that give up")
       ->capture_default_str();
   app.add_option("--crash-window", window_s, "seconds")->capture_default_str();
@@ -127,6 +130,7 @@ int main(int argc, char** argv) {
   opts.catalog.bin_dir = bin_dir;
   opts.catalog.log_dir = log_dir;
   opts.catalog.fea_no_kernel = no_kernel;
+  opts.catalog.fea_nexthop_objects = !no_nexthop_objects;
   opts.catalog.nice = nice;
   // malloc on transparent huge pages unless the operator set the tunables (even to "").
   if (std::getenv("GLIBC_TUNABLES") == nullptr)

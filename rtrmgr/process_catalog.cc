@@ -61,6 +61,7 @@ ProcessSpec ProcessCatalog::For(const ProcessInstance& p,
   std::vector<std::string> targets;
   if (p.process == "fea") {
     if (options_.fea_no_kernel) s.argv.push_back("--no-kernel");
+    if (!options_.fea_nexthop_objects) s.argv.push_back("--no-nexthop-objects");
     s.argv.insert(s.argv.end(), options_.fea_args.begin(), options_.fea_args.end());
     targets = {"rib", "bgp"};
   } else if (p.process == "rib") {

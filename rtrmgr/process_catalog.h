@@ -31,6 +31,7 @@ class ProcessCatalog {
     std::string bin_dir;
     std::string log_dir;  // "" : the processes log to the rtrmgr's stderr
     bool fea_no_kernel = false;
+    bool fea_nexthop_objects = true;    // false: strata-fea --no-nexthop-objects
     std::vector<std::string> fea_args;  // extra arguments
     std::map<std::string, int> nice;    // process name -> nice increment (none: 0)
     // GLIBC_TUNABLES for every process ("": the environment's, untouched). The rtrmgr's default

@@ -39,5 +39,17 @@ TEST(ProcessCatalogTest, NoTunablesLeavesTheEnvironmentAlone) {
   for (const auto& e : bgp.env) EXPECT_NE(e.rfind("GLIBC_TUNABLES=", 0), 0u) << e;
 }
 
+TEST(ProcessCatalogTest, KernelOptionsReachTheFea) {
+  ProcessCatalog::Options o;
+  o.bin_dir = "/opt/strata/bin";
+  EXPECT_EQ(ProcessCatalog(o).For({"fea", "fea", 10, {}}, nullptr).argv,
+            (std::vector<std::string>{"/opt/strata/bin/strata-fea"}));
+  o.fea_no_kernel = true;
+  o.fea_nexthop_objects = false;
+  EXPECT_EQ(ProcessCatalog(o).For({"fea", "fea", 10, {}}, nullptr).argv,
+            (std::vector<std::string>{"/opt/strata/bin/strata-fea", "--no-kernel",
+                                      "--no-nexthop-objects"}));
+}
+
 }  // namespace
 }  // namespace strata::rtrmgr
