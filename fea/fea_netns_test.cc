@@ -333,6 +333,32 @@ TEST_F(FeaNetnsTest, ProgramsTablesReconcilesAfterRestartAndReportsLinks) {
   EXPECT_EQ(Objects().size(), 1u) << Ip("nexthop show").out;
 }
 
+// With net.ipv4.nexthop_compat_mode 0 the kernel's route dumps name the object and not the
+// gateway: a restarted FEA reads the gateway from the objects it adopted, so the routes the RIB
+// sends again match the kernel's and stay as they are (no route message at all).
+TEST_F(FeaNetnsTest, AdoptsRoutesWhoseDumpsNameOnlyTheirObject) {
+  ASSERT_EQ(Sh("ip netns exec " + ns_ + " sysctl -qw net.ipv4.nexthop_compat_mode=0").rc, 0);
+  SetUpVrs();
+  ASSERT_EQ(Call(kRed1).rc, 0);
+  const std::string id = Nhid(100, "192.0.2.0/24");
+  ASSERT_FALSE(id.empty());
+  EXPECT_EQ(Table(100).find(" via "), std::string::npos) << "compat mode 0: " << Table(100);
+  ::kill(fea_, SIGKILL);
+  ::waitpid(fea_, nullptr, 0);
+  fea_ = -1;
+  StartFea();
+  SetUpVrs();
+  ASSERT_EQ(Call("finder://fea/fea/1.0/begin_resync?vr:txt=red").rc, 0);
+  ASSERT_EQ(Call(kRed1).rc, 0);
+  Result r = Call("finder://fea/fea/1.0/end_resync?vr:txt=red");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("removed:u32=0"), std::string::npos) << r.out;
+  r = Call("finder://fea/fea/1.0/get_stats");
+  EXPECT_NE(r.out.find("kernel_ops:u64=0"), std::string::npos) << r.out;
+  EXPECT_EQ(Nhid(100, "192.0.2.0/24"), id);
+  EXPECT_EQ(Objects().size(), 1u) << Ip("nexthop show").out;
+}
+
 // --no-nexthop-objects: every route spells its gateway out, as on a kernel without objects.
 TEST_F(FeaNetnsTest, WithoutNexthopObjectsRoutesSpellTheirGatewaysOut) {
   ::kill(fea_, SIGKILL);

@@ -380,6 +380,7 @@ void FeaService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
   const KernelStats k = kernel_.stats();
   out.set_kernel_routes_installed(k.installed);
   out.set_kernel_errors(k.errors);
+  out.set_kernel_ops(k.ops);
   out.set_batches_applied(batches_applied_);
   out.set_batches_rejected(batches_rejected_);
   reply(out);
