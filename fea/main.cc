@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   if (route_kernel != nullptr) {
     if (route_kernel->nexthop_objects()) {
       log->info("kernel routes through nexthop objects ({} adopted from a previous run)",
-                route_kernel->adopted_nexthop_objects());
+                route_kernel->nexthop_object_count());
     } else {
       log->info("kernel routes spell their gateways out ({})",
                 no_nexthop_objects ? "--no-nexthop-objects" : "the kernel has no nexthop objects");

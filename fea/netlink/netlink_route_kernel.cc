@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include <cstring>
+#include <utility>
 
 #include "absl/container/flat_hash_set.h"
 #include "fea/netlink/nexthop_codec.h"
@@ -53,7 +54,6 @@ bool NetlinkRouteKernel::AdoptObjects() {
     hops_.emplace(nh.id, hop);
     if ((nh.id >> 24) == options_.protocol && nh.id >= next_id_) next_id_ = nh.id + 1;
   }
-  adopted_ = ids_.size();
   return true;
 }
 
@@ -172,21 +172,24 @@ std::vector<Status> NetlinkRouteKernel::Apply(std::span<const KernelOp> ops) {
   std::vector<Status> results(ops.size());
   std::vector<uint32_t> ids(ops.size(), 0);
   if (objects_) {
+    // Ops whose hop has an object name it now; the others wait for CreateObjects.
     std::vector<GatewayHop> missing;
     absl::flat_hash_set<GatewayHop> seen;
-    for (const KernelOp& op : ops) {
-      if (op.type == KernelOpType::kDelete) continue;
-      if (auto hop = SharedGatewayHop(op.route);
-          hop && !ids_.contains(*hop) && seen.insert(*hop).second) {
-        missing.push_back(*hop);
-      }
-    }
-    if (!missing.empty()) CreateObjects(missing);
+    std::vector<std::pair<size_t, GatewayHop>> waiting;
     for (size_t i = 0; i < ops.size(); ++i) {
       if (ops[i].type == KernelOpType::kDelete) continue;
-      if (auto hop = SharedGatewayHop(ops[i].route)) {
-        if (auto it = ids_.find(*hop); it != ids_.end()) ids[i] = it->second;
+      auto hop = SharedGatewayHop(ops[i].route);
+      if (!hop) continue;
+      if (auto it = ids_.find(*hop); it != ids_.end()) {
+        ids[i] = it->second;
+        continue;
       }
+      if (seen.insert(*hop).second) missing.push_back(*hop);
+      waiting.emplace_back(i, *hop);
+    }
+    if (!missing.empty()) CreateObjects(missing);
+    for (const auto& [i, hop] : waiting) {
+      if (auto it = ids_.find(hop); it != ids_.end()) ids[i] = it->second;
     }
   }
   std::vector<size_t> all(ops.size());

@@ -38,9 +38,8 @@ class NetlinkRouteKernel : public RouteKernel {
 
   // Whether routes go through nexthop objects (asked for, and the kernel has them).
   bool nexthop_objects() const { return objects_; }
-  // Objects held now, and how many of them were adopted from a previous run at Open.
+  // Objects held now (right after Open: those adopted from a previous run).
   size_t nexthop_object_count() const { return ids_.size(); }
-  size_t adopted_nexthop_objects() const { return adopted_; }
 
  private:
   NetlinkRouteKernel(std::unique_ptr<NlSocket> sock, NetlinkRouteKernelOptions options);
@@ -63,7 +62,6 @@ class NetlinkRouteKernel : public RouteKernel {
   absl::flat_hash_map<GatewayHop, uint32_t> ids_;
   absl::flat_hash_map<uint32_t, GatewayHop> hops_;
   uint32_t next_id_ = 0;
-  size_t adopted_ = 0;
 };
 
 }  // namespace strata::fea::netlink
