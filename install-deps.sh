@@ -8,7 +8,7 @@ pkgs=(
   libprotobuf-dev libprotoc-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc libabsl-dev
   libfmt-dev libspdlog-dev libcli11-dev libmnl-dev nlohmann-json3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libreadline-dev
-  iproute2 procps
+  clang-format iproute2 procps
   bird2 frr gobgpd exabgp
 )
 missing=()

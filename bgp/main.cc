@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   // Keep freed memory instead of trimming the heap top back to the kernel as it frees: when a
   // peer with a full table goes, its routes are freed over seconds and every trim (unmapping
   // pages) made handlers of 4-11 ms in the event loop; with this the longest were 2-4.5 ms
-  // (bench/README-bgp.md, session 8).
+  // (bench/bgp/README.md, session 8).
   // The memory serves the next table, as BIRD keeps its slabs.
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   CLI::App app{"strata-bgp: BGP-4 speaker for one virtual router"};

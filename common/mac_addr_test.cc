@@ -12,8 +12,8 @@ TEST(MacAddrTest, RoundTrips) {
 }
 
 TEST(MacAddrTest, RejectsMalformed) {
-  for (const char* bad : {"", "02:ab:cd:00:11", "02:ab:cd:00:11:fg", "02-ab-cd-00-11-ff",
-                          "02:ab:cd:00:11:ff:00"}) {
+  for (const char* bad :
+       {"", "02:ab:cd:00:11", "02:ab:cd:00:11:fg", "02-ab-cd-00-11-ff", "02:ab:cd:00:11:ff:00"}) {
     EXPECT_FALSE(MacAddr::Parse(bad).ok()) << bad;
   }
 }

@@ -74,7 +74,9 @@ inline Status Unavailable(std::string msg) {
   return Status(StatusCode::kUnavailable, std::move(msg));
 }
 inline Status Internal(std::string msg) { return Status(StatusCode::kInternal, std::move(msg)); }
-inline Status OutOfRange(std::string msg) { return Status(StatusCode::kOutOfRange, std::move(msg)); }
+inline Status OutOfRange(std::string msg) {
+  return Status(StatusCode::kOutOfRange, std::move(msg));
+}
 inline Status ResourceExhausted(std::string msg) {
   return Status(StatusCode::kResourceExhausted, std::move(msg));
 }

@@ -9,9 +9,9 @@
 #include <string>
 #include <thread>
 
-#include "fea/fake_route_kernel.h"
-#include "finder/test_finder.h"
 #include "libipc/run_until.h"
+#include "testing/fea/fake_route_kernel.h"
+#include "testing/finder/test_finder.h"
 
 namespace strata::fea {
 namespace {

@@ -28,10 +28,10 @@
 
 #include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
+#include "common/asio.h"
 #include "common/log.h"
 #include "fea/route_kernel.h"
 #include "fea/vr_table.h"
-#include "libipc/asio.h"
 
 namespace strata::fea {
 

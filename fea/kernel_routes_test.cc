@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "fea/fake_route_kernel.h"
+#include "testing/fea/fake_route_kernel.h"
 
 namespace strata::fea {
 namespace {

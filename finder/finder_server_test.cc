@@ -8,12 +8,12 @@
 #include <memory>
 #include <optional>
 
-#include "finder/test_finder.h"
 #include "libipc/demo/test_service.h"
 #include "libipc/interfaces/finder.pb.h"
 #include "libipc/interfaces/test.strata.h"
 #include "libipc/router.h"
 #include "libipc/run_until.h"
+#include "testing/finder/test_finder.h"
 
 namespace strata::finder {
 namespace {

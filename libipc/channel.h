@@ -19,8 +19,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/asio.h"
 #include "common/status.h"
-#include "libipc/asio.h"
 #include "libipc/frame.h"
 
 namespace strata::ipc {

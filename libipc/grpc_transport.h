@@ -20,8 +20,8 @@
 #include <string>
 #include <thread>
 
+#include "common/asio.h"
 #include "common/status.h"
-#include "libipc/asio.h"
 #include "libipc/responder.h"
 
 namespace strata::ipc {

@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "common/asio.h"
 #include "common/status.h"
-#include "libipc/asio.h"
 #include "libipc/channel.h"
 
 namespace strata::ipc {

@@ -35,9 +35,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/asio.h"
 #include "common/log.h"
 #include "common/status.h"
-#include "libipc/asio.h"
 #include "libipc/channel.h"
 #include "libipc/lifetime_watches.h"
 #include "libipc/method_naming.h"

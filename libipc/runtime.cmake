@@ -5,6 +5,7 @@ find_package(OpenSSL REQUIRED)
 
 add_library(strata_ipc STATIC
   channel.cc
+  common_convert.cc
   frame.cc
   grpc_transport.cc
   lifetime_watches.cc
@@ -33,7 +34,6 @@ add_executable(strata-test-target demo/main.cc)
 target_link_libraries(strata-test-target PRIVATE strata_test_service CLI11::CLI11)
 
 strata_test(ipc_unit_test SOURCES frame_test.cc lifetime_watches_test.cc reflection_test.cc LIBS strata_ipc)
-strata_test(router_test SOURCES router_test.cc LIBS strata_test_service strata_finder)
 
 # Profiling points over IPC (profile/1.0) and strata-profile, their collector.
 add_library(strata_profile_report STATIC profile/profile_report.cc)
@@ -42,4 +42,4 @@ add_library(strata_profile STATIC profile/profile_service.cc)
 target_link_libraries(strata_profile PUBLIC strata_ipc strata_profile_report)
 add_executable(strata-profile profile/main.cc)
 target_link_libraries(strata-profile PRIVATE strata_profile CLI11::CLI11)
-strata_test(profile_test SOURCES profile/profile_test.cc LIBS strata_profile strata_finder)
+strata_test(profile_test SOURCES profile/profile_test.cc LIBS strata_profile strata_testing_finder)

@@ -15,9 +15,9 @@
 #include <functional>
 #include <string>
 
+#include "common/task_scheduler.h"
 #include "rib/route_stage.h"
 #include "rib/route_store.h"
-#include "rib/task_scheduler.h"
 
 namespace strata::rib {
 

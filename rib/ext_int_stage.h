@@ -22,8 +22,8 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "common/route_trie.h"
 #include "rib/route_stage.h"
-#include "rib/route_trie.h"
 
 namespace strata::rib {
 

@@ -26,9 +26,9 @@
 #include <unordered_map>
 
 #include "absl/container/flat_hash_map.h"
+#include "common/task_scheduler.h"
 #include "rib/fea_consumer.h"
 #include "rib/pass_through_stage.h"
-#include "rib/task_scheduler.h"
 
 namespace strata::rib {
 

@@ -3,15 +3,15 @@
 #include <gtest/gtest.h>
 
 #include "rib/origin_table.h"
-#include "rib/recording_stage.h"
-#include "rib/rib_test_util.h"
+#include "testing/rib/recording_stage.h"
+#include "testing/rib/rib_test_util.h"
 
 namespace strata::rib {
 namespace {
 
-using testing::A;
-using testing::P;
-using testing::Route;
+using test_util::A;
+using test_util::P;
+using test_util::Route;
 using Strings = std::vector<std::string>;
 
 class MergeStageTest : public ::testing::Test {

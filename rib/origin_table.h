@@ -23,10 +23,10 @@
 #include <string>
 
 #include "common/status.h"
+#include "common/task_scheduler.h"
 #include "rib/deletion_stage.h"
 #include "rib/route_stage.h"
 #include "rib/route_store.h"
-#include "rib/task_scheduler.h"
 
 namespace strata::rib {
 

@@ -18,8 +18,8 @@
 #include <string>
 
 #include "common/status.h"
+#include "common/task_scheduler.h"
 #include "rib/pass_through_stage.h"
-#include "rib/task_scheduler.h"
 
 namespace strata::rib {
 

@@ -14,7 +14,7 @@
 #include <memory>
 #include <utility>
 
-#include "rib/block_pool.h"
+#include "common/block_pool.h"
 
 namespace strata::rib {
 

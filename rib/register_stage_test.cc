@@ -5,14 +5,14 @@
 #include <random>
 
 #include "rib/origin_table.h"
-#include "rib/rib_test_util.h"
+#include "testing/rib/rib_test_util.h"
 
 namespace strata::rib {
 namespace {
 
-using testing::A;
-using testing::P;
-using testing::Route;
+using test_util::A;
+using test_util::P;
+using test_util::Route;
 
 class Invalidations : public InterestListener {
  public:

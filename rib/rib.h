@@ -26,13 +26,13 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/task_scheduler.h"
 #include "rib/ext_int_stage.h"
 #include "rib/fea_stage.h"
 #include "rib/merge_stage.h"
 #include "rib/origin_table.h"
 #include "rib/redist_stage.h"
 #include "rib/register_stage.h"
-#include "rib/task_scheduler.h"
 
 namespace strata::rib {
 

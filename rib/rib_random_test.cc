@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "rib/rib.h"
-#include "rib/rib_test_util.h"
+#include "testing/rib/rib_test_util.h"
 
 namespace strata::rib {
 namespace {
 
-using testing::FakeFea;
+using test_util::FakeFea;
 
 struct ModelProtocol {
   ProtocolKind kind;

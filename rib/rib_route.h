@@ -13,10 +13,10 @@
 #include <string>
 #include <string_view>
 
+#include "common/block_pool.h"
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
 #include "common/status.h"
-#include "rib/block_pool.h"
 #include "rib/ref_count.h"
 #include "rib/resolution.h"
 #include "rib/route_attrs.h"

@@ -7,15 +7,15 @@
 #include <string>
 #include <vector>
 
-#include "rib/rib_test_util.h"
+#include "testing/rib/rib_test_util.h"
 
 namespace strata::rib {
 namespace {
 
-using testing::A;
-using testing::FakeFea;
-using testing::P;
-using testing::Route;
+using test_util::A;
+using test_util::FakeFea;
+using test_util::P;
+using test_util::Route;
 
 TEST(RibTest, PipelineAcrossProtocolsAndFamilies) {
   TaskScheduler sched;

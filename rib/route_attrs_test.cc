@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "rib/rib_route.h"
-#include "rib/rib_test_util.h"
+#include "testing/rib/rib_test_util.h"
 
 namespace strata::rib {
 namespace {
 
-using testing::A;
-using testing::P;
+using test_util::A;
+using test_util::P;
 
 RouteAttrs Attrs(std::string_view nexthop, uint32_t metric = 0) {
   RouteAttrs a;

@@ -9,9 +9,9 @@
 
 #include <cstdint>
 
+#include "common/route_trie.h"
 #include "rib/rib_route.h"
 #include "rib/route_stage.h"
-#include "rib/route_trie.h"
 
 namespace strata::rib {
 

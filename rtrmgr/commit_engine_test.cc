@@ -5,15 +5,15 @@
 
 #include <filesystem>
 
-#include "libipc/asio.h"
+#include "common/asio.h"
 #include "rtrmgr/config/config_printer.h"
-#include "rtrmgr/config/config_test_util.h"
+#include "testing/rtrmgr/config_test_util.h"
 
 namespace strata::rtrmgr {
 namespace {
 
-using testing::MustParse;
-using testing::RealTemplates;
+using test_util::MustParse;
+using test_util::RealTemplates;
 
 class FakeExecutor : public XrlExecutor {
  public:

@@ -5,14 +5,14 @@
 #include "libipc/interfaces/bgp.pb.h"
 #include "libipc/reflection.h"
 #include "rtrmgr/commit_engine.h"
-#include "rtrmgr/config/config_test_util.h"
 #include "rtrmgr/config/config_validator.h"
+#include "testing/rtrmgr/config_test_util.h"
 
 namespace strata::rtrmgr {
 namespace {
 
-using testing::MustParse;
-using testing::RealTemplates;
+using test_util::MustParse;
+using test_util::RealTemplates;
 
 constexpr const char* kConfig = R"(
 policy {

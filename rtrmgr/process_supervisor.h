@@ -22,8 +22,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/asio.h"
 #include "common/status.h"
-#include "libipc/asio.h"
 #include "rtrmgr/restart_policy.h"
 
 namespace strata::rtrmgr {

@@ -11,15 +11,15 @@
 #include "libipc/reflection.h"
 #include "rtrmgr/commit_engine.h"
 #include "rtrmgr/config/config_parser.h"
-#include "rtrmgr/config/config_test_util.h"
 #include "rtrmgr/config/config_validator.h"
+#include "testing/rtrmgr/config_test_util.h"
 
 namespace strata::rtrmgr {
 namespace {
 
 namespace gp = google::protobuf;
-using testing::MustParse;
-using testing::RealTemplates;
+using test_util::MustParse;
+using test_util::RealTemplates;
 
 struct NoExec : XrlExecutor {
   void Execute(const ipc::Xrl&, std::function<void(const Status&)> d) override { d(Status()); }
@@ -287,7 +287,7 @@ virtual-router red {
 }
 
 TEST(TemplateXrlTest, ExampleConfigPlansInOrder) {
-  auto tree = ConfigParser::ParseFile(testing::SourceDir() + "/examples/strata.conf");
+  auto tree = ConfigParser::ParseFile(test_util::SourceDir() + "/examples/strata.conf");
   ASSERT_TRUE(tree.ok()) << tree.status().ToString();
   EXPECT_TRUE(ConfigValidator(RealTemplates()).Check(*tree).ok());
   CheckPlan(ConfigNode(), *tree);

@@ -11,7 +11,7 @@
 #include <set>
 
 #include "common/json.h"
-#include "tests/process_harness.h"
+#include "testing/process_harness.h"
 
 namespace strata::testing {
 namespace {

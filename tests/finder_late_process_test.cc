@@ -6,7 +6,7 @@
 #include <string>
 #include <thread>
 
-#include "tests/process_harness.h"
+#include "testing/process_harness.h"
 
 namespace strata::testing {
 namespace {

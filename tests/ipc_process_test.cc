@@ -7,7 +7,7 @@
 #include <fstream>
 #include <thread>
 
-#include "tests/process_harness.h"
+#include "testing/process_harness.h"
 
 namespace strata::testing {
 namespace {

@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "common/json.h"
-#include "tests/interop/command.h"
-#include "tests/process_harness.h"
+#include "testing/interop/command.h"
+#include "testing/process_harness.h"
 
 namespace strata::testing {
 namespace {

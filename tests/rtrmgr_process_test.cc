@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "common/json.h"
-#include "tests/process_harness.h"
+#include "testing/process_harness.h"
 
 namespace strata::testing {
 namespace {

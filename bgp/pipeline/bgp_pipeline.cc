@@ -15,7 +15,7 @@ void KeepEarliest(std::optional<IpPrefix>& first, const std::optional<IpPrefix>&
 }  // namespace
 
 BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& rib,
-                         rib::TaskScheduler& scheduler)
+                         TaskScheduler& scheduler)
     : config_(std::move(config)),
       scheduler_(scheduler),
       rib_(rib),

@@ -45,7 +45,7 @@
 #include "bgp/pipeline/rib_out_stage.h"
 #include "bgp/wire/confederation.h"
 #include "common/status.h"
-#include "rib/task_scheduler.h"
+#include "common/task_scheduler.h"
 
 namespace strata::bgp {
 
@@ -96,8 +96,7 @@ struct PipelinePeerCounters {
 
 class BgpPipeline : private RibFeed {
  public:
-  BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& rib,
-              rib::TaskScheduler& scheduler);
+  BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& rib, TaskScheduler& scheduler);
   ~BgpPipeline();
   BgpPipeline(const BgpPipeline&) = delete;
   BgpPipeline& operator=(const BgpPipeline&) = delete;
@@ -228,7 +227,7 @@ class BgpPipeline : private RibFeed {
   void unplumb_damping(Peer& p);
 
   PipelineConfig config_;
-  rib::TaskScheduler& scheduler_;
+  TaskScheduler& scheduler_;
   RibSink& rib_;
   std::unique_ptr<NexthopCache> cache_;
   std::unique_ptr<DecisionStage> decision_;

@@ -2,7 +2,7 @@
 
 #include <new>
 
-#include "rib/block_pool.h"
+#include "common/block_pool.h"
 
 namespace strata::bgp {
 
@@ -14,9 +14,9 @@ std::string BgpRoute::ToString() const {
 }
 
 namespace {
-// Routes in one pooled 40-byte block each (rib/block_pool.h), where malloc takes 48 (a 40-byte
+// Routes in one pooled 40-byte block each (common/block_pool.h), where malloc takes 48 (a 40-byte
 // request and its 8-byte header, in 16-byte steps).
-using RoutePool = rib::PoolAllocator<BgpRoute>;
+using RoutePool = PoolAllocator<BgpRoute>;
 }  // namespace
 
 void BgpRoute::Free(const BgpRoute* r) {

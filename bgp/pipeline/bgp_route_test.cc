@@ -1,4 +1,4 @@
-// Routes come from the pool of their type (rib/block_pool.h) and count their own references: a
+// Routes come from the pool of their type (common/block_pool.h) and count their own references: a
 // freed route's block serves the next, and a route may be freed on another thread than the one
 // that made it (once the maker has let go: references are not thread-safe).
 #include "bgp/pipeline/bgp_route.h"

@@ -59,7 +59,7 @@ class BgpStage {
   virtual BgpRouteRef lookup_route(const IpPrefix& prefix) const = 0;
 
   // A hint, not a message: changes for these prefixes are about to come down (one UPDATE's).
-  // A stage with a per-prefix table warms the paths to them (rib::RouteTrie::warm: the
+  // A stage with a per-prefix table warms the paths to them (RouteTrie::warm: the
   // descents interleaved, so their cache misses overlap) and passes the hint on; the default
   // only passes it on. Nothing a stage sends or answers may depend on it.
   virtual void prefetch(std::span<const IpPrefix> prefixes) {

@@ -5,19 +5,19 @@
 
 #include "bgp/pipeline/bgp_pipeline.h"
 #include "bgp/pipeline/decision_steps.h"
-#include "bgp/pipeline/fake_clock.h"
-#include "bgp/pipeline/fake_nexthop_oracle.h"
 #include "bgp/pipeline/input_filter_stage.h"
 #include "bgp/pipeline/output_filter_stage.h"
 #include "bgp/pipeline/peer_in.h"
-#include "bgp/pipeline/recording_stage.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/fake_clock.h"
+#include "testing/bgp/fake_nexthop_oracle.h"
+#include "testing/bgp/pipeline_test_util.h"
+#include "testing/bgp/recording_stage.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::P;
+using test_util::A;
+using test_util::P;
 
 constexpr uint32_t kMember = 64512;  // our member AS
 constexpr uint32_t kOtherMember = 64513;
@@ -194,8 +194,8 @@ TEST(ConfedPipelineTest, PathsSeenByEachKindOfPeer) {
   FakeNexthopOracle oracle;
   oracle.set_auto_answer(true);
   oracle.set_route(P("10.0.0.0/24"), 10);
-  testing::FakeRibSink rib;
-  rib::TaskScheduler scheduler;
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
   PipelineConfig config;
   config.local_as = kMember;
   config.router_id = A("10.0.0.100");
@@ -211,7 +211,7 @@ TEST(ConfedPipelineTest, PathsSeenByEachKindOfPeer) {
   const PeerId ext = add(65001, "10.0.0.1");
   const PeerId confed = add(kOtherMember, "10.0.0.2");
   const PeerId ext2 = add(65002, "10.0.0.3");
-  testing::FakeSessionSink ext_sink, confed_sink, ext2_sink;
+  test_util::FakeSessionSink ext_sink, confed_sink, ext2_sink;
   ASSERT_TRUE(pipeline.peer_up(ext, A("1.1.1.1"), ext_sink).ok());
   ASSERT_TRUE(pipeline.peer_up(confed, A("2.2.2.2"), confed_sink).ok());
   ASSERT_TRUE(pipeline.peer_up(ext2, A("3.3.3.3"), ext2_sink).ok());
@@ -253,8 +253,8 @@ TEST(ConfedPipelineTest, ConfedPeersAreNotDamped) {
   FakeNexthopOracle oracle;
   oracle.set_auto_answer(true);
   oracle.set_route(P("192.0.2.0/24"), 10);
-  testing::FakeRibSink rib;
-  rib::TaskScheduler scheduler;
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
   FakeClock clock;
   PipelineConfig config;
   config.local_as = kMember;
@@ -264,7 +264,7 @@ TEST(ConfedPipelineTest, ConfedPeersAreNotDamped) {
   BgpPipeline pipeline(config, oracle, rib, scheduler);
   ASSERT_TRUE(pipeline.set_damping(DampingParams{}).ok());
   std::map<uint32_t, PeerId> ids;
-  std::map<uint32_t, testing::FakeSessionSink> sinks;
+  std::map<uint32_t, test_util::FakeSessionSink> sinks;
   for (uint32_t as : {kOtherMember, 65001u}) {
     PipelinePeerConfig c;
     c.address = A(as == kOtherMember ? "10.0.0.2" : "10.0.0.3");

@@ -4,17 +4,17 @@
 #include <gtest/gtest.h>
 
 #include "bgp/pipeline/bgp_pipeline.h"
-#include "bgp/pipeline/fake_clock.h"
-#include "bgp/pipeline/fake_nexthop_oracle.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/fake_clock.h"
+#include "testing/bgp/fake_nexthop_oracle.h"
+#include "testing/bgp/pipeline_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
 using std::chrono::minutes;
-using testing::A;
-using testing::Attrs;
-using testing::P;
+using test_util::A;
+using test_util::Attrs;
+using test_util::P;
 
 class DampingPipelineTest : public ::testing::Test {
  protected:
@@ -60,12 +60,12 @@ class DampingPipelineTest : public ::testing::Test {
   }
 
   FakeNexthopOracle oracle;
-  testing::FakeRibSink rib;
-  rib::TaskScheduler scheduler;
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
   FakeClock clock;
   PipelineConfig config;
   std::unique_ptr<BgpPipeline> pipeline;
-  testing::FakeSessionSink s1, s2;
+  test_util::FakeSessionSink s1, s2;
   PeerId e1 = 0, i2 = 0;
 };
 

@@ -5,7 +5,7 @@
 namespace strata::bgp {
 
 DampingStage::DampingStage(PeerId peer, DampingParams params, BgpStage* parent,
-                           PipelineClock& clock, rib::TaskScheduler& scheduler, size_t slice_events)
+                           PipelineClock& clock, TaskScheduler& scheduler, size_t slice_events)
     : PassThroughStage(parent),
       peer_(peer),
       params_(params),

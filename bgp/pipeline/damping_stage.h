@@ -33,7 +33,7 @@
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/damping_params.h"
 #include "bgp/pipeline/pipeline_clock.h"
-#include "rib/task_scheduler.h"
+#include "common/task_scheduler.h"
 
 namespace strata::bgp {
 
@@ -54,7 +54,7 @@ class DampingStage : public PassThroughStage {
   // REQUIRES: ValidateDampingParams(params) ok; clock and scheduler outlive the stage;
   // slice_events > 0.
   DampingStage(PeerId peer, DampingParams params, BgpStage* parent, PipelineClock& clock,
-               rib::TaskScheduler& scheduler, size_t slice_events = 1000);
+               TaskScheduler& scheduler, size_t slice_events = 1000);
   ~DampingStage() override;
 
   std::string name() const override { return "damping:" + std::to_string(peer_); }
@@ -105,7 +105,7 @@ class DampingStage : public PassThroughStage {
   DampingParams params_;
   double ceiling_;
   PipelineClock& clock_;
-  rib::TaskScheduler& scheduler_;
+  TaskScheduler& scheduler_;
   size_t slice_events_;
   PeerRef session_;
   bool charging_ = true;
@@ -113,7 +113,7 @@ class DampingStage : public PassThroughStage {
   std::set<std::pair<TimePoint, IpPrefix>> queue_;
   size_t suppressed_ = 0;
   std::unique_ptr<PipelineTimer> timer_;
-  rib::TaskHandle task_;
+  TaskHandle task_;
 };
 
 }  // namespace strata::bgp

@@ -7,19 +7,19 @@
 #include <cmath>
 #include <random>
 
-#include "bgp/pipeline/fake_clock.h"
 #include "bgp/pipeline/peer_in.h"
-#include "bgp/pipeline/recording_stage.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/fake_clock.h"
+#include "testing/bgp/pipeline_test_util.h"
+#include "testing/bgp/recording_stage.h"
 
 namespace strata::bgp {
 namespace {
 
 using std::chrono::minutes;
 using std::chrono::seconds;
-using testing::P;
-using testing::Peer;
-using testing::Route;
+using test_util::P;
+using test_util::Peer;
+using test_util::Route;
 using V = std::vector<std::string>;
 using Entry = DampingStage::Entry;
 
@@ -54,7 +54,7 @@ class DampingStageTest : public ::testing::Test {
 
   PeerRef peer_ = Peer(1, 65001, false, "10.0.0.1");
   FakeClock clock_;
-  rib::TaskScheduler scheduler_;
+  TaskScheduler scheduler_;
   PeerIn in_{1};
   DampingStage damping_;
   RecordingStage rec_;

@@ -2,14 +2,14 @@
 
 #include <gtest/gtest.h>
 
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/pipeline_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::AttrSpec;
-using testing::Peer;
-using testing::Route;
+using test_util::AttrSpec;
+using test_util::Peer;
+using test_util::Route;
 
 const PeerRef kE1 = Peer(1, 65001, false, "10.0.0.1");
 const PeerRef kE2 = Peer(2, 65002, false, "10.0.0.2");

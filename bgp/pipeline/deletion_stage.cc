@@ -6,7 +6,7 @@
 namespace strata::bgp {
 
 DeletionStage::DeletionStage(std::string label, RouteTable routes, BgpStage* parent,
-                             rib::TaskScheduler& scheduler, size_t slice_routes, DoneFn on_done)
+                             TaskScheduler& scheduler, size_t slice_routes, DoneFn on_done)
     : label_(std::move(label)),
       routes_(std::move(routes)),
       parent_(parent),

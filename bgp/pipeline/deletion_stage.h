@@ -26,7 +26,7 @@
 
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/peer_in.h"
-#include "rib/task_scheduler.h"
+#include "common/task_scheduler.h"
 
 namespace strata::bgp {
 
@@ -36,8 +36,8 @@ class DeletionStage : public BgpStage {
 
   // Starts at once (in the scheduler's slices). on_done may destroy the stage.
   // REQUIRES: slice_routes > 0.
-  DeletionStage(std::string label, RouteTable routes, BgpStage* parent,
-                rib::TaskScheduler& scheduler, size_t slice_routes, DoneFn on_done);
+  DeletionStage(std::string label, RouteTable routes, BgpStage* parent, TaskScheduler& scheduler,
+                size_t slice_routes, DoneFn on_done);
 
   std::string name() const override { return "deletion:" + label_; }
   void add_route(const BgpRouteRef& route, BgpStage* caller) override;
@@ -70,7 +70,7 @@ class DeletionStage : public BgpStage {
   size_t slice_routes_;
   std::function<bool()> throttle_;
   uint64_t held_slices_ = 0;
-  rib::TaskHandle task_;
+  TaskHandle task_;
 };
 
 }  // namespace strata::bgp

@@ -5,15 +5,15 @@
 
 #include <list>
 
-#include "bgp/pipeline/recording_stage.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/pipeline_test_util.h"
+#include "testing/bgp/recording_stage.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::P;
-using testing::Peer;
-using testing::Route;
+using test_util::P;
+using test_util::Peer;
+using test_util::Route;
 
 std::string Pfx(int i) {
   return "10." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ".0/24";
@@ -43,7 +43,7 @@ class DeletionStageTest : public ::testing::Test {
     EXPECT_TRUE(rec.CheckLookups().ok()) << rec.CheckLookups().ToString();
   }
 
-  rib::TaskScheduler scheduler;
+  TaskScheduler scheduler;
   PeerRef peer = Peer(1, 65001, false, "10.0.0.1");
   PeerIn in{1};
   RecordingStage rec;

@@ -10,8 +10,8 @@ BgpRouteRef FanoutStage::Reader::lookup_route(const IpPrefix& prefix) const {
   return fanout_->lookup_for(*this, prefix);
 }
 
-FanoutStage::FanoutStage(rib::TaskScheduler& scheduler, size_t slice_entries,
-                         const BgpStage* source, PrefixWalk walk)
+FanoutStage::FanoutStage(TaskScheduler& scheduler, size_t slice_entries, const BgpStage* source,
+                         PrefixWalk walk)
     : scheduler_(scheduler),
       slice_entries_(slice_entries),
       source_(source),

@@ -33,7 +33,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/peer_in.h"
-#include "rib/task_scheduler.h"
+#include "common/task_scheduler.h"
 
 namespace strata::bgp {
 
@@ -91,7 +91,7 @@ class FanoutStage : public BgpStage {
   // `source` answers the newest winner of a prefix (the decision, the stage sending here) and
   // `walk` yields every prefix it may have one for. REQUIRES: slice_entries > 0 (entries per
   // reader per slice); source outlives the stage.
-  FanoutStage(rib::TaskScheduler& scheduler, size_t slice_entries, const BgpStage* source,
+  FanoutStage(TaskScheduler& scheduler, size_t slice_entries, const BgpStage* source,
               PrefixWalk walk);
   ~FanoutStage() override;
 
@@ -188,7 +188,7 @@ class FanoutStage : public BgpStage {
   bool run_slice();
   void trim();
 
-  rib::TaskScheduler& scheduler_;
+  TaskScheduler& scheduler_;
   size_t slice_entries_;
   std::chrono::steady_clock::duration stuck_after_ = std::chrono::seconds(1);
   const BgpStage* source_;
@@ -201,7 +201,7 @@ class FanoutStage : public BgpStage {
   mutable absl::flat_hash_map<IpPrefix, Chain, std::hash<IpPrefix>> queued_by_prefix_;
   mutable bool indexed_ = false;
   std::list<std::unique_ptr<Reader>> readers_;
-  rib::TaskHandle task_;
+  TaskHandle task_;
   std::vector<IpPrefix> hint_;  // deliver()'s prefetch hint to a branch (kept for its capacity)
 };
 

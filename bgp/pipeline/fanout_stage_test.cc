@@ -6,21 +6,21 @@
 #include <set>
 
 #include "bgp/pipeline/peer_in.h"
-#include "bgp/pipeline/recording_stage.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/pipeline_test_util.h"
+#include "testing/bgp/recording_stage.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::P;
-using testing::Peer;
-using testing::Route;
+using test_util::P;
+using test_util::Peer;
+using test_util::Route;
 
 std::string Pfx(int i) { return "10.0." + std::to_string(i) + ".0/24"; }
 
 class FanoutStageTest : public ::testing::Test {
  protected:
-  FanoutStageTest() : fanout(scheduler, 4, &in, testing::WalkOf(in)) { in.set_next(&fanout); }
+  FanoutStageTest() : fanout(scheduler, 4, &in, test_util::WalkOf(in)) { in.set_next(&fanout); }
 
   struct Branch {
     FanoutStage::Reader* reader = nullptr;
@@ -52,7 +52,7 @@ class FanoutStageTest : public ::testing::Test {
     for (const auto& [p, r] : b.rec->current()) EXPECT_EQ(fanout.lookup_route(p), r);
   }
 
-  rib::TaskScheduler scheduler;
+  TaskScheduler scheduler;
   FanoutStage fanout;
   std::vector<std::string> flush_order;
   PeerRef peer = Peer(1, 65001, false, "10.0.0.1");

@@ -3,15 +3,15 @@
 #include <gtest/gtest.h>
 
 #include "bgp/pipeline/bgp_pipeline.h"
-#include "bgp/pipeline/fake_nexthop_oracle.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/fake_nexthop_oracle.h"
+#include "testing/bgp/pipeline_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::Attrs;
-using testing::P;
+using test_util::A;
+using test_util::Attrs;
+using test_util::P;
 
 class GracefulRestartTest : public ::testing::Test {
  protected:
@@ -51,11 +51,11 @@ class GracefulRestartTest : public ::testing::Test {
   }
 
   FakeNexthopOracle oracle;
-  testing::FakeRibSink rib;
-  rib::TaskScheduler scheduler;
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
   PipelineConfig config;
   std::unique_ptr<BgpPipeline> pipeline;
-  testing::FakeSessionSink s1, s2;
+  test_util::FakeSessionSink s1, s2;
   PeerId e1 = 0, e2 = 0;
 };
 
@@ -76,7 +76,7 @@ TEST_F(GracefulRestartTest, StaleRoutesStayUntilEndOfRibSweep) {
 
   // The peer comes back: a re-announcement replaces its stale route (a changed path reaches
   // the RIB and the other peer as a replace), the rest stay stale.
-  testing::FakeSessionSink again;
+  test_util::FakeSessionSink again;
   ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), again).ok());
   EXPECT_EQ(Stale(e1), 3u);
   Send(e1, {65001}, {"1.0.0.0/8"});

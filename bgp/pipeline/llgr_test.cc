@@ -5,16 +5,16 @@
 
 #include "bgp/pipeline/bgp_pipeline.h"
 #include "bgp/pipeline/decision_steps.h"
-#include "bgp/pipeline/fake_nexthop_oracle.h"
 #include "bgp/pipeline/llgr_community.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/fake_nexthop_oracle.h"
+#include "testing/bgp/pipeline_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::Attrs;
-using testing::P;
+using test_util::A;
+using test_util::Attrs;
+using test_util::P;
 
 AttributeSetPtr WithCommunities(const AttributeSetPtr& attrs, std::vector<uint32_t> communities) {
   PathAttributes a = attrs->attrs();
@@ -61,11 +61,11 @@ class LlgrPipelineTest : public ::testing::Test {
   }
 
   FakeNexthopOracle oracle;
-  testing::FakeRibSink rib;
-  rib::TaskScheduler scheduler;
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
   PipelineConfig config;
   std::unique_ptr<BgpPipeline> pipeline;
-  testing::FakeSessionSink s1, s_plain, s_llgr;
+  test_util::FakeSessionSink s1, s_plain, s_llgr;
   PeerId e1 = 0, plain = 0, llgr = 0;
 };
 
@@ -132,7 +132,7 @@ TEST_F(LlgrPipelineTest, ReannouncedRoutesAreFreshAndTheRestAreSweptAtEndOfRib) 
   scheduler.run_until_idle();
   ASSERT_EQ(Counters(e1).llgr_stale, 2u);
 
-  testing::FakeSessionSink again;
+  test_util::FakeSessionSink again;
   ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), again).ok());
   Send(e1, {65001}, {"1.0.0.0/8"});
   scheduler.run_until_idle();

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "bgp/pipeline/nexthop_oracle.h"
-#include "rib/route_trie.h"
+#include "common/route_trie.h"
 
 namespace strata::bgp {
 
@@ -55,8 +55,8 @@ class NexthopCache : public NexthopListener {
   void notify(const IpPrefix& region);
 
   NexthopOracle& oracle_;
-  rib::RouteTrie<NexthopAnswer> answers_;  // fresh answers by covering subnet (disjoint)
-  rib::RouteTrie<NexthopAnswer> stale_;    // invalidated answers still in use
+  RouteTrie<NexthopAnswer> answers_;  // fresh answers by covering subnet (disjoint)
+  RouteTrie<NexthopAnswer> stale_;    // invalidated answers still in use
   std::map<IpAddr, size_t> users_;
   std::set<IpAddr> pending_;
   std::set<NexthopClient*> clients_;

@@ -39,7 +39,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/nexthop_cache.h"
-#include "rib/task_scheduler.h"
+#include "common/task_scheduler.h"
 
 namespace strata::bgp {
 
@@ -53,9 +53,9 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   // The prefixes the parent may hold a route for.
   using WalkFn = PrefixWalk;
   struct Background {
-    rib::TaskScheduler* scheduler = nullptr;  // null: walks run to the end at once
-    size_t slice = 200;                       // prefixes visited per slice; REQUIRES: > 0
-    std::function<bool()> throttle;           // while true, slices do nothing (stay scheduled)
+    TaskScheduler* scheduler = nullptr;  // null: walks run to the end at once
+    size_t slice = 200;                  // prefixes visited per slice; REQUIRES: > 0
+    std::function<bool()> throttle;      // while true, slices do nothing (stay scheduled)
     std::string name = "nexthop-walk";
   };
 
@@ -152,7 +152,7 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   bool walking_ = false;
   std::optional<IpPrefix> cursor_;  // the walk has passed every prefix <= cursor
   uint64_t reevaluated_ = 0;
-  rib::TaskHandle task_;  // last: cancelled before the rest goes
+  TaskHandle task_;  // last: cancelled before the rest goes
 };
 
 }  // namespace strata::bgp

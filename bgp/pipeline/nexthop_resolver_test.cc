@@ -1,21 +1,21 @@
 // NexthopResolverStage and NexthopCache against FakeNexthopOracle.
 #include <gtest/gtest.h>
 
-#include "bgp/pipeline/fake_nexthop_oracle.h"
 #include "bgp/pipeline/nexthop_resolver_stage.h"
 #include "bgp/pipeline/peer_in.h"
-#include "bgp/pipeline/recording_stage.h"
-#include "bgp/pipeline/test_util.h"
-#include "rib/task_scheduler.h"
+#include "common/task_scheduler.h"
+#include "testing/bgp/fake_nexthop_oracle.h"
+#include "testing/bgp/pipeline_test_util.h"
+#include "testing/bgp/recording_stage.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::P;
-using testing::Peer;
-using testing::Route;
-using testing::WalkOf;
+using test_util::A;
+using test_util::P;
+using test_util::Peer;
+using test_util::Route;
+using test_util::WalkOf;
 using V = std::vector<std::string>;
 
 class NexthopResolverTest : public ::testing::Test {
@@ -33,7 +33,7 @@ class NexthopResolverTest : public ::testing::Test {
     EXPECT_TRUE(rec.CheckLookups().ok()) << rec.CheckLookups().ToString();
   }
 
-  rib::TaskScheduler scheduler;  // outlives the resolver's walk task (when a test sets one)
+  TaskScheduler scheduler;  // outlives the resolver's walk task (when a test sets one)
   FakeNexthopOracle oracle;
   NexthopCache cache{oracle};
   PeerRef peer = Peer(1, 65001, false, "10.0.0.1");

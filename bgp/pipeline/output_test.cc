@@ -4,16 +4,16 @@
 #include "bgp/pipeline/output_filter_stage.h"
 #include "bgp/pipeline/peer_in.h"
 #include "bgp/pipeline/peer_out.h"
-#include "bgp/pipeline/recording_stage.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/pipeline_test_util.h"
+#include "testing/bgp/recording_stage.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::P;
-using testing::Peer;
-using testing::Route;
+using test_util::A;
+using test_util::P;
+using test_util::Peer;
+using test_util::Route;
 
 constexpr uint32_t kLocalAs = 65000;
 
@@ -136,7 +136,7 @@ class PeerOutTest : public ::testing::Test {
   }
   PeerIn in{1};
   PeerRef src = Peer(1, 65001, false, "10.0.0.1");
-  testing::FakeSessionSink sink;
+  test_util::FakeSessionSink sink;
   std::vector<bool> flow;
   PeerOut out;
 };

@@ -20,11 +20,11 @@
 #include <string>
 
 #include "bgp/pipeline/bgp_stage.h"
-#include "rib/route_trie.h"
+#include "common/route_trie.h"
 
 namespace strata::bgp {
 
-using RouteTable = rib::RouteTrie<BgpRouteRef>;
+using RouteTable = RouteTrie<BgpRouteRef>;
 
 class PeerIn : public BgpStage {
  public:

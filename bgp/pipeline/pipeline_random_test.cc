@@ -7,14 +7,14 @@
 #include <random>
 
 #include "bgp/pipeline/bgp_pipeline.h"
-#include "bgp/pipeline/fake_nexthop_oracle.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/fake_nexthop_oracle.h"
+#include "testing/bgp/pipeline_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::P;
+using test_util::A;
+using test_util::P;
 
 constexpr uint32_t kLocalAs = 65000;
 const char* const kNexthops[] = {"192.0.2.1", "192.0.2.2", "198.51.100.1", "203.0.113.1",
@@ -29,7 +29,7 @@ struct RefPeer {
   bool up = false;
   PeerRef session;  // the pipeline's view is compared by value, this only carries fields
   std::map<IpPrefix, AttributeSetPtr> adj_in;
-  std::unique_ptr<testing::FakeSessionSink> sink;
+  std::unique_ptr<test_util::FakeSessionSink> sink;
 };
 
 // Independent statement of the selection rules: a beats b at some step, steps in order.
@@ -103,14 +103,14 @@ class PipelineRandomTest : public ::testing::TestWithParam<int> {
     return P("10." + std::to_string(Rand(3)) + "." + std::to_string(Rand(10)) + ".0/24");
   }
   AttributeSetPtr RandAttrs(const RefPeer& p) {
-    testing::AttrSpec s;
+    test_util::AttrSpec s;
     if (p.as != kLocalAs) s.path.push_back(p.as);
     for (int n = Rand(3); n > 0; --n) s.path.push_back(Rand(5) == 0 ? kLocalAs : 100 + Rand(3));
     s.next_hop = kNexthops[Rand(5)];
     s.origin = static_cast<Origin>(Rand(3));
     if (Rand(2)) s.med = Rand(3);
     if (p.as == kLocalAs && Rand(2)) s.local_pref = 100 + 50 * Rand(2);
-    return testing::Attrs(s);
+    return test_util::Attrs(s);
   }
 
   void Step() {
@@ -123,7 +123,7 @@ class PipelineRandomTest : public ::testing::TestWithParam<int> {
           p.adj_in.clear();
           p.sink.reset();
         } else {
-          p.sink = std::make_unique<testing::FakeSessionSink>();
+          p.sink = std::make_unique<test_util::FakeSessionSink>();
           ASSERT_TRUE(pipeline->peer_up(p.id, p.address, *p.sink).ok());
           p.up = true;
         }
@@ -266,8 +266,8 @@ class PipelineRandomTest : public ::testing::TestWithParam<int> {
 
   std::mt19937 rng;
   FakeNexthopOracle oracle;
-  testing::FakeRibSink rib;
-  rib::TaskScheduler scheduler;
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
   std::unique_ptr<BgpPipeline> pipeline;
   std::vector<RefPeer> peers;
 };

@@ -2,15 +2,15 @@
 #include <gtest/gtest.h>
 
 #include "bgp/pipeline/bgp_pipeline.h"
-#include "bgp/pipeline/fake_nexthop_oracle.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/fake_nexthop_oracle.h"
+#include "testing/bgp/pipeline_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::Attrs;
-using testing::P;
+using test_util::A;
+using test_util::Attrs;
+using test_util::P;
 
 class PipelineTest : public ::testing::Test {
  protected:
@@ -28,7 +28,8 @@ class PipelineTest : public ::testing::Test {
     pipeline = std::make_unique<BgpPipeline>(config, oracle, rib, scheduler);
   }
   // eBGP peers 65001 and 65002, up with sinks s1 and s2.
-  std::pair<PeerId, PeerId> TwoPeersUp(testing::FakeSessionSink& s1, testing::FakeSessionSink& s2) {
+  std::pair<PeerId, PeerId> TwoPeersUp(test_util::FakeSessionSink& s1,
+                                       test_util::FakeSessionSink& s2) {
     PeerId e1 = AddPeer(65001, "10.0.0.1");
     PeerId e2 = AddPeer(65002, "10.0.0.2");
     EXPECT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
@@ -51,8 +52,8 @@ class PipelineTest : public ::testing::Test {
   }
 
   FakeNexthopOracle oracle;
-  testing::FakeRibSink rib;
-  rib::TaskScheduler scheduler;
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
   PipelineConfig config;
   std::unique_ptr<BgpPipeline> pipeline;
 };
@@ -61,7 +62,7 @@ TEST_F(PipelineTest, RoutesReachRibAndPeers) {
   PeerId e1 = AddPeer(65001, "10.0.0.1");
   PeerId e2 = AddPeer(65002, "10.0.0.2");
   PeerId i3 = AddPeer(65000, "10.0.0.3");
-  testing::FakeSessionSink s1, s2, s3;
+  test_util::FakeSessionSink s1, s2, s3;
   ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
   ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
   ASSERT_TRUE(pipeline->peer_up(i3, A("3.3.3.3"), s3).ok());
@@ -105,7 +106,7 @@ TEST_F(PipelineTest, NewRouteOfAnotherPeerDoesNotWaitForAWithdrawal) {
   PeerId e1 = AddPeer(65001, "10.0.0.1");
   PeerId e2 = AddPeer(65002, "10.0.0.2");
   PeerId e3 = AddPeer(65003, "10.0.0.3");
-  testing::FakeSessionSink s1, s2, s3;
+  test_util::FakeSessionSink s1, s2, s3;
   ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
   ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
   ASSERT_TRUE(pipeline->peer_up(e3, A("3.3.3.3"), s3).ok());
@@ -134,7 +135,7 @@ TEST_F(PipelineTest, NewRouteOfAnotherPeerDoesNotWaitForAWithdrawal) {
 TEST_F(PipelineTest, LateJoinerDumpAndPeerDownInBackground) {
   PeerId e1 = AddPeer(65001, "10.0.0.1");
   PeerId e2 = AddPeer(65002, "10.0.0.2");
-  testing::FakeSessionSink s1;
+  test_util::FakeSessionSink s1;
   ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
   std::vector<std::string> many;
   for (int i = 0; i < 40; ++i) many.push_back("20.0." + std::to_string(i) + ".0/24");
@@ -142,7 +143,7 @@ TEST_F(PipelineTest, LateJoinerDumpAndPeerDownInBackground) {
   scheduler.run_until_idle();
   EXPECT_EQ(rib.all().size(), 40u);
 
-  testing::FakeSessionSink s2;
+  test_util::FakeSessionSink s2;
   ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
   scheduler.run_until_idle();
   EXPECT_EQ(s2.table.size(), 40u);  // the dump
@@ -174,8 +175,8 @@ TEST_F(PipelineTest, LateJoinerDumpAndPeerDownInBackground) {
 // deletion stages') and sends each prefix's winner as chosen when the dump reaches it, here
 // while a flapped peer's routes are still being withdrawn in the background.
 TEST_F(PipelineTest, LateJoinerDumpSendsEachPrefixsWinnerAcrossBranches) {
-  testing::FakeSessionSink s1;
-  testing::FakeSessionSink s2;
+  test_util::FakeSessionSink s1;
+  test_util::FakeSessionSink s2;
   auto [e1, e2] = TwoPeersUp(s1, s2);
   std::vector<std::string> first;
   std::vector<std::string> second;
@@ -188,7 +189,7 @@ TEST_F(PipelineTest, LateJoinerDumpSendsEachPrefixsWinnerAcrossBranches) {
   EXPECT_EQ(rib.all().at(P("20.0.7.0/24"))->peer->address, A("10.0.0.1"));
 
   PeerId e3 = AddPeer(65003, "10.0.0.3");
-  testing::FakeSessionSink s3;
+  test_util::FakeSessionSink s3;
   ASSERT_TRUE(pipeline->peer_up(e3, A("3.3.3.3"), s3).ok());
   ASSERT_TRUE(pipeline->peer_down(e1).ok());  // e1's ten routes go in 5-route slices
   scheduler.run_slice();
@@ -208,7 +209,7 @@ TEST_F(PipelineTest, BusySessionStopsItsReaderOnly) {
   PeerId e1 = AddPeer(65001, "10.0.0.1");
   PeerId e2 = AddPeer(65002, "10.0.0.2");
   PeerId e3 = AddPeer(65003, "10.0.0.3");
-  testing::FakeSessionSink s1, s2, s3;
+  test_util::FakeSessionSink s1, s2, s3;
   ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
   ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
   ASSERT_TRUE(pipeline->peer_up(e3, A("3.3.3.3"), s3).ok());
@@ -234,7 +235,7 @@ TEST_F(PipelineTest, BusySessionStopsItsReaderOnly) {
 TEST_F(PipelineTest, RefreshOutAnnouncesAgainAndWaitsForABusySession) {
   config.deletion_slice = 2;
   Rebuild();
-  testing::FakeSessionSink s1, s2;
+  test_util::FakeSessionSink s1, s2;
   const auto [e1, e2] = TwoPeersUp(s1, s2);
   Send(e1, {65001}, {"1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8", "4.0.0.0/8", "5.0.0.0/8"});
   scheduler.run_until_idle();
@@ -271,7 +272,7 @@ TEST_F(PipelineTest, RefreshOutAnnouncesAgainAndWaitsForABusySession) {
 // again when the RIB lost it; changes meanwhile arrive in a consistent order.
 TEST_F(PipelineTest, RibFeedPausesAndResendsTheTable) {
   ASSERT_NE(rib.feed, nullptr);
-  testing::FakeSessionSink s1, s2;
+  test_util::FakeSessionSink s1, s2;
   auto [e1, e2] = TwoPeersUp(s1, s2);
   Send(e1, {65001}, {"1.0.0.0/8", "2.0.0.0/8", "3.0.0.0/8"});
   scheduler.run_until_idle();
@@ -314,7 +315,7 @@ TEST_F(PipelineTest, RejectsBadCalls) {
   EXPECT_FALSE(pipeline->add_peer(dup).ok());
   EXPECT_FALSE(pipeline->receive_update(e1, Attrs({}), {}, {}).ok());  // not up
   EXPECT_FALSE(pipeline->peer_down(e1).ok());
-  testing::FakeSessionSink s;
+  test_util::FakeSessionSink s;
   ASSERT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s).ok());
   EXPECT_FALSE(pipeline->peer_up(e1, A("1.1.1.1"), s).ok());
   std::vector<IpPrefix> ps{P("1.0.0.0/8")};
@@ -335,7 +336,7 @@ TEST_F(PipelineTest, InputBacklogRisesWithUntakenChangesAndDrains) {
   config.input_low_water = 5;
   config.fanout_slice = 4;
   Rebuild();
-  testing::FakeSessionSink s1, s2;
+  test_util::FakeSessionSink s1, s2;
   const auto [e1, e2] = TwoPeersUp(s1, s2);
   Send(e1, {65001}, {"10.0.0.0/24"});  // the next hop's answer is then known
   scheduler.run_until_idle();

@@ -4,15 +4,15 @@
 #include <gtest/gtest.h>
 
 #include "bgp/pipeline/bgp_pipeline.h"
-#include "bgp/pipeline/fake_nexthop_oracle.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/fake_nexthop_oracle.h"
+#include "testing/bgp/pipeline_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::Attrs;
-using testing::P;
+using test_util::A;
+using test_util::Attrs;
+using test_util::P;
 
 // Rejects one prefix, passes the rest unchanged.
 RoutePolicy Reject(const std::string& prefix) {
@@ -57,11 +57,11 @@ class PolicyChangeTest : public ::testing::Test {
   }
 
   FakeNexthopOracle oracle;
-  testing::FakeRibSink rib;
-  rib::TaskScheduler scheduler;
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
   PipelineConfig config;
   std::unique_ptr<BgpPipeline> pipeline;
-  testing::FakeSessionSink s1, s2;
+  test_util::FakeSessionSink s1, s2;
   PeerId e1 = 0, e2 = 0;
 };
 
@@ -183,7 +183,7 @@ TEST_F(PolicyChangeTest, ExportPolicyOfADownPeerAppliesAtItsNextSession) {
   ASSERT_TRUE(pipeline->peer_down(e2).ok());
   ASSERT_TRUE(pipeline->set_export_policy(e2, Reject("1.0.0.0/8")).ok());
   Send(e1, {"1.0.0.0/8", "2.0.0.0/8"});
-  testing::FakeSessionSink again;
+  test_util::FakeSessionSink again;
   ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), again).ok());
   scheduler.run_until_idle();
   EXPECT_EQ(again.table.size(), 1u);
@@ -195,7 +195,7 @@ TEST_F(PolicyChangeTest, DumpDoneOnceTheTableIsSent) {
   scheduler.run_until_idle();
   PeerId e3 = AddPeer(65003, "10.0.0.3");
   EXPECT_FALSE(pipeline->dump_done(e3));  // down
-  testing::FakeSessionSink s3;
+  test_util::FakeSessionSink s3;
   ASSERT_TRUE(pipeline->peer_up(e3, A("3.3.3.3"), s3).ok());
   EXPECT_FALSE(pipeline->dump_done(e3));
   scheduler.run_until_idle();
@@ -221,7 +221,7 @@ TEST_F(PolicyChangeTest, LocalAddressesSetBeforePeerUpAreOurNextHop) {
   ASSERT_TRUE(pipeline->set_local_addresses(e2, A("10.255.0.9"), std::nullopt).ok());
   EXPECT_FALSE(pipeline->set_local_addresses(99, A("10.255.0.9"), std::nullopt).ok());
   Send(e1, {"1.0.0.0/8"});
-  testing::FakeSessionSink again;
+  test_util::FakeSessionSink again;
   ASSERT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), again).ok());
   scheduler.run_until_idle();
   ASSERT_TRUE(again.table.contains(P("1.0.0.0/8")));

@@ -29,7 +29,7 @@
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/route_policy.h"
 #include "common/ip_prefix.h"
-#include "rib/task_scheduler.h"
+#include "common/task_scheduler.h"
 
 namespace strata::bgp {
 
@@ -41,11 +41,11 @@ class PolicyRefilter {
   using VisitFn =
       std::function<void(const IpPrefix&, const RoutePolicy& before, const RoutePolicy& after)>;
   struct Background {
-    rib::TaskScheduler* scheduler = nullptr;  // null: walks run synchronously
-    size_t slice = 200;                       // prefixes visited per slice; REQUIRES: > 0
-    std::function<bool()> throttle;           // while true, slices do nothing (stay scheduled)
-    std::function<bool()> paused;             // when true, the walk's task ends until Resume()
-    std::function<void()> before_slice;       // around each slice's visits (may be null)
+    TaskScheduler* scheduler = nullptr;  // null: walks run synchronously
+    size_t slice = 200;                  // prefixes visited per slice; REQUIRES: > 0
+    std::function<bool()> throttle;      // while true, slices do nothing (stay scheduled)
+    std::function<bool()> paused;        // when true, the walk's task ends until Resume()
+    std::function<void()> before_slice;  // around each slice's visits (may be null)
     std::function<void()> after_slice;
     std::string name = "refilter";
   };
@@ -102,7 +102,7 @@ class PolicyRefilter {
   Background background_;
   std::vector<Layer> layers_;  // [0]: the settled policy; the last: the running walk's
   Stats stats_;
-  rib::TaskHandle task_;  // last: cancelled before the rest goes
+  TaskHandle task_;  // last: cancelled before the rest goes
 };
 
 }  // namespace strata::bgp

@@ -12,17 +12,17 @@
 #include "bgp/pipeline/input_filter_stage.h"
 #include "bgp/pipeline/output_filter_stage.h"
 #include "bgp/pipeline/peer_in.h"
-#include "bgp/pipeline/recording_stage.h"
-#include "bgp/pipeline/test_util.h"
-#include "rib/task_scheduler.h"
+#include "common/task_scheduler.h"
+#include "testing/bgp/pipeline_test_util.h"
+#include "testing/bgp/recording_stage.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::P;
-using testing::Peer;
-using testing::Route;
+using test_util::A;
+using test_util::P;
+using test_util::Peer;
+using test_util::Route;
 
 constexpr int kPrefixes = 40;
 constexpr int kPolicies = 6;
@@ -144,7 +144,7 @@ class PolicyRefilterRandomTest : public ::testing::TestWithParam<std::tuple<Side
   }
 
   std::mt19937 rng;
-  rib::TaskScheduler scheduler;
+  TaskScheduler scheduler;
   PeerRef src = Peer(1, 65001, false, "10.0.0.1");
   PeerIn in{1};
   std::list<std::unique_ptr<DeletionStage>> deletions;

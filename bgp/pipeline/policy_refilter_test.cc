@@ -8,17 +8,17 @@
 #include "bgp/pipeline/input_filter_stage.h"
 #include "bgp/pipeline/output_filter_stage.h"
 #include "bgp/pipeline/peer_in.h"
-#include "bgp/pipeline/recording_stage.h"
-#include "bgp/pipeline/test_util.h"
-#include "rib/task_scheduler.h"
+#include "common/task_scheduler.h"
+#include "testing/bgp/pipeline_test_util.h"
+#include "testing/bgp/recording_stage.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::P;
-using testing::Peer;
-using testing::Route;
+using test_util::A;
+using test_util::P;
+using test_util::Peer;
+using test_util::Route;
 using V = std::vector<std::string>;
 
 std::string Pfx(int i) { return "10." + std::to_string(i) + ".0.0/16"; }
@@ -76,7 +76,7 @@ class InputRefilterTest : public ::testing::Test {
     EXPECT_EQ(filter.counters().accepted, want.size());
   }
 
-  rib::TaskScheduler scheduler;
+  TaskScheduler scheduler;
   PeerRef peer = Peer(1, 65001, false, "10.0.0.1");
   PeerIn in{1};
   InputFilterStage filter;
@@ -246,7 +246,7 @@ class OutputRefilterTest : public ::testing::Test {
     ASSERT_TRUE(rec->CheckLookups().ok()) << rec->CheckLookups().ToString();
   }
 
-  rib::TaskScheduler scheduler;
+  TaskScheduler scheduler;
   PeerRef src = Peer(1, 65001, false, "10.0.0.1");
   PeerIn in{1};
   std::unique_ptr<OutputFilterStage> filter;

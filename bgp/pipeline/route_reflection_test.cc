@@ -3,18 +3,18 @@
 #include <gtest/gtest.h>
 
 #include "bgp/pipeline/bgp_pipeline.h"
-#include "bgp/pipeline/fake_nexthop_oracle.h"
 #include "bgp/pipeline/input_filter_stage.h"
 #include "bgp/pipeline/output_filter_stage.h"
 #include "bgp/pipeline/peer_in.h"
-#include "bgp/pipeline/recording_stage.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/fake_nexthop_oracle.h"
+#include "testing/bgp/pipeline_test_util.h"
+#include "testing/bgp/recording_stage.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::P;
+using test_util::A;
+using test_util::P;
 using V = std::vector<std::string>;
 
 constexpr uint32_t kLocalAs = 65000;
@@ -225,7 +225,7 @@ class ReflectorPipelineTest : public ::testing::Test {
     e = Up(65005, "10.0.0.5", false, "5.5.5.5", s_e);
   }
   PeerId Up(uint32_t as, const std::string& addr, bool client, const std::string& router_id,
-            testing::FakeSessionSink& sink) {
+            test_util::FakeSessionSink& sink) {
     PipelinePeerConfig c;
     c.address = A(addr);
     c.peer_as = as;
@@ -249,10 +249,10 @@ class ReflectorPipelineTest : public ::testing::Test {
   }
 
   FakeNexthopOracle oracle;
-  testing::FakeRibSink rib;
-  rib::TaskScheduler scheduler;
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
   std::unique_ptr<BgpPipeline> pipeline;
-  testing::FakeSessionSink s_c1, s_c2, s_n1, s_n2, s_e;
+  test_util::FakeSessionSink s_c1, s_c2, s_n1, s_n2, s_e;
   PeerId c1 = 0, c2 = 0, n1 = 0, n2 = 0, e = 0;
 };
 

@@ -5,16 +5,16 @@
 #include "bgp/pipeline/decision_stage.h"
 #include "bgp/pipeline/input_filter_stage.h"
 #include "bgp/pipeline/peer_in.h"
-#include "bgp/pipeline/recording_stage.h"
-#include "bgp/pipeline/test_util.h"
+#include "testing/bgp/pipeline_test_util.h"
+#include "testing/bgp/recording_stage.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::P;
-using testing::Peer;
-using testing::Route;
+using test_util::A;
+using test_util::P;
+using test_util::Peer;
+using test_util::Route;
 using V = std::vector<std::string>;
 
 TEST(PeerInTest, AddReplaceWithdrawAndLookups) {

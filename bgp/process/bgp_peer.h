@@ -32,11 +32,11 @@
 #include <string>
 
 #include "bgp/pipeline/bgp_pipeline.h"
+#include "bgp/policy/policy_hook.h"
+#include "bgp/policy/vr_policy.h"
 #include "bgp/process/attribute_interner.h"
 #include "bgp/process/output_gate.h"
 #include "bgp/process/peer_graceful_restart.h"
-#include "bgp/process/policy_hook.h"
-#include "bgp/process/vr_policy.h"
 #include "bgp/session/peer_session.h"
 #include "common/log.h"
 

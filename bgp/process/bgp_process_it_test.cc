@@ -17,7 +17,7 @@
 #include "bgp/wire/capabilities.h"
 #include "bgp/wire/message_header.h"
 #include "bgp/wire/open_message.h"
-#include "tests/process_harness.h"
+#include "testing/process_harness.h"
 
 namespace strata::bgp {
 namespace {

@@ -1,21 +1,21 @@
 #include "bgp/process/bgp_proto_convert.h"
 
 #include "bgp/process/policy_proto_convert.h"
-#include "rib/proto_convert.h"
+#include "libipc/common_convert.h"
 
 namespace strata::bgp {
 
 StatusOr<std::optional<IpAddr>> OptionalAddrFromProto(const common::v1::IpAddress& a,
                                                       std::string_view field) {
   if (a.addr().empty()) return std::optional<IpAddr>();
-  auto addr = rib::AddrFromProto(a, field);
+  auto addr = ipc::AddrFromProto(a, field);
   if (!addr.ok()) return addr.status();
   return std::optional<IpAddr>(*addr);
 }
 
 StatusOr<IpAddr> RequiredAddrFromProto(const common::v1::IpAddress& a, std::string_view field) {
   if (a.addr().empty()) return InvalidArgument(std::string(field) + " is required");
-  return rib::AddrFromProto(a, field);
+  return ipc::AddrFromProto(a, field);
 }
 
 StatusOr<LocalConfig> LocalConfigFromProto(const v1::SetLocalConfigRequest& r) {
@@ -173,7 +173,7 @@ StatusOr<Policy> PolicyFromProto(const v1::DefinePolicyRequest& r) {
     PolicyTerm term;
     term.name = t.name();
     for (const v1::PrefixMatch& m : t.prefixes()) {
-      auto prefix = rib::PrefixFromProto(m.prefix(), where + ".prefixes.prefix");
+      auto prefix = ipc::PrefixFromProto(m.prefix(), where + ".prefixes.prefix");
       if (!prefix.ok()) return prefix.status();
       PrefixMatch pm{*prefix, m.ge(), m.le()};
       if (Status s = pm.Validate(); !s.ok()) return InvalidArgument(where + ": " + s.message());

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "bgp/policy/policy.h"
 #include "bgp/process/bgp_speaker.h"
-#include "bgp/process/policy.h"
 #include "libipc/interfaces/bgp.pb.h"
 
 namespace strata::bgp {

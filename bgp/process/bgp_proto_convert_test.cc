@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "rib/proto_convert.h"
+#include "libipc/common_convert.h"
 
 namespace strata::bgp {
 namespace {
@@ -11,7 +11,7 @@ namespace {
 v1::SetLocalConfigRequest Base() {
   v1::SetLocalConfigRequest r;
   r.set_local_as(65001);
-  rib::AddrToProto(*IpAddr::Parse("192.0.2.1"), r.mutable_router_id());
+  ipc::AddrToProto(*IpAddr::Parse("192.0.2.1"), r.mutable_router_id());
   return r;
 }
 

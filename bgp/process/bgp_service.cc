@@ -1,7 +1,7 @@
 #include "bgp/process/bgp_service.h"
 
 #include "bgp/process/bgp_proto_convert.h"
-#include "rib/proto_convert.h"
+#include "libipc/common_convert.h"
 
 namespace strata::bgp {
 
@@ -71,7 +71,7 @@ void BgpService::SoftResetPeer(const v1::SoftResetPeerRequest& request,
 
 void BgpService::AddNetwork(const v1::NetworkRequest& request,
                             ipc::Responder<v1::NetworkReply> reply) {
-  auto prefix = rib::PrefixFromProto(request.prefix(), "prefix");
+  auto prefix = ipc::PrefixFromProto(request.prefix(), "prefix");
   if (!prefix.ok()) return reply.Fail(prefix.status());
   auto nh = OptionalAddrFromProto(request.nexthop(), "nexthop");
   if (!nh.ok()) return reply.Fail(nh.status());
@@ -80,7 +80,7 @@ void BgpService::AddNetwork(const v1::NetworkRequest& request,
 
 void BgpService::DeleteNetwork(const v1::NetworkRequest& request,
                                ipc::Responder<v1::NetworkReply> reply) {
-  auto prefix = rib::PrefixFromProto(request.prefix(), "prefix");
+  auto prefix = ipc::PrefixFromProto(request.prefix(), "prefix");
   if (!prefix.ok()) return reply.Fail(prefix.status());
   Answer(reply, speaker_.DeleteNetwork(*prefix));
 }

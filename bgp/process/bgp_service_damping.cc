@@ -3,7 +3,7 @@
 
 #include "bgp/process/bgp_service.h"
 #include "bgp/process/damping_convert.h"
-#include "rib/proto_convert.h"
+#include "libipc/common_convert.h"
 
 namespace strata::bgp {
 
@@ -12,7 +12,7 @@ namespace {
 // An unset prefix is nullopt.
 StatusOr<std::optional<IpPrefix>> OptionalPrefix(const common::v1::IpPrefix& p) {
   if (p.addr().empty()) return std::optional<IpPrefix>();
-  auto prefix = rib::PrefixFromProto(p, "prefix");
+  auto prefix = ipc::PrefixFromProto(p, "prefix");
   if (!prefix.ok()) return prefix.status();
   return std::optional<IpPrefix>(*prefix);
 }

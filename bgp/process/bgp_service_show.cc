@@ -5,7 +5,7 @@
 #include "bgp/pipeline/decision_steps.h"
 #include "bgp/process/bgp_proto_convert.h"
 #include "bgp/process/bgp_service.h"
-#include "rib/proto_convert.h"
+#include "libipc/common_convert.h"
 
 namespace strata::bgp {
 
@@ -40,7 +40,7 @@ uint64_t Sum(const std::array<uint64_t, PeerCounters::kNumTypes>& a) {
 void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   const PeerConfig& c = p.settings().session;
   const SessionFsm& fsm = p.session().fsm();
-  rib::AddrToProto(c.peer_address, out->mutable_peer());
+  ipc::AddrToProto(c.peer_address, out->mutable_peer());
   out->set_peer_as(c.peer_as);
   out->set_description(c.description);
   out->set_peer_type(std::string(PeerTypeName(c.peer_type())));
@@ -52,12 +52,12 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
             .count()));
   }
   if (const OpenMessage* open = fsm.remote_open()) {
-    rib::AddrToProto(open->bgp_id, out->mutable_remote_router_id());
+    ipc::AddrToProto(open->bgp_id, out->mutable_remote_router_id());
   }
   if (auto local = p.session().local_address()) {
-    rib::AddrToProto(*local, out->mutable_local_address());
+    ipc::AddrToProto(*local, out->mutable_local_address());
   } else if (c.local_address) {
-    rib::AddrToProto(*c.local_address, out->mutable_local_address());
+    ipc::AddrToProto(*c.local_address, out->mutable_local_address());
   }
   if (const NegotiatedSession* n = fsm.negotiated()) {
     out->set_hold_time(n->hold_time);
@@ -130,10 +130,10 @@ void BgpService::ListPeers(const v1::ListPeersRequest& request,
 void BgpService::fill_route(const BgpRouteRef& r, bool best, std::string_view reason,
                             v1::BgpRoute* out) const {
   const PathAttributes& a = r->path();
-  rib::PrefixToProto(r->prefix, out->mutable_prefix());
+  ipc::PrefixToProto(r->prefix, out->mutable_prefix());
   if (r->peer && !r->peer->address.is_zero())
-    rib::AddrToProto(r->peer->address, out->mutable_peer());
-  if (a.next_hop) rib::AddrToProto(*a.next_hop, out->mutable_nexthop());
+    ipc::AddrToProto(r->peer->address, out->mutable_peer());
+  if (a.next_hop) ipc::AddrToProto(*a.next_hop, out->mutable_nexthop());
   out->set_as_path(a.as_path ? a.as_path->ToString() : "");
   out->set_origin(std::string(OriginName(a.origin.value_or(Origin::kIncomplete))));
   if (a.med) out->set_med(*a.med);
@@ -148,7 +148,7 @@ void BgpService::fill_route(const BgpRouteRef& r, bool best, std::string_view re
     std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(ec));
     out->add_ext_communities(buf);
   }
-  if (a.originator_id()) rib::AddrToProto(*a.originator_id(), out->mutable_originator_id());
+  if (a.originator_id()) ipc::AddrToProto(*a.originator_id(), out->mutable_originator_id());
   for (uint32_t c : a.cluster_list()) out->add_cluster_list(IpAddr::V4(c).ToString());
   out->set_best(best);
   if (best) out->set_reason(std::string(reason));
@@ -161,7 +161,7 @@ void BgpService::ListRoutes(const v1::ListRoutesRequest& request,
                             ipc::Responder<v1::ListRoutesReply> reply) {
   std::optional<IpPrefix> only;
   if (!request.prefix().addr().empty()) {
-    auto p = rib::PrefixFromProto(request.prefix(), "prefix");
+    auto p = ipc::PrefixFromProto(request.prefix(), "prefix");
     if (!p.ok()) return reply.Fail(p.status());
     only = *p;
   }
@@ -199,13 +199,13 @@ void BgpService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
     established += p->session().state() == SessionState::kEstablished;
   }
   out.set_peers_established(established);
-  if (speaker_.configured()) rib::AddrToProto(speaker_.cluster_id(), out.mutable_cluster_id());
+  if (speaker_.configured()) ipc::AddrToProto(speaker_.cluster_id(), out.mutable_cluster_id());
   out.set_graceful_restart_restarting(speaker_.restarting());
   if (auto left = speaker_.deferral_remaining()) {
     out.set_graceful_restart_deferral_remaining_s(static_cast<uint32_t>(left->count()));
   }
   for (const IpAddr& a : speaker_.awaited_end_of_rib()) {
-    rib::AddrToProto(a, out.add_graceful_restart_awaiting());
+    ipc::AddrToProto(a, out.add_graceful_restart_awaiting());
   }
   if (BgpPipeline* pl = speaker_.pipeline()) {
     out.set_prefixes(pl->decision().size());

@@ -23,14 +23,14 @@
 #include <vector>
 
 #include "bgp/pipeline/bgp_pipeline.h"
+#include "bgp/policy/policy.h"
+#include "bgp/policy/vr_policy.h"
 #include "bgp/process/asio_clock.h"
 #include "bgp/process/attribute_interner.h"
 #include "bgp/process/bgp_peer.h"
-#include "bgp/process/policy.h"
-#include "bgp/process/vr_policy.h"
 #include "bgp/session/bgp_listener.h"
 #include "common/log.h"
-#include "rib/task_scheduler.h"
+#include "common/task_scheduler.h"
 
 namespace strata::bgp {
 
@@ -208,7 +208,7 @@ class BgpSpeaker {
   RibSink& rib_;
   Hooks hooks_;
   std::shared_ptr<spdlog::logger> log_;
-  rib::TaskScheduler scheduler_;
+  TaskScheduler scheduler_;
   bool slice_posted_ = false;
   uint64_t slice_ticket_ = 0;  // the posted slice runs only if nothing ran one since
   uint64_t slices_after_input_ = 0;

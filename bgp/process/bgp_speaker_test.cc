@@ -1,7 +1,7 @@
 // strata-bgp in one process (the fixture in bgp_speaker_test_fixture.h): sessions, networks,
 // policies, safety options and RFC 8212 between two speakers; and the service's answers to bad
 // calls. Route reflection and damping have files of their own.
-#include "bgp/process/bgp_speaker_test_fixture.h"
+#include "testing/bgp/bgp_speaker_test_fixture.h"
 
 namespace strata::bgp::speaker_test {
 namespace {
@@ -38,7 +38,7 @@ TEST_F(BgpSpeakerTest, ImportPolicyChangeReevaluatesReceivedRoutes) {
   p.set_default_action(bpb::POLICY_ACTION_ACCEPT);
   auto* t = p.add_terms();
   t->set_name("drop-10.1");
-  rib::PrefixToProto(P("10.1.0.0/16"), t->add_prefixes()->mutable_prefix());
+  ipc::PrefixToProto(P("10.1.0.0/16"), t->add_prefixes()->mutable_prefix());
   t->set_action(bpb::POLICY_ACTION_REJECT);
   ASSERT_TRUE(DefinePolicy(p, "b").ok());
   ASSERT_TRUE(SetPolicy("b", "127.0.0.2", "import", "in").ok());
@@ -79,7 +79,7 @@ TEST_F(BgpSpeakerTest, ExportPolicyChangeReevaluatesAdvertisements) {
   p.set_name("out");
   p.set_default_action(bpb::POLICY_ACTION_REJECT);
   auto* t = p.add_terms();
-  rib::PrefixToProto(P("10.0.0.0/8"), t->add_prefixes()->mutable_prefix());
+  ipc::PrefixToProto(P("10.0.0.0/8"), t->add_prefixes()->mutable_prefix());
   t->mutable_prefixes(0)->set_le(16);
   // Export policies see the route as the peer gets it: our AS is already prepended.
   t->set_as_path_regex("^65001$");  // only our own routes
@@ -87,7 +87,7 @@ TEST_F(BgpSpeakerTest, ExportPolicyChangeReevaluatesAdvertisements) {
   t->add_add_communities("65001:42");
   t->set_action(bpb::POLICY_ACTION_ACCEPT);
   auto* deny = p.add_terms();
-  rib::PrefixToProto(P("10.3.0.0/16"), deny->add_prefixes()->mutable_prefix());
+  ipc::PrefixToProto(P("10.3.0.0/16"), deny->add_prefixes()->mutable_prefix());
   deny->set_action(bpb::POLICY_ACTION_REJECT);
   // Term order: 10.3/16 matches the first term and is accepted.
   ASSERT_TRUE(DefinePolicy(p, "a").ok());
@@ -97,7 +97,7 @@ TEST_F(BgpSpeakerTest, ExportPolicyChangeReevaluatesAdvertisements) {
                                                  "10.3.0.0/16 [65001 65001 65001]"};
   })) << ::testing::PrintToString(Best("b"));
   bpb::ListRoutesRequest lr;
-  rib::PrefixToProto(P("10.1.0.0/16"), lr.mutable_prefix());
+  ipc::PrefixToProto(P("10.1.0.0/16"), lr.mutable_prefix());
   bpb::ListRoutesReply routes;
   ASSERT_TRUE(Bgp("b", "list_routes", lr, &routes).ok());
   ASSERT_EQ(routes.routes_size(), 1);
@@ -110,7 +110,7 @@ TEST_F(BgpSpeakerTest, ExportPolicyChangeReevaluatesAdvertisements) {
   ASSERT_TRUE(env_.RunUntil(
       [&] { return Best("b") == std::vector<std::string>{"10.1.0.0/16 [65001 65001 65001]"}; }));
   bpb::ClearPeerPolicyRequest clear;
-  rib::AddrToProto(A("127.0.0.3"), clear.mutable_peer());
+  ipc::AddrToProto(A("127.0.0.3"), clear.mutable_peer());
   clear.set_direction("export");
   ASSERT_TRUE(Bgp("a", "clear_peer_policy", clear).ok());
   ASSERT_TRUE(env_.RunUntil([&] {
@@ -123,7 +123,7 @@ TEST_F(BgpSpeakerTest, SessionComesBackAfterReset) {
   ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b", "ebgp").size() == 1; }));
   bpb::PeerRequest req;
-  rib::AddrToProto(A("127.0.0.3"), req.mutable_peer());
+  ipc::AddrToProto(A("127.0.0.3"), req.mutable_peer());
   ASSERT_TRUE(Bgp("a", "disable_peer", req).ok());
   ASSERT_TRUE(env_.RunUntil([&] {
     return PeerState("b", "127.0.0.2") != "Established" && RibTable("b", "ebgp").empty();
@@ -137,7 +137,7 @@ TEST_F(BgpSpeakerTest, SessionComesBackAfterReset) {
   };
   const uint64_t before = updates_out();
   bpb::SoftResetPeerRequest soft;
-  rib::AddrToProto(A("127.0.0.2"), soft.mutable_peer());
+  ipc::AddrToProto(A("127.0.0.2"), soft.mutable_peer());
   soft.set_direction("both");
   ASSERT_TRUE(Bgp("b", "soft_reset_peer", soft).ok());
   // b's ROUTE-REFRESH makes a send its Adj-RIB-Out again.
@@ -185,13 +185,13 @@ TEST_F(BgpSpeakerTest, BadCallsGetErrorsAndChangeNothing) {
   EXPECT_EQ(code(SetLocal("a", 0, "127.0.0.2", kPort + 4)), StatusCode::kInvalidArgument);
   bpb::SetLocalConfigRequest v6id;
   v6id.set_local_as(65001);
-  rib::AddrToProto(A("2001:db8::1"), v6id.mutable_router_id());
+  ipc::AddrToProto(A("2001:db8::1"), v6id.mutable_router_id());
   EXPECT_EQ(code(Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>("a", "set_local_config",
                                                                            v6id)),
             StatusCode::kInvalidArgument);
   bpb::SetLocalConfigRequest badport;
   badport.set_local_as(65001);
-  rib::AddrToProto(A("127.0.0.2"), badport.mutable_router_id());
+  ipc::AddrToProto(A("127.0.0.2"), badport.mutable_router_id());
   badport.set_port(70000);
   EXPECT_EQ(code(Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>("a", "set_local_config",
                                                                            badport)),
@@ -206,7 +206,7 @@ TEST_F(BgpSpeakerTest, BadCallsGetErrorsAndChangeNothing) {
   EXPECT_EQ(code(s), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("peer"), std::string::npos) << s.message();
   bpb::AddPeerRequest no_as;
-  rib::AddrToProto(A("127.0.0.3"), no_as.mutable_peer());
+  ipc::AddrToProto(A("127.0.0.3"), no_as.mutable_peer());
   EXPECT_EQ(code(Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>("a", "add_peer", no_as)),
             StatusCode::kInvalidArgument);
   bpb::AddPeerRequest bad_hold = no_as;
@@ -216,19 +216,19 @@ TEST_F(BgpSpeakerTest, BadCallsGetErrorsAndChangeNothing) {
             StatusCode::kInvalidArgument);
   bpb::AddPeerRequest mixed = no_as;
   mixed.set_peer_as(65002);
-  rib::AddrToProto(A("2001:db8::1"), mixed.mutable_local_address());
+  ipc::AddrToProto(A("2001:db8::1"), mixed.mutable_local_address());
   EXPECT_EQ(code(Bgp<bpb::AddPeerRequest, bpb::AddPeerReply>("a", "add_peer", mixed)),
             StatusCode::kInvalidArgument);
   ASSERT_TRUE(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 4).ok());
   EXPECT_EQ(code(AddPeer("a", "127.0.0.3", 65002, "127.0.0.2", kPort + 4)),
             StatusCode::kAlreadyExists);
   bpb::PeerRequest unknown;
-  rib::AddrToProto(A("127.0.0.9"), unknown.mutable_peer());
+  ipc::AddrToProto(A("127.0.0.9"), unknown.mutable_peer());
   EXPECT_EQ(code(Bgp("a", "delete_peer", unknown)), StatusCode::kNotFound);
   EXPECT_EQ(code(Bgp("a", "reset_peer", unknown)), StatusCode::kNotFound);
   EXPECT_EQ(code(Bgp("a", "delete_peer", bpb::PeerRequest())), StatusCode::kInvalidArgument);
   bpb::SoftResetPeerRequest soft;
-  rib::AddrToProto(A("127.0.0.3"), soft.mutable_peer());
+  ipc::AddrToProto(A("127.0.0.3"), soft.mutable_peer());
   soft.set_direction("sideways");
   EXPECT_EQ(code(Bgp("a", "soft_reset_peer", soft)), StatusCode::kInvalidArgument);
   soft.set_direction("in");
@@ -241,8 +241,8 @@ TEST_F(BgpSpeakerTest, BadCallsGetErrorsAndChangeNothing) {
   EXPECT_EQ(code(Bgp<bpb::NetworkRequest, bpb::NetworkReply>("a", "add_network", host_bits)),
             StatusCode::kInvalidArgument);
   bpb::NetworkRequest wrong_nh;
-  rib::PrefixToProto(P("10.0.0.0/8"), wrong_nh.mutable_prefix());
-  rib::AddrToProto(A("2001:db8::1"), wrong_nh.mutable_nexthop());
+  ipc::PrefixToProto(P("10.0.0.0/8"), wrong_nh.mutable_prefix());
+  ipc::AddrToProto(A("2001:db8::1"), wrong_nh.mutable_nexthop());
   EXPECT_EQ(code(Bgp<bpb::NetworkRequest, bpb::NetworkReply>("a", "add_network", wrong_nh)),
             StatusCode::kInvalidArgument);
   ASSERT_TRUE(Network("a", "10.0.0.0/8").ok());
@@ -259,7 +259,7 @@ TEST_F(BgpSpeakerTest, BadCallsGetErrorsAndChangeNothing) {
   bpb::DefinePolicyRequest bad_range;
   bad_range.set_name("p");
   auto* pm = bad_range.add_terms()->add_prefixes();
-  rib::PrefixToProto(P("10.0.0.0/16"), pm->mutable_prefix());
+  ipc::PrefixToProto(P("10.0.0.0/16"), pm->mutable_prefix());
   pm->set_ge(8);
   EXPECT_EQ(code(DefinePolicy(bad_range, "a")), StatusCode::kInvalidArgument);
   bpb::DefinePolicyRequest bad_comm;
@@ -282,14 +282,14 @@ TEST_F(BgpSpeakerTest, BadCallsGetErrorsAndChangeNothing) {
 
   // Shows.
   bpb::ListPeersRequest lp;
-  rib::AddrToProto(A("127.0.0.9"), lp.mutable_peer());
+  ipc::AddrToProto(A("127.0.0.9"), lp.mutable_peer());
   bpb::ListPeersReply peers;
   EXPECT_EQ(code(Bgp("a", "list_peers", lp, &peers)), StatusCode::kNotFound);
 
   // Nothing the bad calls named exists; the good ones are intact.
   ASSERT_TRUE(Bgp("a", "list_peers", bpb::ListPeersRequest(), &peers).ok());
   ASSERT_EQ(peers.peers_size(), 1);
-  EXPECT_EQ((*rib::AddrFromProto(peers.peers(0).peer(), "p")).ToString(), "127.0.0.3");
+  EXPECT_EQ((*ipc::AddrFromProto(peers.peers(0).peer(), "p")).ToString(), "127.0.0.3");
   EXPECT_EQ(peers.peers(0).import_policy(), "");
   BgpSpeaker& sp = procs_["a"]->speaker();
   EXPECT_EQ(sp.networks().size(), 1u);
@@ -380,7 +380,7 @@ TEST_F(BgpSpeakerTest, MaxPrefixesWithoutRestartStaysDownUntilReset) {
   EXPECT_TRUE(Peer("b", "127.0.0.2").max_prefixes_exceeded());
 
   bpb::PeerRequest reset;
-  rib::AddrToProto(A("127.0.0.2"), reset.mutable_peer());
+  ipc::AddrToProto(A("127.0.0.2"), reset.mutable_peer());
   ASSERT_TRUE(Bgp("b", "reset_peer", reset).ok());
   EXPECT_FALSE(Peer("b", "127.0.0.2").max_prefixes_exceeded());
   ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 1; }, 10s));
@@ -508,9 +508,9 @@ TEST_F(BgpSpeakerTest, Rfc8212EbgpPeerWithoutPolicyGetsNothingUntilRelaxed) {
   EXPECT_EQ(Best("a"), (std::vector<std::string>{"10.1.0.0/16 []"}));
 
   bpb::AddPeerRequest req;
-  rib::AddrToProto(A("127.0.0.2"), req.mutable_peer());
+  ipc::AddrToProto(A("127.0.0.2"), req.mutable_peer());
   req.set_peer_as(65001);
-  rib::AddrToProto(A("127.0.0.3"), req.mutable_local_address());
+  ipc::AddrToProto(A("127.0.0.3"), req.mutable_local_address());
   req.set_peer_port(kPort + 60);
   req.set_connect_retry(1);
   req.set_ebgp_requires_policy(false);

@@ -2,7 +2,7 @@
 // its routes untouched; a failure after the old session went puts the old peer back; the
 // max_prefixes settings change in place. Two speakers over loopback (BgpSpeakerTest), ports
 // 12350 and up.
-#include "bgp/process/bgp_speaker_test_fixture.h"
+#include "testing/bgp/bgp_speaker_test_fixture.h"
 
 namespace strata::bgp::speaker_test {
 namespace {
@@ -14,9 +14,9 @@ class ChangePeerTest : public BgpSpeakerTest {
   // b's change_peer for a, from the settings Pair gave it.
   Status Change(uint16_t port, const Adjust& adjust) {
     bpb::AddPeerRequest req;
-    rib::AddrToProto(A("127.0.0.2"), req.mutable_peer());
+    ipc::AddrToProto(A("127.0.0.2"), req.mutable_peer());
     req.set_peer_as(65001);
-    rib::AddrToProto(A("127.0.0.3"), req.mutable_local_address());
+    ipc::AddrToProto(A("127.0.0.3"), req.mutable_local_address());
     req.set_peer_port(port);
     req.set_connect_retry(1);
     req.set_ebgp_requires_policy(false);
@@ -53,10 +53,10 @@ TEST_F(ChangePeerTest, BadValuesAreRefusedAndTheSessionStays) {
        }},
       {"local address not on this host",
        [](bpb::AddPeerRequest& r) {
-         rib::AddrToProto(A("192.0.2.77"), r.mutable_local_address());
+         ipc::AddrToProto(A("192.0.2.77"), r.mutable_local_address());
        }},
       {"local address of the other family",
-       [](bpb::AddPeerRequest& r) { rib::AddrToProto(A("::1"), r.mutable_local_address()); }},
+       [](bpb::AddPeerRequest& r) { ipc::AddrToProto(A("::1"), r.mutable_local_address()); }},
       {"route reflector client of an eBGP peer",
        [](bpb::AddPeerRequest& r) { r.set_route_reflector_client(true); }},
   };

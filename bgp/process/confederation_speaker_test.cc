@@ -1,6 +1,6 @@
 // Confederations (RFC 5065) in strata-bgp: a (member AS 64512) and b (member AS 64513) form
 // confederation 65000; e (AS 65009) is a true external peer of b that knows only AS 65000.
-#include "bgp/process/bgp_speaker_test_fixture.h"
+#include "testing/bgp/bgp_speaker_test_fixture.h"
 
 namespace strata::bgp::speaker_test {
 namespace {
@@ -13,8 +13,8 @@ class ConfederationSpeakerTest : public BgpSpeakerTest {
                         uint32_t identifier, std::vector<uint32_t> members) {
     bpb::SetLocalConfigRequest req;
     req.set_local_as(member);
-    rib::AddrToProto(A(addr), req.mutable_router_id());
-    rib::AddrToProto(A(addr), req.mutable_listen_address());
+    ipc::AddrToProto(A(addr), req.mutable_router_id());
+    ipc::AddrToProto(A(addr), req.mutable_listen_address());
     req.set_port(kConfedPort);
     req.set_confederation_identifier(identifier);
     for (uint32_t m : members) req.add_confederation_members(m);

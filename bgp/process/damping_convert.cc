@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "rib/proto_convert.h"
+#include "libipc/common_convert.h"
 
 namespace strata::bgp {
 
@@ -49,8 +49,8 @@ StatusOr<std::optional<DampingParams>> DampingParamsFromProto(const v1::SetDampi
 }
 
 void DampedRouteToProto(const IpAddr& peer, const DampingStage::Entry& e, v1::DampedRoute* out) {
-  rib::PrefixToProto(e.prefix, out->mutable_prefix());
-  rib::AddrToProto(peer, out->mutable_peer());
+  ipc::PrefixToProto(e.prefix, out->mutable_prefix());
+  ipc::AddrToProto(peer, out->mutable_peer());
   out->set_penalty(static_cast<uint32_t>(std::min(e.penalty + 0.5, 4294967295.0)));
   out->set_suppressed(e.suppressed);
   out->set_reuse_in_s(

@@ -1,5 +1,5 @@
 // Route flap damping (RFC 2439) in strata-bgp, speaker-wide for eBGP routes.
-#include "bgp/process/bgp_speaker_test_fixture.h"
+#include "testing/bgp/bgp_speaker_test_fixture.h"
 
 namespace strata::bgp::speaker_test {
 namespace {
@@ -95,8 +95,8 @@ TEST_F(DampingSpeakerTest, FlappingNetworkIsSuppressedAndComesBackAfterReuse) {
   Flap("10.1.0.0/16", 3);
   std::vector<bpb::DampedRoute> d = Damped("b");
   ASSERT_EQ(d.size(), 1u);
-  EXPECT_EQ((*rib::PrefixFromProto(d[0].prefix(), "p")).ToString(), "10.1.0.0/16");
-  EXPECT_EQ((*rib::AddrFromProto(d[0].peer(), "p")).ToString(), "127.0.0.2");
+  EXPECT_EQ((*ipc::PrefixFromProto(d[0].prefix(), "p")).ToString(), "10.1.0.0/16");
+  EXPECT_EQ((*ipc::AddrFromProto(d[0].peer(), "p")).ToString(), "127.0.0.2");
   EXPECT_EQ(d[0].penalty(), 3000u);  // the clock stood still: no decay
   EXPECT_TRUE(d[0].suppressed());
   EXPECT_EQ(d[0].reuse_in_s(), 1800u);  // 3000 -> 750: two half-lives
@@ -119,7 +119,7 @@ TEST_F(DampingSpeakerTest, FlappingNetworkIsSuppressedAndComesBackAfterReuse) {
   env_.Run(200ms);
   EXPECT_FALSE(InRib("b", "10.1.0.0/16"));
   bpb::ClearDampingRequest clear;
-  rib::PrefixToProto(P("10.1.0.0/16"), clear.mutable_prefix());
+  ipc::PrefixToProto(P("10.1.0.0/16"), clear.mutable_prefix());
   bpb::ClearDampingReply cleared;
   ASSERT_TRUE(
       (Bgp<bpb::ClearDampingRequest, bpb::ClearDampingReply>("b", "clear_damping", clear, &cleared))

@@ -12,11 +12,11 @@
 #include <algorithm>
 
 #include "bgp/process/bgp_process.h"
-#include "bgp/process/drop_tcp.h"
-#include "bgp/process/test_env.h"
+#include "libipc/common_convert.h"
 #include "libipc/interfaces/bgp.strata.h"
 #include "libipc/interfaces/rib.strata.h"
-#include "rib/proto_convert.h"
+#include "testing/bgp/bgp_test_env.h"
+#include "testing/bgp/drop_tcp.h"
 
 namespace strata::bgp {
 namespace {
@@ -63,7 +63,7 @@ class GracefulRestartDeferralTest : public ::testing::Test {
   }
   Status Network(const std::string& vr, std::string_view prefix, bool add = true) {
     bpb::NetworkRequest req;
-    rib::PrefixToProto(P(prefix), req.mutable_prefix());
+    ipc::PrefixToProto(P(prefix), req.mutable_prefix());
     return Bgp<bpb::NetworkRequest, bpb::NetworkReply>(vr, add ? "add_network" : "delete_network",
                                                        req);
   }
@@ -73,8 +73,8 @@ class GracefulRestartDeferralTest : public ::testing::Test {
     const Speaker& me = kSpeakers.at(vr);
     bpb::SetLocalConfigRequest lc;
     lc.set_local_as(me.as);
-    rib::AddrToProto(A(me.addr), lc.mutable_router_id());
-    rib::AddrToProto(A(me.addr), lc.mutable_listen_address());
+    ipc::AddrToProto(A(me.addr), lc.mutable_router_id());
+    ipc::AddrToProto(A(me.addr), lc.mutable_listen_address());
     lc.set_port(port_);
     lc.set_graceful_restart_time(restart_time_);
     lc.set_graceful_selection_deferral_time(deferral_time_);
@@ -85,9 +85,9 @@ class GracefulRestartDeferralTest : public ::testing::Test {
     for (const auto& p : peers) {
       const Speaker& other = kSpeakers.at(p);
       bpb::AddPeerRequest req;
-      rib::AddrToProto(A(other.addr), req.mutable_peer());
+      ipc::AddrToProto(A(other.addr), req.mutable_peer());
       req.set_peer_as(other.as);
-      rib::AddrToProto(A(me.addr), req.mutable_local_address());
+      ipc::AddrToProto(A(me.addr), req.mutable_local_address());
       req.set_peer_port(port_);
       req.set_connect_retry(1);
       req.set_graceful_restart(true);
@@ -97,7 +97,7 @@ class GracefulRestartDeferralTest : public ::testing::Test {
   }
   bpb::PeerStatus Peer(const std::string& vr, const std::string& peer) {
     bpb::ListPeersRequest req;
-    rib::AddrToProto(A(kSpeakers.at(peer).addr), req.mutable_peer());
+    ipc::AddrToProto(A(kSpeakers.at(peer).addr), req.mutable_peer());
     bpb::ListPeersReply rep;
     if (!Bgp(vr, "list_peers", req, &rep).ok() || rep.peers_size() != 1) return bpb::PeerStatus();
     return rep.peers(0);
@@ -107,7 +107,7 @@ class GracefulRestartDeferralTest : public ::testing::Test {
   }
   Status PeerOp(const std::string& vr, const std::string& peer, const std::string& method) {
     bpb::PeerRequest req;
-    rib::AddrToProto(A(kSpeakers.at(peer).addr), req.mutable_peer());
+    ipc::AddrToProto(A(kSpeakers.at(peer).addr), req.mutable_peer());
     return Bgp(vr, method, req);
   }
   bpb::GetStatsReply Stats(const std::string& vr) {
@@ -123,7 +123,7 @@ class GracefulRestartDeferralTest : public ::testing::Test {
         *client_, "rib." + vr, "rib/1.0/list_routes", req);
     std::vector<std::string> out;
     for (const auto& r : rep.routes()) {
-      out.push_back((*rib::PrefixFromProto(r.prefix(), "p")).ToString() +
+      out.push_back((*ipc::PrefixFromProto(r.prefix(), "p")).ToString() +
                     (r.stale() ? " stale" : ""));
     }
     std::sort(out.begin(), out.end());
@@ -139,8 +139,8 @@ class GracefulRestartDeferralTest : public ::testing::Test {
     rpb::AddRoutesRequest req;
     req.set_protocol("static");
     auto* e = req.add_routes();
-    rib::PrefixToProto(P("127.0.0.0/8"), e->mutable_prefix());
-    rib::AddrToProto(A("127.0.0.1"), e->mutable_nexthop());
+    ipc::PrefixToProto(P("127.0.0.0/8"), e->mutable_prefix());
+    ipc::AddrToProto(A("127.0.0.1"), e->mutable_nexthop());
     ASSERT_TRUE((env_.Call<rpb::AddRoutesRequest, rpb::AddRoutesReply>(*client_, "rib." + vr,
                                                                        "rib/1.0/add_routes", req))
                     .first.ok());
@@ -197,7 +197,7 @@ class GracefulRestartDeferralTest : public ::testing::Test {
     const bpb::GetStatsReply stats = Stats("a");
     EXPECT_TRUE(stats.graceful_restart_restarting());
     ASSERT_EQ(stats.graceful_restart_awaiting_size(), 1);
-    EXPECT_EQ(*rib::AddrFromProto(stats.graceful_restart_awaiting(0), "a"), A("127.0.0.4"));
+    EXPECT_EQ(*ipc::AddrFromProto(stats.graceful_restart_awaiting(0), "a"), A("127.0.0.4"));
     EXPECT_GT(stats.graceful_restart_deferral_remaining_s(), 0u);
     EXPECT_LE(stats.graceful_restart_deferral_remaining_s(), deferral_time_);
   }

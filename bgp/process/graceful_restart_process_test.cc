@@ -8,9 +8,9 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "bgp/process/drop_tcp.h"
-#include "bgp/process/speaker_pair_fixture.h"
-#include "rib/proto_convert.h"
+#include "libipc/common_convert.h"
+#include "testing/bgp/drop_tcp.h"
+#include "testing/bgp/speaker_pair_fixture.h"
 
 namespace strata::bgp {
 namespace {
@@ -39,7 +39,7 @@ class GracefulRestartProcessTest : public SpeakerPairTest {
     const rpb::ListRoutesReply rep = RibRoutes(vr, "ebgp");
     std::vector<std::string> out;
     for (const auto& r : rep.routes()) {
-      out.push_back((*rib::PrefixFromProto(r.prefix(), "p")).ToString() +
+      out.push_back((*ipc::PrefixFromProto(r.prefix(), "p")).ToString() +
                     (r.stale() ? " stale" : ""));
     }
     return out;
@@ -116,7 +116,7 @@ TEST_F(GracefulRestartProcessTest, RibGetsTheTableAgainFromThePipeline) {
   ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b") == all; }));
   rpb::DeleteRoutesRequest del;
   del.set_protocol("ebgp");
-  rib::PrefixToProto(P("10.1.0.0/16"), del.add_prefixes());
+  ipc::PrefixToProto(P("10.1.0.0/16"), del.add_prefixes());
   ASSERT_TRUE((Call<rpb::DeleteRoutesRequest, rpb::DeleteRoutesReply>("rib.b",
                                                                       "rib/1.0/delete_routes", del))
                   .ok());

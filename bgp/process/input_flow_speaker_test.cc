@@ -1,6 +1,6 @@
 // Input flow control between two speakers: b's sessions stop reading while its fanout holds
 // more than its high-water mark of changes, and every route still arrives.
-#include "bgp/process/bgp_speaker_test_fixture.h"
+#include "testing/bgp/bgp_speaker_test_fixture.h"
 
 namespace strata::bgp::speaker_test {
 namespace {

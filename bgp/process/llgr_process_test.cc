@@ -6,8 +6,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "bgp/process/bgp_speaker_test_fixture.h"
-#include "bgp/process/drop_tcp.h"
+#include "testing/bgp/bgp_speaker_test_fixture.h"
+#include "testing/bgp/drop_tcp.h"
 
 namespace strata::bgp::speaker_test {
 namespace {
@@ -23,8 +23,8 @@ class LlgrProcessTest : public BgpSpeakerTest {
     const bool a = vr == "a";
     bpb::SetLocalConfigRequest lc;
     lc.set_local_as(a ? 65001 : 65002);
-    rib::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), lc.mutable_router_id());
-    rib::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), lc.mutable_listen_address());
+    ipc::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), lc.mutable_router_id());
+    ipc::AddrToProto(A(a ? "127.0.0.2" : "127.0.0.3"), lc.mutable_listen_address());
     lc.set_port(port);
     lc.set_graceful_restart_time(1);
     ASSERT_TRUE(
@@ -57,7 +57,7 @@ class LlgrProcessTest : public BgpSpeakerTest {
     EXPECT_TRUE(Bgp("b", "list_routes", bpb::ListRoutesRequest(), &rep).ok());
     std::vector<std::string> out;
     for (const auto& r : rep.routes()) {
-      std::string s = (*rib::PrefixFromProto(r.prefix(), "p")).ToString();
+      std::string s = (*ipc::PrefixFromProto(r.prefix(), "p")).ToString();
       for (const auto& c : r.communities()) s += " " + c;
       out.push_back(s);
     }

@@ -1,6 +1,6 @@
 #include "bgp/process/policy_proto_convert.h"
 
-#include "rib/proto_convert.h"
+#include "libipc/common_convert.h"
 
 namespace strata::bgp {
 namespace {
@@ -44,7 +44,7 @@ Status Resolve(const Names& names, const std::map<std::string, std::vector<T>>& 
 }
 
 StatusOr<PrefixMatch> PrefixMatchFromProto(const v1::PrefixMatch& m, const std::string& field) {
-  auto prefix = rib::PrefixFromProto(m.prefix(), field + ".prefix");
+  auto prefix = ipc::PrefixFromProto(m.prefix(), field + ".prefix");
   if (!prefix.ok()) return prefix.status();
   PrefixMatch pm{*prefix, m.ge(), m.le()};
   if (Status s = pm.Validate(); !s.ok()) return InvalidArgument(field + ": " + s.message());

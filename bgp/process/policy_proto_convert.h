@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "bgp/process/policy.h"
+#include "bgp/policy/policy.h"
 #include "libipc/interfaces/bgp.pb.h"
 
 namespace strata::bgp {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "bgp/process/bgp_proto_convert.h"
-#include "rib/proto_convert.h"
+#include "libipc/common_convert.h"
 
 namespace strata::bgp {
 namespace {
@@ -17,9 +17,9 @@ v1::DefinePolicyRequest WithSets() {
   auto* pl = r.add_prefix_lists();
   pl->set_name("nets");
   auto* m = pl->add_prefixes();
-  rib::PrefixToProto(P("10.0.0.0/8"), m->mutable_prefix());
+  ipc::PrefixToProto(P("10.0.0.0/8"), m->mutable_prefix());
   m->set_le(24);
-  rib::PrefixToProto(P("2001:db8::/32"), pl->add_prefixes()->mutable_prefix());
+  ipc::PrefixToProto(P("2001:db8::/32"), pl->add_prefixes()->mutable_prefix());
   auto* cs = r.add_community_sets();
   cs->set_name("cust");
   cs->add_members("65000:*");

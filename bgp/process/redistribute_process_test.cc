@@ -11,9 +11,9 @@
 
 #include <algorithm>
 
-#include "bgp/process/speaker_pair_fixture.h"
-#include "rib/fake_fea.h"
-#include "rib/proto_convert.h"
+#include "libipc/common_convert.h"
+#include "testing/bgp/speaker_pair_fixture.h"
+#include "testing/rib/fake_fea.h"
 
 namespace strata::bgp {
 namespace {
@@ -43,7 +43,7 @@ class RedistributeProcessTest : public SpeakerPairTest {
     def.set_name("out");
     auto* t = def.add_terms();
     auto* m = t->add_prefixes();
-    rib::PrefixToProto(P("10.0.0.0/8"), m->mutable_prefix());
+    ipc::PrefixToProto(P("10.0.0.0/8"), m->mutable_prefix());
     m->set_ge(8);
     m->set_le(32);
     t->add_protocols(protocol);
@@ -56,7 +56,7 @@ class RedistributeProcessTest : public SpeakerPairTest {
     const rpb::ListRoutesReply rep = RibRoutes("b", "ebgp");
     std::vector<std::string> out;
     for (const auto& r : rep.routes()) {
-      out.push_back((*rib::PrefixFromProto(r.prefix(), "p")).ToString());
+      out.push_back((*ipc::PrefixFromProto(r.prefix(), "p")).ToString());
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -71,7 +71,7 @@ class RedistributeProcessTest : public SpeakerPairTest {
     ConfigureSide("b", port);
     ASSERT_TRUE(ExportOnly("static").ok());
     bpb::SetPeerPolicyRequest sp;
-    rib::AddrToProto(A("127.0.0.3"), sp.mutable_peer());
+    ipc::AddrToProto(A("127.0.0.3"), sp.mutable_peer());
     sp.set_direction("export");
     sp.set_policy("out");
     ASSERT_TRUE(Bgp("a", "set_peer_policy", sp).ok());
@@ -92,9 +92,9 @@ class RedistributeProcessTest : public SpeakerPairTest {
     ifc.set_up(up);
     ifc.set_vr("a");
     auto* a = ifc.add_addresses();
-    rib::AddrToProto(A(addr), a->mutable_address());
+    ipc::AddrToProto(A(addr), a->mutable_address());
     common::v1::IpAddress bytes;
-    rib::AddrToProto(A(addr), &bytes);
+    ipc::AddrToProto(A(addr), &bytes);
     a->mutable_prefix()->set_addr(bytes.addr());  // with host bits, as the FEA sends it
     a->mutable_prefix()->set_len(24);
     return ifc;
@@ -186,7 +186,7 @@ TEST_F(RedistributeProcessTest, NetworkWinsOverRedistributedRoute) {
   ASSERT_TRUE(Network("10.5.0.0/16").ok());  // now protocol "bgp": rejected by the policy
   ASSERT_TRUE(env_.RunUntil([&] { return RibB().empty(); }));
   bpb::NetworkRequest del;
-  rib::PrefixToProto(P("10.5.0.0/16"), del.mutable_prefix());
+  ipc::PrefixToProto(P("10.5.0.0/16"), del.mutable_prefix());
   ASSERT_TRUE((Bgp<bpb::NetworkRequest, bpb::NetworkReply>("a", "delete_network", del)).ok());
   ASSERT_TRUE(env_.RunUntil([&] { return RibB() == V{"10.5.0.0/16"}; }));
 }

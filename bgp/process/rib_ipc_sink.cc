@@ -5,8 +5,8 @@
 
 #include "common/profiler.h"
 #include "libipc/arena_options.h"
+#include "libipc/common_convert.h"
 #include "libipc/interfaces/rib.strata.h"
-#include "rib/proto_convert.h"
 
 namespace strata::bgp {
 namespace {
@@ -137,8 +137,8 @@ void RibIpcSink::send_round() {
   }
   auto index = [](RibOrigin o) { return o == RibOrigin::kEbgp ? 0 : 1; };
   auto entry = [](const IpPrefix& p, const Want& w, rpb::RouteEntry* e) {
-    rib::PrefixToProto(p, e->mutable_prefix());
-    rib::AddrToProto(w.nexthop, e->mutable_nexthop());
+    ipc::PrefixToProto(p, e->mutable_prefix());
+    ipc::AddrToProto(w.nexthop, e->mutable_nexthop());
     e->set_metric(w.metric);
   };
   // Up to max_batch prefixes, each once: the RIB checks a call whole.
@@ -169,7 +169,7 @@ void RibIpcSink::send_round() {
     if (w && s && w->origin == s->origin) {
       entry(prefix, *w, rep[index(w->origin)]->add_routes());
     } else {
-      if (s) rib::PrefixToProto(prefix, del[index(s->origin)]->add_prefixes());
+      if (s) ipc::PrefixToProto(prefix, del[index(s->origin)]->add_prefixes());
       if (w) entry(prefix, *w, add[index(w->origin)]->add_routes());
     }
     if (profile_sent.enabled()) profile_sent.Record((w ? "add " : "delete ") + prefix.ToString());

@@ -4,9 +4,9 @@
 
 #include "bgp/process/rib_ipc_sink.h"
 #include "bgp/process/rib_nexthop_oracle.h"
-#include "bgp/process/test_env.h"
+#include "libipc/common_convert.h"
 #include "libipc/interfaces/rib.strata.h"
-#include "rib/proto_convert.h"
+#include "testing/bgp/bgp_test_env.h"
 
 namespace strata::bgp {
 namespace {
@@ -116,8 +116,8 @@ class RibIpcTest : public ::testing::Test {
     std::vector<std::string> out;
     if (!s.ok()) return {"error: " + s.ToString()};
     for (const auto& r : rep.routes()) {
-      out.push_back((*rib::PrefixFromProto(r.prefix(), "p")).ToString() + " " +
-                    (*rib::AddrFromProto(r.nexthop(), "n")).ToString() +
+      out.push_back((*ipc::PrefixFromProto(r.prefix(), "p")).ToString() + " " +
+                    (*ipc::AddrFromProto(r.nexthop(), "n")).ToString() +
                     (r.stale() ? " stale" : ""));
     }
     return out;
@@ -131,8 +131,8 @@ class RibIpcTest : public ::testing::Test {
     rpb::AddRoutesRequest req;
     req.set_protocol("ospf");
     auto* e = req.add_routes();
-    rib::PrefixToProto(P(prefix), e->mutable_prefix());
-    rib::AddrToProto(A(nexthop), e->mutable_nexthop());
+    ipc::PrefixToProto(P(prefix), e->mutable_prefix());
+    ipc::AddrToProto(A(nexthop), e->mutable_nexthop());
     e->set_metric(metric);
     return env_
         .Call<rpb::AddRoutesRequest, rpb::AddRoutesReply>(*client_, "rib.red", "rib/1.0/add_routes",
@@ -276,7 +276,7 @@ TEST_F(RibIpcTest, SinkResyncsWhenTheRibRefusesABatch) {
   // Someone else removes our route behind our back: our next replace is refused.
   rpb::DeleteRoutesRequest del;
   del.set_protocol("ebgp");
-  rib::PrefixToProto(P("10.0.0.0/8"), del.add_prefixes());
+  ipc::PrefixToProto(P("10.0.0.0/8"), del.add_prefixes());
   ASSERT_TRUE((env_.Call<rpb::DeleteRoutesRequest, rpb::DeleteRoutesReply>(
                    *client_, "rib.red", "rib/1.0/delete_routes", del))
                   .first.ok());

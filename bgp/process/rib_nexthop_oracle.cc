@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "bgp/process/rib_redist_client.h"
+#include "libipc/common_convert.h"
 #include "libipc/interfaces/rib.strata.h"
-#include "rib/proto_convert.h"
 
 namespace strata::bgp {
 
@@ -27,7 +27,7 @@ void RibNexthopOracle::register_interest(const IpAddr& nexthop) {
 void RibNexthopOracle::send(const IpAddr& nexthop) {
   rpb::RegisterInterestRequest req;
   req.set_client(client_);
-  rib::AddrToProto(nexthop, req.mutable_addr());
+  ipc::AddrToProto(nexthop, req.mutable_addr());
   ++counters_.registrations_sent;
   rpb::RibClient(router_, rib_target_)
       .RegisterInterest(
@@ -40,7 +40,7 @@ void RibNexthopOracle::send(const IpAddr& nexthop) {
               schedule_retry();
               return;
             }
-            auto valid = rib::PrefixFromProto(rep.valid(), "valid");
+            auto valid = ipc::PrefixFromProto(rep.valid(), "valid");
             if (!valid.ok() || !valid->Contains(nexthop)) {
               ++counters_.calls_failed;
               log_->warn("register_interest {}: bad answer subnet", nexthop.ToString());
@@ -74,7 +74,7 @@ void RibNexthopOracle::deregister_interest(const IpPrefix& covering) {
   if (!rib_up_) return;
   rpb::DeregisterInterestRequest req;
   req.set_client(client_);
-  rib::PrefixToProto(covering, req.mutable_valid());
+  ipc::PrefixToProto(covering, req.mutable_valid());
   rpb::RibClient(router_, rib_target_)
       .DeregisterInterest(req, [](const Status&, const rpb::DeregisterInterestReply&) {});
 }
@@ -105,7 +105,7 @@ void RibNexthopOracle::reset() {
 
 void RibNexthopOracle::InterestInvalidated(const rcpb::InterestInvalidatedRequest& request,
                                            ipc::Responder<rcpb::InterestInvalidatedReply> reply) {
-  auto valid = rib::PrefixFromProto(request.valid(), "valid");
+  auto valid = ipc::PrefixFromProto(request.valid(), "valid");
   if (!valid.ok()) return reply.Fail(valid.status());
   reply(rcpb::InterestInvalidatedReply());
   if (answered_.erase(*valid) == 0) return;  // not ours (any more)

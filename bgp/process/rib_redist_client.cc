@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "libipc/common_convert.h"
 #include "libipc/interfaces/rib.strata.h"
-#include "rib/proto_convert.h"
 
 namespace strata::bgp {
 
@@ -178,11 +178,11 @@ Status RibRedistClient::redist_add(const rcpb::RedistAddRequest& request) {
   if (!ours(request.id())) return Status::Ok();  // an old subscription: ignored
   for (const rpb::Route& r : request.routes()) {
     if (std::find(protocols_.begin(), protocols_.end(), r.protocol()) == protocols_.end()) continue;
-    auto prefix = rib::PrefixFromProto(r.prefix(), "prefix");
+    auto prefix = ipc::PrefixFromProto(r.prefix(), "prefix");
     if (!prefix.ok()) return prefix.status();
     BgpSpeaker::RedistRoute route{r.protocol(), std::nullopt};
     if (r.has_nexthop()) {
-      auto nh = rib::AddrFromProto(r.nexthop(), "nexthop");
+      auto nh = ipc::AddrFromProto(r.nexthop(), "nexthop");
       if (nh.ok()) route.nexthop = *nh;
     }
     stale_.refresh(*prefix);
@@ -197,7 +197,7 @@ Status RibRedistClient::redist_add(const rcpb::RedistAddRequest& request) {
 Status RibRedistClient::redist_delete(const rcpb::RedistDeleteRequest& request) {
   if (!ours(request.id())) return Status::Ok();
   for (const rpb::Route& r : request.routes()) {
-    auto prefix = rib::PrefixFromProto(r.prefix(), "prefix");
+    auto prefix = ipc::PrefixFromProto(r.prefix(), "prefix");
     if (!prefix.ok()) return prefix.status();
     stale_.refresh(*prefix);
     if (given_.erase(*prefix)) (void)speaker_.RedistDelete(*prefix);

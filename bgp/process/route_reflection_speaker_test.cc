@@ -1,5 +1,5 @@
 // Route reflection (RFC 4456) in strata-bgp: a reflects between its client c and non-client d.
-#include "bgp/process/bgp_speaker_test_fixture.h"
+#include "testing/bgp/bgp_speaker_test_fixture.h"
 
 namespace strata::bgp::speaker_test {
 namespace {
@@ -14,14 +14,14 @@ TEST_F(BgpSpeakerTest, RouteReflectorReflectsByClientRules) {
   EXPECT_NE(s.message().find("route_reflector_client"), std::string::npos) << s.ToString();
   bpb::SetLocalConfigRequest local;
   local.set_local_as(65001);
-  rib::AddrToProto(A("127.0.0.2"), local.mutable_router_id());
-  rib::AddrToProto(A("127.0.0.2"), local.mutable_listen_address());
+  ipc::AddrToProto(A("127.0.0.2"), local.mutable_router_id());
+  ipc::AddrToProto(A("127.0.0.2"), local.mutable_listen_address());
   local.set_port(kPort + 26);
-  rib::AddrToProto(A("2001:db8::1"), local.mutable_cluster_id());
+  ipc::AddrToProto(A("2001:db8::1"), local.mutable_cluster_id());
   s = Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>("a", "set_local_config", local);
   EXPECT_EQ(code(s), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("cluster_id"), std::string::npos) << s.ToString();
-  rib::AddrToProto(A("10.0.0.1"), local.mutable_cluster_id());
+  ipc::AddrToProto(A("10.0.0.1"), local.mutable_cluster_id());
   ASSERT_TRUE(
       (Bgp<bpb::SetLocalConfigRequest, bpb::SetLocalConfigReply>("a", "set_local_config", local))
           .ok());
@@ -59,9 +59,9 @@ TEST_F(BgpSpeakerTest, RouteReflectorReflectsByClientRules) {
     EXPECT_TRUE(Bgp(vr, "list_routes", req, &rep).ok());
     std::vector<std::string> out;
     for (const auto& r : rep.routes()) {
-      std::string line = (*rib::PrefixFromProto(r.prefix(), "p")).ToString();
+      std::string line = (*ipc::PrefixFromProto(r.prefix(), "p")).ToString();
       if (r.has_originator_id()) {
-        line += " originator " + (*rib::AddrFromProto(r.originator_id(), "o")).ToString();
+        line += " originator " + (*ipc::AddrFromProto(r.originator_id(), "o")).ToString();
       }
       for (const std::string& c : r.cluster_list()) line += " cluster " + c;
       out.push_back(line);
@@ -84,7 +84,7 @@ TEST_F(BgpSpeakerTest, RouteReflectorReflectsByClientRules) {
   EXPECT_EQ(reflected("b"), (std::vector<std::string>{"10.3.0.0/16", "10.4.0.0/16"}));
   bpb::GetStatsReply stats;
   ASSERT_TRUE((Bgp<bpb::GetStatsRequest, bpb::GetStatsReply>("a", "get_stats", {}, &stats)).ok());
-  EXPECT_EQ(*rib::AddrFromProto(stats.cluster_id(), "c"), A("10.0.0.1"));
+  EXPECT_EQ(*ipc::AddrFromProto(stats.cluster_id(), "c"), A("10.0.0.1"));
 }
 
 }  // namespace

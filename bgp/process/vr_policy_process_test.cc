@@ -4,7 +4,7 @@
 // 8212, a peer's own policy overrides it, a change re-filters in the background and peers see
 // only the differences; an export policy matching `protocol static` brings the RIB's static
 // routes to the peers without `redistribute`.
-#include "bgp/process/bgp_speaker_test_fixture.h"
+#include "testing/bgp/bgp_speaker_test_fixture.h"
 
 namespace strata::bgp::speaker_test {
 namespace {
@@ -45,11 +45,11 @@ class VrPolicyProcessTest : public BgpSpeakerTest {
     p.set_default_action(bpb::POLICY_ACTION_REJECT);
     auto* t = p.add_terms();
     for (const auto& prefix : prefixes) {
-      rib::PrefixToProto(P(prefix), t->add_prefixes()->mutable_prefix());
+      ipc::PrefixToProto(P(prefix), t->add_prefixes()->mutable_prefix());
     }
     if (!protocol.empty()) {
       auto* m = t->add_prefixes();
-      rib::PrefixToProto(P("10.0.0.0/8"), m->mutable_prefix());
+      ipc::PrefixToProto(P("10.0.0.0/8"), m->mutable_prefix());
       m->set_ge(8);
       m->set_le(32);
       t->add_protocols(protocol);
@@ -148,7 +148,7 @@ TEST_F(VrPolicyProcessTest, VrExportPolicyShapesPeersAndPeerPolicyOverridesIt) {
   ASSERT_TRUE(Bgp("a", "clear_peer_policy",
                   [] {
                     bpb::ClearPeerPolicyRequest r;
-                    rib::AddrToProto(A("127.0.0.4"), r.mutable_peer());
+                    ipc::AddrToProto(A("127.0.0.4"), r.mutable_peer());
                     r.set_direction("export");
                     return r;
                   }())
@@ -181,8 +181,8 @@ TEST_F(VrPolicyProcessTest, ExportPolicyMatchingStaticRedistributesWithoutRedist
   rpb::AddRoutesRequest st;
   st.set_protocol("static");
   auto* e = st.add_routes();
-  rib::PrefixToProto(P("10.5.0.0/16"), e->mutable_prefix());
-  rib::AddrToProto(A("127.0.0.2"), e->mutable_nexthop());
+  ipc::PrefixToProto(P("10.5.0.0/16"), e->mutable_prefix());
+  ipc::AddrToProto(A("127.0.0.2"), e->mutable_nexthop());
   ASSERT_TRUE((env_.Call<rpb::AddRoutesRequest, rpb::AddRoutesReply>(*client_, "rib.a",
                                                                      "rib/1.0/add_routes", st))
                   .first.ok());

@@ -2,8 +2,8 @@
 // session layer. An IPv4-mapped IPv6 address (from a dual-stack listener) converts to IPv4.
 #pragma once
 
+#include "common/asio.h"
 #include "common/ip_addr.h"
-#include "libipc/asio.h"
 
 namespace strata::bgp {
 

@@ -12,7 +12,7 @@
 #include <memory>
 
 #include "bgp/session/session_env.h"
-#include "libipc/asio.h"
+#include "common/asio.h"
 
 namespace strata::bgp {
 

@@ -16,9 +16,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/asio.h"
 #include "common/ip_addr.h"
 #include "common/status.h"
-#include "libipc/asio.h"
 
 namespace strata::bgp {
 

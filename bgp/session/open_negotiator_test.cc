@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "bgp/session/session_fsm_test_util.h"
+#include "testing/bgp/session_fsm_test_util.h"
 
-namespace strata::bgp::testing {
+namespace strata::bgp::test_util {
 namespace {
 
 TEST(OpenNegotiatorTest, LocalOpenAdvertisesConfiguredCapabilities) {
@@ -239,4 +239,4 @@ TEST(PeerConfigConfedTest, ConfedPeersAreSingleHopLikeEbgp) {
 }
 
 }  // namespace
-}  // namespace strata::bgp::testing
+}  // namespace strata::bgp::test_util

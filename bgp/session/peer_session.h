@@ -20,7 +20,7 @@
 #include "bgp/session/session_env.h"
 #include "bgp/session/session_fsm.h"
 #include "bgp/session/tcp_connection.h"
-#include "libipc/asio.h"
+#include "common/asio.h"
 
 namespace strata::bgp {
 

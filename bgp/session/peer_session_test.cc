@@ -9,10 +9,10 @@
 
 #include "bgp/session/asio_address.h"
 #include "bgp/session/bgp_listener.h"
-#include "bgp/session/fake_session_env.h"
 #include "bgp/session/message_framer.h"
+#include "testing/bgp/fake_session_env.h"
 
-namespace strata::bgp::testing {
+namespace strata::bgp::test_util {
 namespace {
 
 using tcp = boost::asio::ip::tcp;
@@ -392,4 +392,4 @@ INSTANTIATE_TEST_SUITE_P(Loopback, PeerSessionTest, ::testing::Values("127.0.0.1
                          });
 
 }  // namespace
-}  // namespace strata::bgp::testing
+}  // namespace strata::bgp::test_util

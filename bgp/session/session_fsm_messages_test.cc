@@ -3,11 +3,11 @@
 #include <algorithm>
 
 #include "bgp/session/session_fsm.h"
-#include "bgp/session/session_fsm_test_util.h"
 #include "bgp/wire/byte_writer.h"
 #include "bgp/wire/route_refresh.h"
+#include "testing/bgp/session_fsm_test_util.h"
 
-namespace strata::bgp::testing {
+namespace strata::bgp::test_util {
 namespace {
 
 std::vector<uint8_t> Message(MessageType type, const std::vector<uint8_t>& body) {
@@ -325,4 +325,4 @@ TEST_F(SessionFsmTest, SendMethodsEncodeForTheSession) {
 }
 
 }  // namespace
-}  // namespace strata::bgp::testing
+}  // namespace strata::bgp::test_util

@@ -1,9 +1,9 @@
 // SessionFsm: start/stop, connection events, timers and backoff, on a fake clock.
 #include "bgp/session/session_fsm.h"
 
-#include "bgp/session/session_fsm_test_util.h"
+#include "testing/bgp/session_fsm_test_util.h"
 
-namespace strata::bgp::testing {
+namespace strata::bgp::test_util {
 namespace {
 
 TEST_F(SessionFsmTest, StartsIdleAndConnectsOnStart) {
@@ -261,4 +261,4 @@ TEST_F(SessionFsmTest, DelayOpenExpirySendsOpen) {
 }
 
 }  // namespace
-}  // namespace strata::bgp::testing
+}  // namespace strata::bgp::test_util

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/asio.h"
 #include "common/status.h"
-#include "libipc/asio.h"
 
 namespace strata::bgp {
 

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/asio.h"
 #include "common/status.h"
-#include "libipc/asio.h"
 
 namespace strata::bgp {
 

@@ -4,12 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "bgp/wire/bgp_types.h"
-#include "bgp/wire/wire_test_util.h"
+#include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::Hex;
+using test_util::Hex;
 
 AsPath Mixed() {
   return AsPath({{AsSegmentType::kConfedSequence, {64512, 64513}},

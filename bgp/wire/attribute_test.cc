@@ -8,15 +8,15 @@
 #include "bgp/wire/attribute_table.h"
 #include "bgp/wire/update_decoder.h"
 #include "bgp/wire/update_message.h"
-#include "bgp/wire/wire_test_util.h"
+#include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::Body;
-using testing::Hex;
-using testing::P;
+using test_util::A;
+using test_util::Body;
+using test_util::Hex;
+using test_util::P;
 
 PathAttributes Base() {
   PathAttributes a;
@@ -108,8 +108,8 @@ TEST(AttributeTest, LargeValuesUseExtendedLength) {
 
 TEST(AttributeTest, UnknownTransitiveIsKeptAndPassedOnAsPartial) {
   // Attribute 99, optional transitive, not yet partial.
-  const auto attrs = testing::Concat({testing::MandatoryAttrs(), Hex("c0 63 02 ab cd")});
-  auto r = DecodeUpdateBody(testing::UpdateBody({}, attrs, Hex("08 0a")), CodecOptions{});
+  const auto attrs = test_util::Concat({test_util::MandatoryAttrs(), Hex("c0 63 02 ab cd")});
+  auto r = DecodeUpdateBody(test_util::UpdateBody({}, attrs, Hex("08 0a")), CodecOptions{});
   EXPECT_EQ(r.action, ErrorAction::kNone);
   ASSERT_EQ(r.update.attrs.unknown().size(), 1u);
   EXPECT_EQ(r.update.attrs.unknown()[0], (RawAttribute{0xe0, 99, {0xab, 0xcd}}));
@@ -120,8 +120,8 @@ TEST(AttributeTest, UnknownTransitiveIsKeptAndPassedOnAsPartial) {
 }
 
 TEST(AttributeTest, UnknownNonTransitiveIsDropped) {
-  const auto attrs = testing::Concat({testing::MandatoryAttrs(), Hex("80 63 01 00")});
-  auto r = DecodeUpdateBody(testing::UpdateBody({}, attrs, Hex("08 0a")), CodecOptions{});
+  const auto attrs = test_util::Concat({test_util::MandatoryAttrs(), Hex("80 63 01 00")});
+  auto r = DecodeUpdateBody(test_util::UpdateBody({}, attrs, Hex("08 0a")), CodecOptions{});
   EXPECT_EQ(r.action, ErrorAction::kNone);
   EXPECT_TRUE(r.update.attrs.unknown().empty());
   EXPECT_EQ(r.ignored_attributes, 1u);
@@ -185,15 +185,16 @@ TEST(As4Test, StaleAs4DataIsIgnoredWhenAggregatorIsNotAsTrans) {
           "c0 07 06 fdf1 c6336401  c0 11 06 02 01 fa56ea00  c0 12 08 fa56ea00 c6336401");
   CodecOptions old;
   old.four_octet_as = false;
-  auto r = DecodeUpdateBody(testing::UpdateBody({}, attrs, Hex("08 0a")), old);
+  auto r = DecodeUpdateBody(test_util::UpdateBody({}, attrs, Hex("08 0a")), old);
   EXPECT_EQ(r.action, ErrorAction::kNone);
   EXPECT_EQ(r.update.attrs.as_path->ToString(), "65005 23456");
   EXPECT_EQ(r.update.attrs.aggregator()->asn, 65009u);
 }
 
 TEST(As4Test, As4AttributesFromAFourOctetPeerAreIgnored) {
-  const auto attrs = testing::Concat({testing::MandatoryAttrs(), Hex("c0 11 06 02 01 fa56ea00")});
-  auto r = DecodeUpdateBody(testing::UpdateBody({}, attrs, Hex("08 0a")), CodecOptions{});
+  const auto attrs =
+      test_util::Concat({test_util::MandatoryAttrs(), Hex("c0 11 06 02 01 fa56ea00")});
+  auto r = DecodeUpdateBody(test_util::UpdateBody({}, attrs, Hex("08 0a")), CodecOptions{});
   EXPECT_EQ(r.action, ErrorAction::kNone);
   EXPECT_EQ(r.update.attrs.as_path->ToString(), "65001");
   EXPECT_EQ(r.ignored_attributes, 1u);

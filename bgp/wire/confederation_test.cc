@@ -3,12 +3,12 @@
 
 #include <gtest/gtest.h>
 
-#include "bgp/wire/wire_test_util.h"
+#include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::Hex;
+using test_util::Hex;
 
 const Confederation kConfed{.identifier = 65000, .members = {64512, 64513, 64514}};
 constexpr uint32_t kMember = 64512;  // our member AS

@@ -5,12 +5,12 @@
 #include "bgp/wire/capabilities.h"
 #include "bgp/wire/codec_options.h"
 #include "bgp/wire/open_message.h"
-#include "bgp/wire/wire_test_util.h"
+#include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::Hex;
+using test_util::Hex;
 
 std::vector<uint8_t> Encode(const Capabilities& caps) {
   ByteWriter w;

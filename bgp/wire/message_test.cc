@@ -2,12 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "bgp/wire/message_codec.h"
-#include "bgp/wire/wire_test_util.h"
+#include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::Hex;
+using test_util::Hex;
 
 std::vector<uint8_t> Header(uint16_t length, uint8_t type) {
   std::vector<uint8_t> h(16, 0xff);
@@ -89,7 +89,7 @@ TEST(NotificationTest, RoundTripWithData) {
   const auto n = MakeNotification(ErrorCode::kUpdateMessage, UpdateError::kMalformedAsPath,
                                   {0x40, 0x02, 0x00});
   const auto bytes = EncodeNotification(n);
-  EXPECT_EQ(bytes, testing::Concat({Header(24, 3), Hex("03 0b 40 02 00")}));
+  EXPECT_EQ(bytes, test_util::Concat({Header(24, 3), Hex("03 0b 40 02 00")}));
   auto m = DecodeMessage(bytes, CodecOptions{});
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(std::get<ReceivedNotification>(*m).notification, n);
@@ -111,7 +111,7 @@ TEST(NotificationTest, ShutdownCommunication) {
   EXPECT_EQ(n.data[0], 11);
   EXPECT_EQ(ShutdownCommunication(n), "maintenance");
   EXPECT_EQ(n.ToString(), "Cease / Administrative Shutdown \"maintenance\"");
-  auto back = DecodeNotificationBody(testing::Body(EncodeNotification(n)));
+  auto back = DecodeNotificationBody(test_util::Body(EncodeNotification(n)));
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(ShutdownCommunication(*back), "maintenance");
   // A length byte that overruns the data is not a communication.
@@ -138,7 +138,7 @@ TEST(RouteRefreshTest, RoundTripAllSubtypes) {
   for (uint8_t subtype : {0, 1, 2}) {
     const RouteRefreshMessage m{kIpv6Unicast, subtype};
     const auto bytes = EncodeRouteRefresh(m);
-    EXPECT_EQ(bytes, testing::Concat({Header(23, 5), Hex("00 02"), {subtype}, Hex("01")}));
+    EXPECT_EQ(bytes, test_util::Concat({Header(23, 5), Hex("00 02"), {subtype}, Hex("01")}));
     auto back = DecodeMessage(bytes, CodecOptions{});
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(std::get<RouteRefreshMessage>(*back), m);
@@ -149,7 +149,7 @@ TEST(RouteRefreshTest, RoundTripAllSubtypes) {
 }
 
 TEST(RouteRefreshTest, WrongLengthIsRouteRefreshError) {
-  auto bytes = testing::Concat({Header(24, 5), Hex("00 01 01 01 00")});
+  auto bytes = test_util::Concat({Header(24, 5), Hex("00 01 01 01 00")});
   auto m = DecodeMessage(bytes, CodecOptions{});
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.error().code, static_cast<uint8_t>(ErrorCode::kRouteRefresh));

@@ -5,14 +5,14 @@
 
 #include "bgp/wire/codec_options.h"
 #include "bgp/wire/message_codec.h"
-#include "bgp/wire/wire_test_util.h"
+#include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::Body;
-using testing::Hex;
+using test_util::A;
+using test_util::Body;
+using test_util::Hex;
 
 Capabilities AllCaps() {
   Capabilities c;

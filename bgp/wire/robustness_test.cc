@@ -8,13 +8,13 @@
 
 #include "bgp/wire/message_codec.h"
 #include "bgp/wire/update_message.h"
-#include "bgp/wire/wire_test_util.h"
+#include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::P;
+using test_util::A;
+using test_util::P;
 
 std::vector<std::vector<uint8_t>> Seeds() {
   std::vector<std::vector<uint8_t>> seeds;
@@ -111,7 +111,7 @@ void CheckUpdate(const UpdateDecodeResult& r, const CodecOptions& options) {
   // A clean decode re-encodes to something that decodes to the same update.
   auto bytes = EncodeUpdate(r.update, options);
   if (!bytes.ok()) return;  // can only grow past the limit through AS_PATH segment splitting
-  auto again = DecodeUpdateBody(testing::Body(*bytes), options);
+  auto again = DecodeUpdateBody(test_util::Body(*bytes), options);
   EXPECT_EQ(again.action, ErrorAction::kNone) << again.ToString();
   EXPECT_EQ(again.update, r.update) << r.update.ToString() << "\nvs\n" << again.update.ToString();
 }

@@ -4,16 +4,16 @@
 
 #include <gtest/gtest.h>
 
-#include "bgp/wire/wire_test_util.h"
+#include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::Concat;
-using testing::Hex;
-using testing::MandatoryAttrs;
-using testing::P;
-using testing::UpdateBody;
+using test_util::Concat;
+using test_util::Hex;
+using test_util::MandatoryAttrs;
+using test_util::P;
+using test_util::UpdateBody;
 
 const std::vector<uint8_t> kNlri = Hex("08 0a  18 c0 a8 01");  // 10/8, 192.168.1/24
 
@@ -177,7 +177,7 @@ TEST(Rfc7606Test, MpReachNeedsNoNextHopAttribute) {
   auto r = DecodeUpdateBody(UpdateBody({}, attrs, {}), {});
   EXPECT_EQ(r.action, ErrorAction::kNone) << r.ToString();
   EXPECT_EQ(r.Announcements(), std::vector<IpPrefix>{P("2001:db8::/32")});
-  EXPECT_EQ(r.update.AttributesFor(Family::kIpv6).next_hop, testing::A("2001:db8::1"));
+  EXPECT_EQ(r.update.AttributesFor(Family::kIpv6).next_hop, test_util::A("2001:db8::1"));
 }
 
 TEST(Rfc7606Test, AttributeOverrunIsTreatAsWithdrawAndNlriIsStillFound) {
@@ -261,7 +261,7 @@ TEST(EndOfRibTest, Ipv4AndIpv6) {
   EXPECT_EQ(DecodeUpdateBody(UpdateBody({}, MandatoryAttrs(), {}), {}).end_of_rib, std::nullopt);
   for (AfiSafi f : {kIpv4Unicast, kIpv6Unicast}) {
     const auto bytes = EncodeEndOfRib(f);
-    EXPECT_EQ(DecodeUpdateBody(testing::Body(bytes), {}).end_of_rib, f);
+    EXPECT_EQ(DecodeUpdateBody(test_util::Body(bytes), {}).end_of_rib, f);
   }
   EXPECT_EQ(EncodeEndOfRib(kIpv4Unicast).size(), 23u);
 }

@@ -5,13 +5,13 @@
 
 #include "bgp/wire/update_decoder.h"
 #include "bgp/wire/update_message.h"
-#include "bgp/wire/wire_test_util.h"
+#include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::Body;
+using test_util::A;
+using test_util::Body;
 
 PathAttributes Attrs(const IpAddr& next_hop) {
   PathAttributes a;

@@ -4,14 +4,14 @@
 
 #include "bgp/wire/message_codec.h"
 #include "bgp/wire/update_message.h"
-#include "bgp/wire/wire_test_util.h"
+#include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
 namespace {
 
-using testing::A;
-using testing::Hex;
-using testing::P;
+using test_util::A;
+using test_util::Hex;
+using test_util::P;
 
 constexpr const char* kMarker = "ffffffffffffffffffffffffffffffff";
 

@@ -9,14 +9,14 @@
 #include <thread>
 #include <vector>
 
-#include "fea/fib/fib_test_util.h"
 #include "fea/fib/multi_vr_fib.h"
+#include "testing/fea/fib_test_util.h"
 
 namespace strata::fib {
 namespace {
 
-using testing::LpmModel;
-using testing::MakeNextHop;
+using test_util::LpmModel;
+using test_util::MakeNextHop;
 
 // /24s under 10.0.0.0/8 with next hop 1 + (i % 3).
 uint32_t Net(uint32_t i) { return 0x0a000000u | (i << 8); }

@@ -8,14 +8,14 @@
 #include <thread>
 #include <vector>
 
-#include "fea/fib/fib_test_util.h"
 #include "fea/fib/multi_vr_fib.h"
+#include "testing/fea/fib_test_util.h"
 
 namespace strata::fib {
 namespace {
 
-using testing::LpmModel;
-using testing::MakeNextHop;
+using test_util::LpmModel;
+using test_util::MakeNextHop;
 
 struct Op {
   bool add;

@@ -6,14 +6,14 @@
 #include <random>
 #include <vector>
 
-#include "fea/fib/fib_test_util.h"
 #include "fea/fib/multi_vr_fib.h"
+#include "testing/fea/fib_test_util.h"
 
 namespace strata::fib {
 namespace {
 
-using testing::LpmModel;
-using testing::MakeNextHop;
+using test_util::LpmModel;
+using test_util::MakeNextHop;
 
 template <typename Key>
 class LookupBatchTest : public ::testing::Test {};

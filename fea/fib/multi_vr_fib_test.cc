@@ -5,13 +5,13 @@
 
 #include <random>
 
-#include "fea/fib/fib_test_util.h"
+#include "testing/fea/fib_test_util.h"
 
 namespace strata::fib {
 namespace {
 
-using testing::LpmModel;
-using testing::MakeNextHop;
+using test_util::LpmModel;
+using test_util::MakeNextHop;
 
 template <typename Key>
 class Harness {

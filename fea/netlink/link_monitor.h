@@ -11,10 +11,10 @@
 
 #include <memory>
 
+#include "common/asio.h"
 #include "common/log.h"
 #include "fea/interface_table.h"
 #include "fea/netlink/nl_socket.h"
-#include "libipc/asio.h"
 
 namespace strata::fea::netlink {
 

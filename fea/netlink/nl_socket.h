@@ -19,8 +19,8 @@
 #include <span>
 #include <vector>
 
+#include "common/asio.h"
 #include "common/status.h"
-#include "libipc/asio.h"
 
 struct mnl_socket;
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "libipc/asio.h"
+#include "common/asio.h"
 #include "libipc/interfaces/test.strata.h"
 
 namespace strata::ipc {

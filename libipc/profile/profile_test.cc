@@ -3,11 +3,11 @@
 
 #include <optional>
 
-#include "finder/test_finder.h"
 #include "libipc/interfaces/profile.strata.h"
 #include "libipc/profile/profile_report.h"
 #include "libipc/profile/profile_service.h"
 #include "libipc/run_until.h"
+#include "testing/finder/test_finder.h"
 
 namespace strata::ipc {
 namespace {

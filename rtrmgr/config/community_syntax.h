@@ -1,7 +1,7 @@
 // Syntax checks of the community value types of templates (%type community, large-community,
 // ext-community), so that a bad community in the policy configuration is rejected at its
 // file:line:column rather than by the BGP speaker at commit. They follow the text forms of
-// bgp/process/policy_community.h (patterns included: a standard or large community field may be
+// bgp/policy/policy_community.h (patterns included: a standard or large community field may be
 // "*"); the speaker still decides where a pattern is allowed. Stateless.
 #pragma once
 

@@ -4,13 +4,13 @@
 
 #include "rtrmgr/config/config_compare.h"
 #include "rtrmgr/config/config_printer.h"
-#include "rtrmgr/config/config_test_util.h"
+#include "testing/rtrmgr/config_test_util.h"
 
 namespace strata::rtrmgr {
 namespace {
 
-using testing::MustParse;
-using testing::RealTemplates;
+using test_util::MustParse;
+using test_util::RealTemplates;
 using Words = std::vector<std::string>;
 
 Words Split(const std::string& line) {

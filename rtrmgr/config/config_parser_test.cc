@@ -5,13 +5,13 @@
 #include <random>
 
 #include "rtrmgr/config/config_printer.h"
-#include "rtrmgr/config/config_test_util.h"
 #include "rtrmgr/config/config_validator.h"
+#include "testing/rtrmgr/config_test_util.h"
 
 namespace strata::rtrmgr {
 namespace {
 
-using testing::MustParse;
+using test_util::MustParse;
 
 TEST(ConfigParserTest, ParsesNestedStatementsWithPositions) {
   auto tree = MustParse(
@@ -111,7 +111,7 @@ TEST(ConfigPrinterTest, PrintsCanonicallyAndRoundTrips) {
 }
 
 TEST(ConfigPrinterTest, ExampleConfigRoundTrips) {
-  auto tree = ConfigParser::ParseFile(testing::SourceDir() + "/examples/strata.conf");
+  auto tree = ConfigParser::ParseFile(test_util::SourceDir() + "/examples/strata.conf");
   ASSERT_TRUE(tree.ok()) << tree.status().ToString();
   auto again = ConfigParser::Parse(ConfigPrinter::Print(*tree), "printed");
   ASSERT_TRUE(again.ok()) << again.status().ToString();
@@ -123,7 +123,7 @@ TEST(ConfigPrinterTest, ExampleConfigRoundTrips) {
 TEST(ConfigParserTest, RandomInputNeverCrashes) {
   const std::string alphabet = "ab {};\"\\#/*\n 1.0/:x%$()\x01\xff";
   std::mt19937 rng(42);
-  ConfigValidator validator(testing::RealTemplates());
+  ConfigValidator validator(test_util::RealTemplates());
   for (int i = 0; i < 3000; ++i) {
     std::string text;
     const size_t len = rng() % 40;

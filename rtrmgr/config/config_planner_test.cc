@@ -2,14 +2,14 @@
 
 #include <gtest/gtest.h>
 
-#include "rtrmgr/config/config_test_util.h"
 #include "rtrmgr/config/config_validator.h"
+#include "testing/rtrmgr/config_test_util.h"
 
 namespace strata::rtrmgr {
 namespace {
 
-using testing::MustParse;
-using testing::RealTemplates;
+using test_util::MustParse;
+using test_util::RealTemplates;
 
 const char kBase[] =
     "interfaces { interface veth1; interface veth2; }\n"
@@ -237,7 +237,7 @@ TEST(ConfigPlannerTest, BgpBringsItsVrsRib) {
 }
 
 TEST(ConfigPlannerTest, ExampleConfigPlans) {
-  auto tree = ConfigParser::ParseFile(testing::SourceDir() + "/examples/strata.conf");
+  auto tree = ConfigParser::ParseFile(test_util::SourceDir() + "/examples/strata.conf");
   ASSERT_TRUE(tree.ok());
   auto plan = ConfigPlanner(RealTemplates()).PlanCreate(*tree);
   ASSERT_TRUE(plan.ok()) << plan.status().ToString();

@@ -5,14 +5,14 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "rtrmgr/config/config_test_util.h"
+#include "testing/rtrmgr/config_test_util.h"
 
 namespace strata::rtrmgr {
 namespace {
 
-using testing::MustParse;
-using testing::RealTemplates;
-using testing::SourceDir;
+using test_util::MustParse;
+using test_util::RealTemplates;
+using test_util::SourceDir;
 
 std::string Trim(std::string s) {
   while (!s.empty() && s.back() == '\n') s.pop_back();

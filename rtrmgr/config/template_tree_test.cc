@@ -2,13 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include "rtrmgr/config/config_test_util.h"
 #include "rtrmgr/config/reference_doc.h"
+#include "testing/rtrmgr/config_test_util.h"
 
 namespace strata::rtrmgr {
 namespace {
 
-using testing::RealTemplates;
+using test_util::RealTemplates;
 
 TEST(TemplateTreeTest, MergesFilesIntoOneSchema) {
   const TemplateTree& t = RealTemplates();
@@ -77,7 +77,7 @@ TEST(TemplateTreeTest, ChildProcessMayNotRankBeforeParent) {
 }
 
 TEST(ReferenceDocTest, CheckedInReferenceMatchesTemplates) {
-  auto doc = ConfigParser::ReadFile(testing::SourceDir() + "/docs/config-reference.md");
+  auto doc = ConfigParser::ReadFile(test_util::SourceDir() + "/docs/config-reference.md");
   ASSERT_TRUE(doc.ok()) << doc.status().ToString();
   EXPECT_EQ(*doc, ReferenceDoc::Render(RealTemplates()))
       << "regenerate: strata-config-doc rtrmgr/templates > docs/config-reference.md";

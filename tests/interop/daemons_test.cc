@@ -4,11 +4,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/interop/bird_speaker.h"
-#include "tests/interop/exabgp_speaker.h"
-#include "tests/interop/frr_speaker.h"
-#include "tests/interop/gobgp_speaker.h"
-#include "tests/interop/interop_fixture.h"
+#include "testing/interop/bird_speaker.h"
+#include "testing/interop/exabgp_speaker.h"
+#include "testing/interop/frr_speaker.h"
+#include "testing/interop/gobgp_speaker.h"
+#include "testing/interop/interop_fixture.h"
 
 namespace strata::interop {
 namespace {

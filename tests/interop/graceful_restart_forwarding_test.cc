@@ -29,9 +29,9 @@
 #include <sstream>
 #include <thread>
 
-#include "tests/interop/bird_speaker.h"
-#include "tests/interop/interop_fixture.h"
-#include "tests/interop/strata_speaker.h"
+#include "testing/interop/bird_speaker.h"
+#include "testing/interop/interop_fixture.h"
+#include "testing/interop/strata_speaker.h"
 
 namespace strata::interop {
 namespace {

@@ -4,8 +4,8 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "tests/interop/command.h"
-#include "tests/interop/interop_fixture.h"
+#include "testing/interop/command.h"
+#include "testing/interop/interop_fixture.h"
 
 namespace strata::interop {
 namespace {

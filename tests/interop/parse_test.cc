@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "common/json.h"
-#include "tests/interop/bird_speaker.h"
-#include "tests/interop/exabgp_speaker.h"
-#include "tests/interop/frr_speaker.h"
-#include "tests/interop/gobgp_speaker.h"
-#include "tests/interop/strata_speaker.h"
+#include "testing/interop/bird_speaker.h"
+#include "testing/interop/exabgp_speaker.h"
+#include "testing/interop/frr_speaker.h"
+#include "testing/interop/gobgp_speaker.h"
+#include "testing/interop/strata_speaker.h"
 
 namespace strata::interop {
 namespace {

@@ -23,11 +23,11 @@
 
 #include <algorithm>
 
-#include "tests/interop/bird_speaker.h"
-#include "tests/interop/frr_speaker.h"
-#include "tests/interop/gobgp_speaker.h"
-#include "tests/interop/interop_fixture.h"
-#include "tests/interop/strata_speaker.h"
+#include "testing/interop/bird_speaker.h"
+#include "testing/interop/frr_speaker.h"
+#include "testing/interop/gobgp_speaker.h"
+#include "testing/interop/interop_fixture.h"
+#include "testing/interop/strata_speaker.h"
 
 namespace strata::interop {
 namespace {

@@ -1,0 +1,25 @@
+// Conversions between the RIB's core types and the generated protobuf types of rib.proto
+// (addresses and prefixes: libipc/common_convert.h). Used only by the IPC-facing classes of
+// strata-rib (rib_service, the FEA and client senders), so the core never sees protobuf. Every
+// conversion of untrusted input returns an error value naming the field. Threading: pure functions.
+#pragma once
+
+#include <string_view>
+
+#include "common/ip_addr.h"
+#include "common/ip_prefix.h"
+#include "common/status.h"
+#include "libipc/common_convert.h"
+#include "libipc/interfaces/rib.pb.h"
+#include "rib/rib_route.h"
+
+namespace strata::rib {
+
+// A protocol's route: prefix and nexthop required and of one family.
+StatusOr<RibRoute> RouteFromProto(const v1::RouteEntry& e);
+void RouteToProto(const RibRoute& r, v1::Route* out);
+
+StatusOr<ProtocolKind> KindFromProto(v1::ProtocolKind k);
+v1::ProtocolKind KindToProto(ProtocolKind k);
+
+}  // namespace strata::rib
