@@ -12,10 +12,9 @@
 
 int main(int argc, char** argv) {
   // Keep freed memory instead of trimming the heap top back to the kernel as it frees: when a
-  // peer with a full table goes, its routes are freed over seconds and every trim (unmapping
-  // pages) made handlers of 4-11 ms in the event loop; with this the longest were 2-4.5 ms
-  // (bench/bgp/README.md, session 8).
-  // The memory serves the next table, as BIRD keeps its slabs.
+  // peer with a full table goes, its routes are freed over seconds, and trimming (unmapping
+  // pages) as they go makes event-loop handlers of 4-11 ms where they otherwise take 2-4.5 ms.
+  // The memory serves the next table, as BIRD keeps its slabs (docs/bgp-memory.md).
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   CLI::App app{"strata-bgp: BGP-4 speaker for one virtual router"};
   strata::bgp::BgpProcess::Options opts;

@@ -1,6 +1,6 @@
 // The gRPC families ("grpc-unix", "grpc-tcp"): the same targets and methods served as plain gRPC
 // unary calls (`/strata.test.v1.Test/Echo`), so tools in any language with gRPC can call
-// Strata components. The lean families are faster (see docs/ipc.md for the figures) and are
+// Strata components. The lean families are faster (strata-xrl-bench: docs/benchmarks.md) and are
 // what Strata's own processes prefer; gRPC is offered beside them for scripting and other
 // languages.
 //

@@ -1,6 +1,7 @@
 // FeaConsumer: where the RIB's FEA output stage sends forwarding changes.
 //
-// Kept abstract so the IPC layer (strata-rib -> fea) plugs in later and tests use a fake. Changes
+// Abstract so the RIB core stays free of IPC: strata-rib's FeaClientConsumer sends the batches
+// over fea/1.0, and tests use FakeFea (testing/rib/rib_test_util.h). Changes
 // come in batches, in order. A batch with resync_start tells the consumer to forget every route it
 // had from this RIB: the table is re-sent from scratch (as adds, interleaved with ordinary changes
 // to prefixes already re-sent) until a batch with resync_end. Threading: called on the RIB's

@@ -6,7 +6,7 @@
 // decision and towards peer 2) and peer 2's export policy (rejects every other /24), then takes
 // peer 1 down (its routes withdrawn towards peer 2 and the RIB, as in strata-bgp-bench's phase
 // (c); figures per withdrawal too). Each runs twice: with the deletion's slice size (200 prefixes,
-// as strata-bgp does), and with one slice for the whole walk (the old synchronous behaviour).
+// as strata-bgp does), and with one slice for the whole walk (the same work done at once).
 // Between slices the process's io_context would serve other sessions and IPC calls, so the longest
 // single scheduler slice is the longest time the process stays unresponsive. Prints, per run:
 // slices, longest slice and total in thread CPU time (robust on a loaded machine), and the longest

@@ -1,8 +1,8 @@
 // strata-trie-bench: the cost of RouteTrie descents on a real full table.
 //
 // Loads a real IPv4 table (/work/shared/data, STRATA_DATA overrides; --table picks the file)
-// into four RouteTries filled side by side, as strata-bgp's four per-prefix tables are (PeerIn,
-// nexthop resolver, fanout, RIB sink), and prints per-route figures for: inserting in table
+// into four RouteTries filled side by side (a route passing several per-prefix tables, whose
+// nodes compete for the cache), and prints per-route figures for: inserting in table
 // order (how a peer sends a table), finding in table order, finding in random order (cold
 // paths), and finding in random order with the paths warmed 8 at a time (one UPDATE's
 // prefixes, BgpStage::prefetch), and walking one trie with an iterator (a dump, a peer's

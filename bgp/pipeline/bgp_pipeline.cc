@@ -323,7 +323,7 @@ void BgpPipeline::start_deletion(Peer& p, RouteTable routes) {
       std::to_string(id), std::move(routes), p.in.get(), scheduler_, config_.deletion_slice,
       [this, id](DeletionStage* done) { on_deletion_done(id, done); });
   // A whole table's deletes enter the fanout only once its readers have taken the previous
-  // slice, so another peer's new change waits behind at most one slice of them (issue 5). A
+  // slice, so another peer's new change waits behind at most one slice of them. A
   // reader behind has work, so the fanout's task runs meanwhile.
   stage->set_throttle(readers_behind());
   PlumbAfter(p.in.get(), stage.get());

@@ -68,7 +68,7 @@ TEST_F(DeletionStageTest, WithdrawsInSlicesAndUnplumbs) {
   Check();
 }
 
-// The pipeline holds deletes while the fanout's readers are behind (issue 5): a held slice
+// The pipeline holds deletes while the fanout's readers are behind: a held slice
 // withdraws nothing and stays scheduled; lookups keep answering the held routes.
 TEST_F(DeletionStageTest, ThrottledSlicesWithdrawNothing) {
   Announce(0, 25, 1);
@@ -110,7 +110,7 @@ TEST_F(DeletionStageTest, AddOfHeldPrefixSendsDeleteFirst) {
 TEST_F(DeletionStageTest, ThreeFlapsWhileSlicesPending) {
   Announce(0, 50, 1);
   GoDown();
-  scheduler.run_slice();  // 10 of session 1 gone
+  scheduler.run_slice();  // 10 of the first session's routes gone
   Announce(20, 45, 2);    // flushes 20..44 from the first stage
   GoDown();
   Check();

@@ -49,8 +49,8 @@ class FanoutStage : public BgpStage {
     uint64_t delivered() const { return delivered_; }
     uint64_t skipped() const { return skipped_; }
     // Before each run of deliveries, hint the branch with the prefixes about to come
-    // (BgpStage::prefetch), for branches with a table per prefix; off by default (no branch
-    // has one since the RIB sink's went).
+    // (BgpStage::prefetch), for branches with a table per prefix; off by default (no output
+    // branch keeps one).
     void set_prefetch(bool on) { prefetch_ = on; }
     // Changes the reader may lag behind before it counts for backlog() and input_backlog()
     // (0 by default): the RIB's, whose sink pauses it while the RIB is behind, so the lag

@@ -3,7 +3,8 @@
 //
 // Contract: called on the session's io_context thread. Between OnSessionEstablished and
 // OnSessionDown, every UPDATE of the session arrives in order through OnUpdate. OnSessionDown
-// means every route learned from this session is gone (graceful restart will change that).
+// ends the session; whether its routes go at once or stay stale (graceful restart, RFC 4724) is
+// the consumer's decision.
 // A callback may call the session's send methods, Start and Stop, but must not destroy the
 // session (post that instead).
 #pragma once

@@ -36,7 +36,7 @@ struct TrieOptions {
   double fill = 0.5;   // LC-trie fill factor
   // Fill factor of the nodes right below the root block (a /24 under a 16-bit root): wider
   // nodes there put most table prefixes one word below the root instead of two or three
-  // (docs/fib.md, "Skewed lookups": K = 50 similar 4.9 -> 9.7 MB, dissimilar 63 -> 73 MB).
+  // (docs/fib.md, "What we know about lookups"; at K = 50 similar 9.7 MB where fill 0.5 gives 4.9).
   double fill_below_root = 0.05;
   int max_branch = 16;    // inner nodes
   double reserve = 1.25;  // node capacity after Build(), as a multiple of what it used
@@ -68,7 +68,7 @@ class SharedTrie {
   // The first step below the root has no branch (a root leaf re-reads its own word, a cache
   // hit): most walks end at the root or one level below it, and a branch on which would be
   // mispredicted often under mixed traffic, each miss stopping the next lookups from starting
-  // while this one waits for memory (see docs/fib.md, "skewed lookups").
+  // while this one waits for memory (see docs/fib.md, "What we know about lookups").
   NextHopId Lookup(uint32_t col, Key addr) const {
     const std::atomic<uint32_t>* n = nodes_.load(std::memory_order_acquire);
     uint32_t at = KeyChunk(addr, 0, root_bits_);

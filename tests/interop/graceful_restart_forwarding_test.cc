@@ -1,5 +1,5 @@
 // Graceful restart keeps forwarding: traffic through Strata's namespace keeps flowing while
-// strata-bgp is SIGKILLed and restarted (issue 6).
+// strata-bgp is SIGKILLed and restarted.
 //
 //   H1 10.200.3.1 --link 3-- BIRD (AS 65001) --link 1-- Strata (AS 65000) --link 2-- H2 10.200.2.2
 //                     .3.2          .1.1             .1.2                .2.1
