@@ -206,6 +206,8 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
   info->rr_client = info->ibgp && p->config.route_reflector_client;
   info->confed =
       ClassifyPeer(info->peer_as, config_.local_as, config_.confed) == PeerType::kConfedExternal;
+  info->local = p->config.local;
+  info->directly_connected = p->config.directly_connected;
   p->session = std::move(info);
   if (p->damping) p->damping->set_session(p->session);
   p->in->set_session(p->session);

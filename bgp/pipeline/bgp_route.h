@@ -36,8 +36,10 @@ struct PeerInfo {
   IpAddr router_id;  // BGP Identifier from the peer's OPEN
   IpAddr address;    // the peer's address (tie-break of last resort)
   bool ibgp = false;
-  bool rr_client = false;  // a route reflection client of ours (RFC 4456)
-  bool confed = false;     // in another member AS of our confederation (RFC 5065)
+  bool rr_client = false;           // a route reflection client of ours (RFC 4456)
+  bool confed = false;              // in another member AS of our confederation (RFC 5065)
+  bool local = false;               // the speaker's own pseudo-peer (PipelinePeerConfig::local)
+  bool directly_connected = false;  // single-hop external (PipelinePeerConfig)
   // Inside our confederation (iBGP or confederation-external): ranks and installs like iBGP.
   bool internal() const { return ibgp || confed; }
 

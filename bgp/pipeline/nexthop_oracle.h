@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
@@ -20,6 +21,15 @@ struct NexthopAnswer {
   IpPrefix covering;        // the answer holds for every address inside
   bool resolvable = false;  // false: no route to the next hop
   uint32_t metric = 0;      // IGP metric of the route, if resolvable
+  // Set when the route is a directly connected subnet of ours: the subnet, and our own address
+  // on it. A next hop that is our address, or the subnet's network or broadcast address, is not
+  // usable; one from a single-hop external peer must be on such a subnet (RFC 4271 6.3).
+  struct Connected {
+    IpPrefix subnet;
+    IpAddr local;
+    friend bool operator==(const Connected&, const Connected&) = default;
+  };
+  std::optional<Connected> connected;
   friend bool operator==(const NexthopAnswer&, const NexthopAnswer&) = default;
 };
 

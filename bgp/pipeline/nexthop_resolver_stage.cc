@@ -18,10 +18,29 @@ NexthopResolverStage::~NexthopResolverStage() {
 }
 
 NexthopResolverStage::Answer NexthopResolverStage::Answer::Of(
-    const std::optional<NexthopAnswer>& a) {
+    const IpAddr& nh, const std::optional<NexthopAnswer>& a) {
   if (!a) return Answer{};
   if (!a->resolvable) return Answer{kUnreachable, 0};
-  return Answer{kReachable, a->metric};
+  Answer out{kReachable, a->metric};
+  if (!a->connected) return out;
+  out.connected = true;
+  const IpPrefix& subnet = a->connected->subnet;
+  if (nh == a->connected->local) out.not_a_peer = true;  // ourselves
+  if (nh.is_v4() && subnet.len() <= 30) {
+    const uint32_t host_mask = (1u << (32 - subnet.len())) - 1;
+    const uint32_t host = nh.v4_host_order() & host_mask;
+    if (host == 0 || host == host_mask) out.not_a_peer = true;  // network, broadcast
+  }
+  return out;
+}
+
+bool NexthopResolverStage::Usable(const BgpRoute& r, const Answer& a) {
+  if (a.kind != Answer::kReachable) return false;
+  if (r.peer && r.peer->local) return true;  // our own routes may name our own addresses
+  if (a.not_a_peer) return false;
+  // Off-link third party from a single-hop external peer.
+  return a.connected || !r.peer || !r.peer->directly_connected ||
+         r.path().next_hop == r.peer->address;
 }
 
 std::optional<IpAddr> NexthopResolverStage::NexthopOf(const BgpRoute& r) {
@@ -32,7 +51,7 @@ std::optional<IpAddr> NexthopResolverStage::NexthopOf(const BgpRoute& r) {
 
 bool NexthopResolverStage::IsSelf(const BgpRoute& r) {
   const auto& nh = r.path().next_hop;
-  return nh && nh->is_zero() && nh->family() == r.prefix.family();
+  return r.peer && r.peer->local && nh && nh->is_zero() && nh->family() == r.prefix.family();
 }
 
 NexthopResolverStage::Answer NexthopResolverStage::AnswerAt(const Nexthop& n,
@@ -43,14 +62,14 @@ NexthopResolverStage::Answer NexthopResolverStage::AnswerAt(const Nexthop& n,
 
 NexthopResolverStage::Answer NexthopResolverStage::sent_answer(const BgpRoute& r) const {
   const auto nh = NexthopOf(r);
-  if (!nh) return IsSelf(r) ? Answer{Answer::kReachable, 0} : Answer{};
+  if (!nh) return IsSelf(r) ? Answer{Answer::kReachable, 0, true} : Answer{};
   auto it = last_ != nexthops_.end() && last_->first == *nh ? last_ : nexthops_.find(*nh);
   if (it == nexthops_.end()) return Answer{};  // not received yet (a parent mid-message)
   return AnswerAt(it->second, r.prefix);
 }
 
 BgpRouteRef NexthopResolverStage::annotated(const BgpRouteRef& r, const Answer& a) const {
-  if (a.kind != Answer::kReachable) return nullptr;
+  if (!Usable(*r, a)) return nullptr;
   if (!r->annotated) {  // first pass through a resolver: nothing below has seen it
     r->annotated = true;
     r->resolvable = true;
@@ -83,7 +102,7 @@ NexthopResolverStage::Nexthop* NexthopResolverStage::chain(const BgpRoute& r, co
   Nexthop& n = last_->second;
   if (n.count++ > 0) return &n;
   cache_.add_user(*nh);  // an answer given at once is deferred (in a message)
-  n.sent = Answer::Of(cache_.lookup(*nh));
+  n.sent = Answer::Of(*nh, cache_.lookup(*nh));
   return &n;
 }
 
@@ -122,7 +141,7 @@ void NexthopResolverStage::compact_waiting(const IpAddr& nh, Nexthop& n) {
 BgpRouteRef NexthopResolverStage::receive(const BgpRouteRef& r) {
   const auto nh = NexthopOf(*r);
   Nexthop* n = chain(*r, nh ? &*nh : nullptr);
-  if (!n) return IsSelf(*r) ? annotated(r, Answer{Answer::kReachable, 0}) : nullptr;
+  if (!n) return IsSelf(*r) ? annotated(r, Answer{Answer::kReachable, 0, true}) : nullptr;
   const Answer a = AnswerAt(*n, r->prefix);
   if (a.kind != Answer::kPending) return annotated(r, a);
   if (n->waiting.size() >= 2 * n->count + 1024) compact_waiting(*nh, *n);
@@ -192,7 +211,7 @@ void NexthopResolverStage::apply(const IpPrefix& region) {
   for (auto it = nexthops_.lower_bound(region.addr());
        it != nexthops_.end() && region.Contains(it->first); ++it) {
     Nexthop& n = it->second;
-    const Answer a = Answer::Of(cache_.lookup(it->first));
+    const Answer a = Answer::Of(it->first, cache_.lookup(it->first));
     if (a.kind == Answer::kPending) continue;
     if (n.sent.kind == Answer::kPending) {
       release_waiting(it->first, n, a);
@@ -221,7 +240,7 @@ bool NexthopResolverStage::prepare_walk() {
   bool any = false;
   for (auto& [nh, n] : nexthops_) {
     if (n.sent.kind == Answer::kPending) continue;
-    const Answer a = Answer::Of(cache_.lookup(nh));
+    const Answer a = Answer::Of(nh, cache_.lookup(nh));
     if (a.kind == Answer::kPending || a == n.sent) continue;
     n.target = a;
     n.walking = true;

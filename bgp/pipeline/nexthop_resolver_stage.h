@@ -4,8 +4,14 @@
 // the decision process must not wait. Routes whose next hop is not answered yet are held here
 // (not sent, looked up as null) and sent once the NexthopCache reports an answer. A route whose
 // next hop is unreachable (or that has none) is unusable: it is not passed to decision, and is
-// sent as soon as an answer makes it reachable. The zero address as next hop means "ourselves"
-// (routes the speaker originates): such a route is usable at once, with metric 0.
+// sent as soon as an answer makes it reachable. The zero address as next hop in a route of the
+// speaker's own pseudo-peer (PeerInfo::local) means "ourselves": such a route is usable at once,
+// with metric 0; in any other route it is unusable.
+// RFC 4271 6.3: a next hop that is one of our own addresses, or the network or broadcast address
+// of a connected IPv4 subnet, is unusable, and so is one from a single-hop external peer
+// (PeerInfo::directly_connected) that is neither the peer's own address nor on a connected
+// subnet. The RIB's answer says
+// whether the route to the next hop is connected, and our address there (NexthopAnswer).
 //
 // No table per prefix (the branch's routes are stored once, in PeerIn). What was sent for a
 // prefix is derived: the parent's route (lookup_route upstream; by the contract, what the parent
@@ -88,7 +94,12 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
     enum Kind : uint8_t { kPending, kUnreachable, kReachable };
     Kind kind = kPending;
     uint32_t metric = 0;
-    static Answer Of(const std::optional<NexthopAnswer>& a);
+    bool connected = false;  // reached over a connected subnet of ours
+    // nh is our own address, or the network or broadcast address of its connected subnet: no
+    // peer's route may use it (our own routes may).
+    bool not_a_peer = false;
+    // The cache's answer applied to next hop nh.
+    static Answer Of(const IpAddr& nh, const std::optional<NexthopAnswer>& a);
     bool operator==(const Answer&) const = default;
   };
   struct Nexthop {
@@ -101,14 +112,17 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
   };
   static std::optional<IpAddr> NexthopOf(const BgpRoute& r);
   static bool IsSelf(const BgpRoute& r);
+  // Whether r may be sent under answer a (the RFC 4271 6.3 rules above).
+  static bool Usable(const BgpRoute& r, const Answer& a);
 
   // The answer route `r` (the parent's route for its prefix) was sent with; kPending for
   // unchained routes without a next hop (never sent), kReachable/0 for our own.
   Answer sent_answer(const BgpRoute& r) const;
   // The answer routes of n were sent with at prefix p (the walk's target once it passed p).
   Answer AnswerAt(const Nexthop& n, const IpPrefix& p) const;
-  // What was (or is to be) sent for r under answer a: null unless reachable; r itself when its
-  // own annotation is a's, else the copy in copies_ (made if needed).
+  // What was (or is to be) sent for r under answer a: null unless reachable (and, from a
+  // single-hop external peer, connected); r itself when its own annotation is a's, else the copy
+  // in copies_ (made if needed).
   BgpRouteRef annotated(const BgpRouteRef& r, const Answer& a) const;
   // Counts a route with next hop nh (NexthopOf(r); null: none), registering nh with the cache
   // for the first one; returns nh's state (null without one).

@@ -295,5 +295,77 @@ TEST_F(NexthopResolverTest, ChangedAnswerIsWalkedInSlices) {
   Check();
 }
 
+// RFC 4271 6.3: a next hop that is our own address on a connected subnet, or the subnet's
+// network or broadcast address, is not usable; another host of the subnet is.
+TEST_F(NexthopResolverTest, OwnAndSubnetBroadcastNextHopsAreUnusable) {
+  oracle.set_connected(P("203.0.113.0/24"), A("203.0.113.1"));
+  Announce("11.0.0.0/8", "203.0.113.1");
+  Announce("12.0.0.0/8", "203.0.113.0");
+  Announce("13.0.0.0/8", "203.0.113.255");
+  Announce("14.0.0.0/8", "203.0.113.9");
+  oracle.answer_all();
+  EXPECT_EQ(rec.EventStrings(), (V{"+14.0.0.0/8 p1"}));
+  EXPECT_NE(resolver.lookup_route(P("14.0.0.0/8")), nullptr);
+  EXPECT_EQ(resolver.lookup_route(P("11.0.0.0/8")), nullptr);
+  EXPECT_EQ(resolver.lookup_route(P("12.0.0.0/8")), nullptr);
+  EXPECT_EQ(resolver.lookup_route(P("13.0.0.0/8")), nullptr);
+  // A /31 has neither network nor broadcast address (RFC 3021).
+  oracle.set_connected(P("198.51.100.0/31"), A("198.51.100.0"));
+  Announce("15.0.0.0/8", "198.51.100.1");
+  oracle.answer_all();
+  EXPECT_NE(resolver.lookup_route(P("15.0.0.0/8")), nullptr);
+  Check();
+}
+
+// From a single-hop external peer, a next hop must be on a connected subnet; a multihop peer's
+// may be anywhere the IGP reaches.
+TEST_F(NexthopResolverTest, SingleHopExternalNextHopMustBeOnLink) {
+  const auto single_hop = [](const char* address) {
+    PeerInfo info;
+    info.id = 1;
+    info.peer_as = 65001;
+    info.address = A(address);
+    info.router_id = A(address);
+    info.directly_connected = true;
+    return PeerRef(NewPeerInfo(info));
+  };
+  const PeerRef onehop = single_hop("203.0.113.2");
+  in.set_session(onehop);
+  oracle.set_connected(P("203.0.113.0/24"), A("203.0.113.1"));
+  in.announce(Route("1.0.0.0/8", {.path = {65001}, .next_hop = "203.0.113.2"}, onehop));
+  in.announce(Route("2.0.0.0/8", {.path = {65001}, .next_hop = "203.0.113.7"}, onehop));
+  in.announce(Route("3.0.0.0/8", {.path = {65001}, .next_hop = "192.0.2.1"}, onehop));
+  oracle.answer_all();
+  EXPECT_NE(resolver.lookup_route(P("1.0.0.0/8")), nullptr);  // the peer itself
+  EXPECT_NE(resolver.lookup_route(P("2.0.0.0/8")), nullptr);  // a third party on the subnet
+  EXPECT_EQ(resolver.lookup_route(P("3.0.0.0/8")), nullptr);  // off-link (192.0.2.0/24 is IGP)
+  EXPECT_EQ(rec.EventStrings(), (V{"+1.0.0.0/8 p1", "+2.0.0.0/8 p1"}));
+  // The peer's own address is usable however it is reached.
+  in.announce(Route("5.0.0.0/8", {.path = {65001}, .next_hop = "203.0.113.2"}, onehop));
+  const PeerRef far = single_hop("192.0.2.5");
+  in.set_session(far);
+  in.announce(Route("6.0.0.0/8", {.path = {65001}, .next_hop = "192.0.2.5"}, far));
+  EXPECT_NE(resolver.lookup_route(P("6.0.0.0/8")), nullptr);
+  // The same next hop from a multihop peer is usable.
+  Announce("4.0.0.0/8", "192.0.2.1");
+  EXPECT_NE(resolver.lookup_route(P("4.0.0.0/8")), nullptr);
+  Check();
+}
+
+// The zero next hop means "ourselves" only in the speaker's own routes.
+TEST_F(NexthopResolverTest, ZeroNextHopIsOursOnlyFromTheLocalPseudoPeer) {
+  PeerInfo info;
+  info.id = 1;
+  info.local = true;
+  const PeerRef local = NewPeerInfo(info);
+  in.set_session(local);
+  in.announce(Route("1.0.0.0/8", {.path = {}, .next_hop = "0.0.0.0"}, local));
+  EXPECT_NE(resolver.lookup_route(P("1.0.0.0/8")), nullptr);
+  in.announce(Route("2.0.0.0/8", {.path = {65001}, .next_hop = "0.0.0.0"}, peer));
+  EXPECT_EQ(resolver.lookup_route(P("2.0.0.0/8")), nullptr);
+  EXPECT_EQ(rec.EventStrings(), (V{"+1.0.0.0/8 p1"}));
+  Check();
+}
+
 }  // namespace
 }  // namespace strata::bgp

@@ -30,6 +30,12 @@ struct PipelinePeerConfig {
   // The session negotiated long-lived graceful restart (RFC 9494): it may be sent LLGR_STALE
   // routes. Set with BgpPipeline::set_llgr_negotiated before peer_up.
   bool llgr = false;
+  // The speaker's own routes (networks, redistribution) enter through this pseudo-peer: a zero
+  // next hop in its routes means "ourselves".
+  bool local = false;
+  // A single-hop external peer: a next hop it sends must be its own address or on one of our
+  // directly connected subnets (RFC 4271 6.3: a third party on the shared subnet).
+  bool directly_connected = false;
 };
 
 }  // namespace strata::bgp

@@ -205,8 +205,16 @@ TEST_F(PolicyChangeTest, DumpDoneOnceTheTableIsSent) {
 
 TEST_F(PolicyChangeTest, ZeroNexthopIsOurselvesAndNeedsNoAnswer) {
   oracle.set_auto_answer(false);
-  Send(e1, {"5.0.0.0/8"}, "0.0.0.0");
+  PipelinePeerConfig own;
+  own.local = true;
+  const PeerId self = pipeline->add_peer(own).value();
+  test_util::FakeSessionSink none;
+  ASSERT_TRUE(pipeline->peer_up(self, A("9.9.9.9"), none).ok());
+  Send(self, {"5.0.0.0/8"}, "0.0.0.0");
+  // From a peer, a zero next hop is nobody: never used.
+  Send(e1, {"6.0.0.0/8"}, "0.0.0.0");
   scheduler.run_until_idle();
+  EXPECT_FALSE(s2.table.contains(P("6.0.0.0/8")));
   auto why = pipeline->explain(P("5.0.0.0/8"));
   ASSERT_TRUE(why);
   EXPECT_TRUE(why->winner.route->resolvable);

@@ -4,6 +4,7 @@
 #include <span>
 #include <vector>
 
+#include "bgp/wire/next_hop_rules.h"
 #include "common/profiler.h"
 
 namespace strata::bgp {
@@ -28,6 +29,9 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
   pc.peer_as = sc.peer_as;
   if (sc.local_address) pc.local_address = *sc.local_address;
   pc.next_hop_self = sc.next_hop_self;
+  pc.directly_connected = sc.peer_type() == PeerType::kExternal && !sc.multihop_ttl &&
+                          (!sc.ttl_security_hops || *sc.ttl_security_hops == 1) &&
+                          !IsLoopback(sc.peer_address);
   pc.route_reflector_client = sc.route_reflector_client;
   peer->import_policy_ = std::move(import_policy);
   peer->export_policy_ = std::move(export_policy);
@@ -214,6 +218,27 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
     withdrawn.insert(withdrawn.end(), announced.begin(), announced.end());
     announced.clear();
   }
+  // RFC 4271 6.3: a NEXT_HOP that is our own address on this session is semantically incorrect;
+  // the routes are ignored (as withdrawn: the peer's earlier path for them goes too). Our other
+  // addresses are judged by the next-hop resolver (through the RIB's connected routes).
+  if (!announced.empty() && local_address_) {
+    const auto& mp = update.update.mp_reach;
+    for (const Family f : {Family::kIpv4, Family::kIpv6}) {
+      const std::optional<IpAddr> nh =
+          f == Family::kIpv4 ? update.update.attrs.next_hop
+                             : (mp ? std::optional<IpAddr>(mp->next_hop) : std::nullopt);
+      if (nh != local_address_) continue;
+      const auto n = std::erase_if(announced, [&](const IpPrefix& p) {
+        if (p.family() != f) return false;
+        withdrawn.push_back(p);
+        return true;
+      });
+      if (n == 0) continue;
+      counters_.own_next_hop += n;
+      log_->warn("{}: {} prefixes with our own address {} as NEXT_HOP: ignored",
+                 settings_.session.Name(), n, nh->ToString());
+    }
+  }
   // IPv4 first, each family in its order, in place: nothing moves in the usual case of one
   // family per UPDATE.
   const auto is_v4 = [](const IpPrefix& p) { return p.is_v4(); };
@@ -318,12 +343,7 @@ void BgpPeer::ReleaseOutput() {
   if (!gate_.closed()) return;
   const OutputGate::Counters before = gate_.counters();
   const std::vector<AnnouncementGroup> groups = gate_.Open();
-  for (const AnnouncementGroup& g : groups) {
-    if (Status s = session_->Announce(g.attrs, UnicastOf(g.family), g.prefixes); !s.ok()) {
-      ++counters_.send_errors;
-      log_->warn("{}: deferred announce: {}", settings_.session.Name(), s.ToString());
-    }
-  }
+  for (const AnnouncementGroup& g : groups) announce(g, "deferred announce");
   log_->info("{}: route selection done: {} routes held back go out, End-of-RIB follows",
              settings_.session.Name(),
              gate_.counters().released_prefixes - before.released_prefixes);
@@ -378,11 +398,29 @@ void BgpPeer::send_updates(UpdateBatch batch) {
       log_->warn("{}: withdraw: {}", settings_.session.Name(), s.ToString());
     }
   }
-  for (const AnnouncementGroup& g : batch.announcements) {
-    if (Status s = session_->Announce(g.attrs, UnicastOf(g.family), g.prefixes); !s.ok()) {
-      ++counters_.send_errors;
-      log_->warn("{}: announce: {}", settings_.session.Name(), s.ToString());
+  for (const AnnouncementGroup& g : batch.announcements) announce(g, "announce");
+}
+
+void BgpPeer::announce(const AnnouncementGroup& g, const char* what) {
+  const AfiSafi family = UnicastOf(g.family);
+  Status s = session_->Announce(g.attrs, family, g.prefixes);
+  if (s.code() == StatusCode::kResourceExhausted) {
+    PathAttributes slim = g.attrs->attrs();
+    const bool trimmed = slim.aggregator() || slim.atomic_aggregate;
+    slim.aggregator().reset();
+    slim.atomic_aggregate = false;
+    if (trimmed) s = session_->Announce(slim, family, g.prefixes);
+    if (s.code() == StatusCode::kResourceExhausted) {
+      counters_.oversize_withdrawn += g.prefixes.size();
+      log_->warn("{}: {} prefixes from {} do not fit an UPDATE to this peer ({}): withdrawn",
+                 settings_.session.Name(), g.prefixes.size(), g.prefixes.front().ToString(),
+                 s.message());
+      s = session_->Withdraw(family, g.prefixes);
     }
+  }
+  if (!s.ok()) {
+    ++counters_.send_errors;
+    log_->warn("{}: {}: {}", settings_.session.Name(), what, s.ToString());
   }
 }
 

@@ -67,6 +67,9 @@ class BgpPeer : public SessionConsumer, public SessionSink {
     uint64_t end_of_rib_in = 0;
     uint64_t first_as_violations = 0;     // UPDATEs treated as withdraw (enforce_first_as)
     uint64_t max_prefixes_teardowns = 0;  // sessions torn down over max_prefixes
+    // RFC 8654 4: prefixes whose UPDATE did not fit the peer's message size, withdrawn instead.
+    uint64_t oversize_withdrawn = 0;
+    uint64_t own_next_hop = 0;  // prefixes ignored: NEXT_HOP was our address (RFC 4271 6.3)
   };
 
   // Adds the peer to the pipeline (down) and starts the session if enabled.
@@ -167,6 +170,11 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   RoutePolicy export_hook();
   bool default_deny(bool has_policy, bool& logged, const char* direction);
   void announce_adj_out(AfiSafi family);
+  // Sends one group (`what` names the sender in logs). An UPDATE too big for the peer's message
+  // size (RFC 8654 4) is tried again without the attributes eligible for attribute discard
+  // (RFC 7606: AGGREGATOR, ATOMIC_AGGREGATE); if it still does not fit, the prefixes are
+  // withdrawn, since the peer may hold an earlier path for them.
+  void announce(const AnnouncementGroup& g, const char* what);
   void watch_end_of_rib();
   // enforce_first_as: the AS_PATH of `attrs` does not start with the peer's AS (eBGP), or with an
   // AS_CONFED_SEQUENCE led by it (confederation eBGP, RFC 5065 6).

@@ -95,6 +95,8 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   out->set_malformed_updates(p.counters().malformed_updates);
   out->set_max_prefixes_exceeded(p.max_prefixes_exceeded());
   out->set_first_as_violations(p.counters().first_as_violations);
+  out->set_own_next_hop_routes(p.counters().own_next_hop);
+  out->set_oversize_withdrawn(p.counters().oversize_withdrawn);
   out->set_route_reflector_client(c.route_reflector_client);
   const PeerGracefulRestart& gr = p.graceful_restart();
   out->set_graceful_restart_configured(p.settings().graceful_restart);

@@ -197,6 +197,7 @@ Status BgpSpeaker::build_pipeline() {
   PipelinePeerConfig local;
   local.address = IpAddr();
   local.peer_as = 0;
+  local.local = true;
   auto id = pipeline_->add_peer(std::move(local));
   if (!id.ok()) return id.status();
   local_peer_id_ = *id;

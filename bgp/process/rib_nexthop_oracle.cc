@@ -50,9 +50,20 @@ void RibNexthopOracle::send(const IpAddr& nexthop) {
             wanted_.erase(nexthop);
             answered_.insert(*valid);
             ++counters_.answers;
-            NexthopAnswer answer{*valid, rep.resolves(), rep.resolves() ? rep.route().metric() : 0};
+            NexthopAnswer answer{*valid, rep.resolves(), rep.resolves() ? rep.route().metric() : 0,
+                                 std::nullopt};
+            if (rep.resolves()) answer.connected = ConnectedOf(rep.route());
             if (listener_) listener_->nexthop_answer(nexthop, answer);
           });
+}
+
+std::optional<NexthopAnswer::Connected> RibNexthopOracle::ConnectedOf(const rpb::Route& route) {
+  // The RIB's connected routes: the subnet, with our own address on it as next hop.
+  if (route.protocol() != "connected") return std::nullopt;
+  auto subnet = ipc::PrefixFromProto(route.prefix(), "prefix");
+  auto local = ipc::AddrFromProto(route.nexthop(), "nexthop");
+  if (!subnet.ok() || !local.ok()) return std::nullopt;
+  return NexthopAnswer::Connected{*subnet, *local};
 }
 
 void RibNexthopOracle::schedule_retry() {

@@ -3,7 +3,8 @@
 // RIB's invalidations.
 //
 // Each asked next hop is registered with rib.<vr>; the reply (route, metric, the subnet over which
-// the answer holds) goes to the listener (the NexthopCache). rib_client/1.0/interest_invalidated
+// the answer holds, and for a connected route its subnet and our address on it) goes to the
+// listener (the NexthopCache). rib_client/1.0/interest_invalidated
 // drops the answer for a subnet; the cache then asks again. (The zero address, our own next hop,
 // never gets here: the nexthop resolver treats it as usable at once.)
 // RIB lifetime: while rib.<vr> is not up, questions wait (their routes stay held). When it dies,
@@ -16,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -69,6 +71,8 @@ class RibNexthopOracle : public NexthopOracle, public rib_client::v1::RibClientH
  private:
   void send(const IpAddr& nexthop);
   void schedule_retry();
+  // A connected route's subnet and our address on it (its next hop); nothing for other routes.
+  static std::optional<NexthopAnswer::Connected> ConnectedOf(const rib::v1::Route& route);
 
   ipc::Router& router_;
   std::string rib_target_;

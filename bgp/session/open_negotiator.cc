@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bgp/wire/byte_writer.h"
+#include "bgp/wire/next_hop_rules.h"
 
 namespace strata::bgp {
 namespace {
@@ -94,6 +95,7 @@ WireResult<NegotiatedSession> OpenNegotiator::Accept(const OpenMessage& remote) 
   }
   NegotiatedSession s = Negotiate(local_open_.caps, local_open_.hold_time, remote.caps,
                                   remote.hold_time, config_.peer_type());
+  s.codec.peer_on_loopback = IsLoopback(config_.peer_address);
   if (missing.empty() && s.families.empty()) {
     AppendLocalCapability(CapabilityCode::kMultiprotocol, missing);
   }

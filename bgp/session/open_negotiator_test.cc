@@ -53,6 +53,16 @@ TEST(OpenNegotiatorTest, TwoOctetPeerNegotiatesTwoOctetCodec) {
   EXPECT_FALSE(s->codec.four_octet_as);
 }
 
+TEST(OpenNegotiatorTest, APeerAtALoopbackAddressIsOnThisHost) {
+  PeerConfig c = TestConfig();
+  const auto open = OpenMessage::Make(65002, 90, Addr("10.0.0.2"), PeerCaps());
+  EXPECT_FALSE(OpenNegotiator(c).Accept(open)->codec.peer_on_loopback);
+  c.peer_address = Addr("127.0.0.2");
+  EXPECT_TRUE(OpenNegotiator(c).Accept(open)->codec.peer_on_loopback);
+  c.peer_address = Addr("::1");
+  EXPECT_TRUE(OpenNegotiator(c).Accept(open)->codec.peer_on_loopback);
+}
+
 TEST(OpenNegotiatorTest, UnknownCapabilitiesAreIgnored) {
   Capabilities caps = PeerCaps();
   caps.unknown.push_back(RawCapability{73, {1, 2, 3}});

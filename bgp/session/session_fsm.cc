@@ -214,8 +214,7 @@ void SessionFsm::HandleMessage(ConnId id, std::span<const uint8_t> bytes) {
     HandleUpdate(c, std::move(*update));
   } else if (auto* n = std::get_if<ReceivedNotification>(&m)) {
     counters_.last_notification_received = n->notification;
-    std::string reason = "NOTIFICATION received: " + n->notification.ToString();
-    if (auto text = ShutdownCommunication(n->notification)) reason += " \"" + *text + "\"";
+    const std::string reason = "NOTIFICATION received: " + n->notification.ToString();
     log_->warn("peer={} {}", name_, reason);
     const bool collision = n->notification.code == static_cast<uint8_t>(ErrorCode::kCease) &&
                            n->notification.subcode ==

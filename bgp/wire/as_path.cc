@@ -115,6 +115,18 @@ bool AsPath::HasConfedSegments() const {
   return false;
 }
 
+bool AsPath::HasTrailingConfedSegment() const {
+  bool ordinary_seen = false;
+  for (const AsSegmentView s : segments()) {
+    if (!IsConfed(s.type)) {
+      ordinary_seen = true;
+    } else if (ordinary_seen) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool AsPath::NeedsAs4() const {
   for (const AsSegmentView s : segments()) {
     if (std::any_of(s.asns.begin(), s.asns.end(), [](uint32_t a) { return a > 0xffff; })) {
@@ -227,11 +239,15 @@ AsPath AsPath::MergeAs4(const AsPath& as_path, const AsPath& as4_path) {
   if (len < len4) return as_path;
   size_t needed = len - len4;
   AsPath out;
+  bool leading = true;  // only the leading confederation segments are kept (RFC 5065)
   for (const AsSegmentView s : as_path.segments()) {
-    if (needed == 0 && !IsConfed(s.type)) break;
     if (IsConfed(s.type)) {
-      out.Append(s.type, s.asns);
-    } else if (s.type == AsSegmentType::kSet) {
+      if (leading) out.Append(s.type, s.asns);
+      continue;
+    }
+    leading = false;
+    if (needed == 0) break;
+    if (s.type == AsSegmentType::kSet) {
       out.Append(s.type, s.asns);
       --needed;
     } else {

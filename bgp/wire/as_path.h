@@ -100,6 +100,9 @@ class AsPath {
   size_t PathLength() const;
   bool Contains(uint32_t asn) const;
   bool HasConfedSegments() const;
+  // True when a confederation segment follows an AS_SEQUENCE or AS_SET: RFC 5065 only ever
+  // prepends confederation segments, so such a path is malformed (FRR refuses it too).
+  bool HasTrailingConfedSegment() const;
   // True when some AS needs 4 octets.
   bool NeedsAs4() const;
   // The first AS of a leading AS_SEQUENCE (the neighbor AS), if any.

@@ -100,6 +100,20 @@ TEST(AsPathTest, MergeAs4KeepsLeadingConfedAndCountsSets) {
   EXPECT_EQ(AsPath::MergeAs4(as_path, as4_path).ToString(), "(64512) 65005 70000 {70001 65009}");
 }
 
+TEST(AsPathTest, MergeAs4KeepsOnlyTheLeadingConfedSegments) {
+  // AS_PATH SEQ(23456 7) CONFED_SEQ(5) + AS4_PATH SEQ(70000): the decoder refuses such an
+  // AS_PATH; the merge on its own drops the trailing confederation segment, so what is encoded
+  // for a 2-octet peer and decoded again stays the same path.
+  const AsPath as_path(
+      {{AsSegmentType::kSequence, {23456, 7}}, {AsSegmentType::kConfedSequence, {5}}});
+  EXPECT_TRUE(as_path.HasTrailingConfedSegment());
+  const AsPath merged = AsPath::MergeAs4(as_path, AsPath::Sequence({70000}));
+  EXPECT_EQ(merged.ToString(), "23456 70000");
+  EXPECT_FALSE(merged.HasTrailingConfedSegment());
+  const AsPath leading({{AsSegmentType::kConfedSequence, {5}}, {AsSegmentType::kSequence, {7}}});
+  EXPECT_FALSE(leading.HasTrailingConfedSegment());
+}
+
 TEST(AsPathTest, SegmentsAreKeptAsGivenAndOrderedSegmentBySegment) {
   // Two sequences in a row stay two segments (as decoded, so as re-encoded).
   const AsPath two({{AsSegmentType::kSequence, {1, 2}}, {AsSegmentType::kSequence, {3}}});

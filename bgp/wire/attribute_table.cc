@@ -64,6 +64,9 @@ Status DecodeAsPath(std::span<const uint8_t> v, AttrDecodeContext& ctx) {
   if (ctx.options.peer_type == PeerType::kExternal && path->HasConfedSegments()) {
     return InvalidArgument("confederation segment from an external peer");
   }
+  if (path->HasTrailingConfedSegment()) {
+    return InvalidArgument("confederation segment after an AS_SEQUENCE or AS_SET");
+  }
   ctx.attrs.as_path = std::move(path).value();
   return Status::Ok();
 }
@@ -312,10 +315,10 @@ constexpr AttributeHandler kHandlers[] = {
   {AttrCode::kCommunities, "COMMUNITIES", kOptTrans, kWithdraw, kWithdraw,
    UE::kOptionalAttributeError, false, DecodeCommunities, EncodeCommunities, FormatCommunities},
   {AttrCode::kOriginatorId, "ORIGINATOR_ID", kOptNonTrans, kWithdraw, kWithdraw,
-   UE::kOptionalAttributeError, false, DecodeOriginatorId, EncodeOriginatorId,
+   UE::kOptionalAttributeError, true, DecodeOriginatorId, EncodeOriginatorId,
    FormatOriginatorId},
   {AttrCode::kClusterList, "CLUSTER_LIST", kOptNonTrans, kWithdraw, kWithdraw,
-   UE::kOptionalAttributeError, false, DecodeClusterList, EncodeClusterList, FormatClusterList},
+   UE::kOptionalAttributeError, true, DecodeClusterList, EncodeClusterList, FormatClusterList},
   {AttrCode::kMpReachNlri, "MP_REACH_NLRI", kOptNonTrans, kDisable, kDisable,
    UE::kOptionalAttributeError, false, DecodeMpReach, EncodeMpReach, nullptr},
   {AttrCode::kMpUnreachNlri, "MP_UNREACH_NLRI", kOptNonTrans, kDisable, kDisable,

@@ -46,7 +46,8 @@ struct AttributeHandler {
   ErrorAction on_malformed;    // RFC 7606 outcome of a bad length or value
   ErrorAction on_flags_error;  // RFC 7606 3(c): usually treat-as-withdraw
   UpdateError subcode;         // for a NOTIFICATION when the outcome is a session reset
-  bool discard_from_external;  // RFC 7606 7.5: LOCAL_PREF from an external peer
+  // RFC 7606 7.5, 7.9, 7.10: LOCAL_PREF, ORIGINATOR_ID and CLUSTER_LIST from an external peer.
+  bool discard_from_external;
   // Decodes `value` into ctx; an error means malformed. Assigns nothing on error.
   Status (*decode)(std::span<const uint8_t> value, AttrDecodeContext& ctx);
   // Appends the value; false when the attribute is absent or not sent on this session.

@@ -15,6 +15,9 @@ struct CodecOptions {
   bool four_octet_as = true;      // RFC 6793: both sides sent the capability
   bool extended_message = false;  // RFC 8654: both sides sent the capability
   PeerType peer_type = PeerType::kInternal;
+  // The peer's address is a loopback address (127.0.0.0/8, ::1): the session never leaves this
+  // host, so loopback next hops are host addresses on it (next_hop_rules.h).
+  bool peer_on_loopback = false;
 
   size_t max_message_size() const {
     return extended_message ? kMaxExtendedMessageSize : kMaxMessageSize;

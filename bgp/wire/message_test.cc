@@ -124,6 +124,15 @@ TEST(NotificationTest, ShutdownCommunication) {
             std::nullopt);
 }
 
+// RFC 9003 text comes from the peer: it reaches logs and `show` escaped, never raw.
+TEST(NotificationTest, ShutdownCommunicationIsPrintedEscaped) {
+  const auto n = MakeShutdownNotification(CeaseSubcode::kAdministrativeShutdown,
+                                          "bye\n2026-01-01 [bgp] [critical] forged\x1b[2J");
+  EXPECT_EQ(ShutdownCommunication(n), "bye\n2026-01-01 [bgp] [critical] forged\x1b[2J");
+  EXPECT_EQ(n.ToString(),
+            "Cease / Administrative Shutdown \"bye\\n2026-01-01 [bgp] [critical] forged\\x1b[2J\"");
+}
+
 TEST(NotificationTest, ShutdownCommunicationIsCutAtACharacterBoundary) {
   std::string text(254, 'a');
   text += "\xc3\xa9";  // a two-byte character straddling byte 255

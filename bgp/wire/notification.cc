@@ -5,6 +5,7 @@
 
 #include "bgp/wire/byte_writer.h"
 #include "bgp/wire/message_header.h"
+#include "common/printable.h"
 
 namespace strata::bgp {
 namespace {
@@ -88,7 +89,7 @@ std::string ErrorSubcodeName(uint8_t code, uint8_t subcode) {
 std::string NotificationMessage::ToString() const {
   std::string s = ErrorCodeName(code) + " / " + ErrorSubcodeName(code, subcode);
   if (auto text = ShutdownCommunication(*this); text && !text->empty()) {
-    s += " \"" + *text + "\"";
+    s += " \"" + Printable(*text) + "\"";  // a peer's words: no control characters
   } else if (!data.empty()) {
     s += " (data " + std::to_string(data.size()) + " bytes)";
   }

@@ -5,6 +5,7 @@
 
 #include "bgp/wire/attribute_table.h"
 #include "bgp/wire/byte_reader.h"
+#include "bgp/wire/next_hop_rules.h"
 #include "bgp/wire/nlri.h"
 
 namespace strata::bgp {
@@ -58,6 +59,7 @@ class UpdateDecoder {
     }
     if (!ctx_.options.four_octet_as) MergeAs4();
     CheckMandatory();
+    CheckNextHops();
     return Finish();
   }
 
@@ -219,6 +221,25 @@ class UpdateDecoder {
     require(AttrCode::kOrigin, "ORIGIN");
     require(AttrCode::kAsPath, "AS_PATH");
     if (v4) require(AttrCode::kNextHop, "NEXT_HOP");
+  }
+
+  // RFC 4271 5.1.3, RFC 7606 7.3: a next hop that is not a host address is treat-as-withdraw.
+  // The NEXT_HOP attribute counts only with IPv4 NLRI (RFC 4760 3: ignored otherwise).
+  void CheckNextHops() {
+    const PathAttributes& a = ctx_.attrs;
+    if (!result_.update.nlri.empty() && a.next_hop) {
+      if (auto why = NonHostNextHop(*a.next_hop, ctx_.options.peer_on_loopback)) {
+        Problem(ErrorAction::kTreatAsWithdraw, static_cast<uint8_t>(AttrCode::kNextHop),
+                "NEXT_HOP " + a.next_hop->ToString() + " is not a host address (" + *why + ")");
+      }
+    }
+    if (ctx_.mp_reach && !ctx_.mp_reach->nlri.empty()) {
+      if (auto why = NonHostNextHop(ctx_.mp_reach->next_hop, ctx_.options.peer_on_loopback)) {
+        Problem(ErrorAction::kTreatAsWithdraw, static_cast<uint8_t>(AttrCode::kMpReachNlri),
+                "MP_REACH_NLRI next hop " + ctx_.mp_reach->next_hop.ToString() +
+                    " is not a host address (" + *why + ")");
+      }
+    }
   }
 
   UpdateDecodeResult Finish() {

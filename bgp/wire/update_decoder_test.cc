@@ -91,9 +91,80 @@ TEST(Rfc7606Test, ConfedSegmentFromExternalPeerIsTreatAsWithdraw) {
   EXPECT_EQ(DecodeUpdateBody(UpdateBody({}, attrs, kNlri), confed).action, ErrorAction::kNone);
 }
 
+// RFC 5065 prepends confederation segments only; one after an ordinary segment is malformed.
+TEST(Rfc7606Test, ConfedSegmentAfterAnOrdinaryOneIsTreatAsWithdraw) {
+  // AS_PATH SEQ(65001) CONFED_SEQ(65010), from an internal peer.
+  const auto attrs =
+      Hex("40 01 01 00  40 02 0c 02 01 00 00 fd e9 03 01 00 00 fd f2  40 03 04 c0 00 02 01");
+  ExpectWithdraw(DecodeUpdateBody(UpdateBody({}, attrs, kNlri), {}), 2);
+  // CONFED_SEQ(65010) SEQ(65001) is how a confederation peer sends it.
+  const auto good =
+      Hex("40 01 01 00  40 02 0c 03 01 00 00 fd f2 02 01 00 00 fd e9  40 03 04 c0 00 02 01");
+  EXPECT_EQ(DecodeUpdateBody(UpdateBody({}, good, kNlri), {}).action, ErrorAction::kNone);
+}
+
+// Found by a fuzzer's round-trip property: on a 2-octet session, AS_PATH SEQ(23456 7)
+// CONFED_SEQ(5) merged with AS4_PATH SEQ(70000) gave "23456 (5) 70000", which no encoding keeps.
+TEST(Rfc7606Test, TrailingConfedSegmentOnATwoOctetSessionIsTreatAsWithdraw) {
+  CodecOptions old;
+  old.four_octet_as = false;
+  const auto body = Hex("0000 0016 40020a 0202 5ba0 0007 0301 0005 c01106 0201 00011170");
+  auto r = DecodeUpdateBody(body, old);
+  EXPECT_EQ(r.action, ErrorAction::kTreatAsWithdraw) << r.ToString();
+  ASSERT_FALSE(r.problems.empty());
+  EXPECT_EQ(r.problems[0].attr_code, 2);
+}
+
 TEST(Rfc7606Test, MalformedNextHopIsTreatAsWithdraw) {
   const auto attrs = Hex("40 01 01 00  40 02 00  40 03 05 c0 00 02 01 01");
   ExpectWithdraw(DecodeUpdateBody(UpdateBody({}, attrs, kNlri), {}), 3);
+}
+
+// RFC 4271 5.1.3: a NEXT_HOP must be a valid host address; RFC 7606 7.3: treat-as-withdraw.
+TEST(Rfc7606Test, NextHopThatIsNoHostAddressIsTreatAsWithdraw) {
+  for (const char* nh : {"00 00 00 00", "00 01 02 03", "7f 00 00 01", "7f 01 02 03", "e0 00 00 05",
+                         "ef ff ff ff", "f0 00 00 01", "ff ff ff ff"}) {
+    const auto attrs = Concat({Hex("40 01 01 00  40 02 00  40 03 04"), Hex(nh)});
+    auto r = DecodeUpdateBody(UpdateBody({}, attrs, kNlri), {});
+    SCOPED_TRACE(nh);
+    ExpectWithdraw(r, 3);
+    EXPECT_NE(r.problems[0].reason.find("not a host address"), std::string::npos);
+  }
+  for (const char* nh : {"01 00 00 01", "7e ff ff ff", "80 00 00 00", "df ff ff fe"}) {
+    const auto attrs = Concat({Hex("40 01 01 00  40 02 00  40 03 04"), Hex(nh)});
+    EXPECT_EQ(DecodeUpdateBody(UpdateBody({}, attrs, kNlri), {}).action, ErrorAction::kNone) << nh;
+  }
+  // A loopback next hop is a host address only for a peer on this host.
+  CodecOptions local;
+  local.peer_on_loopback = true;
+  const auto attrs = Hex("40 01 01 00  40 02 00  40 03 04 7f 00 00 02");
+  EXPECT_EQ(DecodeUpdateBody(UpdateBody({}, attrs, kNlri), local).action, ErrorAction::kNone);
+}
+
+// RFC 4760 3: without IPv4 NLRI the NEXT_HOP attribute is ignored, whatever it holds.
+TEST(Rfc7606Test, NextHopWithoutIpv4NlriIsNotJudged) {
+  const auto attrs =
+      Concat({Hex("40 01 01 00  40 02 00  40 03 04 00 00 00 00"), MpReachV6("20 20 01 0d b8")});
+  auto r = DecodeUpdateBody(UpdateBody({}, attrs, {}), {});
+  EXPECT_EQ(r.action, ErrorAction::kNone) << r.ToString();
+  EXPECT_EQ(r.Announcements(), (std::vector<IpPrefix>{P("2001:db8::/32")}));
+}
+
+TEST(Rfc7606Test, MpReachNextHopThatIsNoHostAddressIsTreatAsWithdraw) {
+  const auto v6 = [](const char* nh) {
+    return Concat({Hex("80 0e 1a 00 02 01 10"), Hex(nh), Hex("00 20 20 01 0d b8")});
+  };
+  for (const char* nh : {"00000000000000000000000000000000", "00000000000000000000000000000001",
+                         "ff020000000000000000000000000005", "ff0e0000000000000000000000000001"}) {
+    const auto attrs = Concat({Hex("40 01 01 00  40 02 00"), v6(nh)});
+    auto r = DecodeUpdateBody(UpdateBody({}, attrs, {}), {});
+    SCOPED_TRACE(nh);
+    EXPECT_EQ(r.action, ErrorAction::kTreatAsWithdraw) << r.ToString();
+    EXPECT_TRUE(r.Announcements().empty());
+    EXPECT_EQ(r.Withdrawals(), (std::vector<IpPrefix>{P("2001:db8::/32")}));
+  }
+  const auto fine = Concat({Hex("40 01 01 00  40 02 00"), v6("20010db8000000000000000000000001")});
+  EXPECT_EQ(DecodeUpdateBody(UpdateBody({}, fine, {}), {}).action, ErrorAction::kNone);
 }
 
 TEST(Rfc7606Test, LengthErrorsThatWithdraw) {
@@ -129,6 +200,26 @@ TEST(Rfc7606Test, LocalPrefFromExternalPeerIsDiscarded) {
   auto r = WithExtra("40 05 04 00 00 00 64", ebgp);
   ExpectDiscard(r, 5);
   EXPECT_EQ(r.update.attrs.local_pref, std::nullopt);
+}
+
+// RFC 7606 7.9, 7.10: route reflection attributes mean nothing from outside the AS.
+TEST(Rfc7606Test, OriginatorIdAndClusterListFromExternalPeerAreDiscarded) {
+  CodecOptions ebgp;
+  ebgp.peer_type = PeerType::kExternal;
+  auto r = WithExtra("80 09 04 0a 00 00 01", ebgp);
+  ExpectDiscard(r, 9);
+  EXPECT_EQ(r.update.attrs.originator_id(), std::nullopt);
+  r = WithExtra("80 0a 04 0a 00 00 01", ebgp);
+  ExpectDiscard(r, 10);
+  EXPECT_TRUE(r.update.attrs.cluster_list().empty());
+  for (PeerType t : {PeerType::kInternal, PeerType::kConfedExternal}) {
+    CodecOptions inside;
+    inside.peer_type = t;
+    r = WithExtra("80 09 04 0a 00 00 01  80 0a 04 0a 00 00 02", inside);
+    EXPECT_EQ(r.action, ErrorAction::kNone) << r.ToString();
+    EXPECT_TRUE(r.update.attrs.originator_id().has_value());
+    EXPECT_EQ(r.update.attrs.cluster_list().size(), 1u);
+  }
 }
 
 TEST(Rfc7606Test, FlagErrorsAreTreatAsWithdraw) {

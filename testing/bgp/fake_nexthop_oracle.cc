@@ -8,6 +8,11 @@ NexthopAnswer FakeNexthopOracle::Answer(const IpAddr& nexthop) const {
   a.covering = range.valid;
   a.resolvable = range.match.value != nullptr;
   a.metric = a.resolvable ? *range.match.value : 0;
+  if (a.resolvable) {
+    if (auto it = connected_.find(range.match.prefix); it != connected_.end()) {
+      a.connected = NexthopAnswer::Connected{it->first, it->second};
+    }
+  }
   return a;
 }
 
@@ -53,7 +58,13 @@ void FakeNexthopOracle::set_route(const IpPrefix& prefix, uint32_t metric) {
   invalidate_overlapping(prefix);
 }
 
+void FakeNexthopOracle::set_connected(const IpPrefix& subnet, const IpAddr& local) {
+  connected_[subnet] = local;
+  set_route(subnet, 0);
+}
+
 void FakeNexthopOracle::remove_route(const IpPrefix& prefix) {
+  connected_.erase(prefix);
   if (igp_.erase(prefix)) invalidate_overlapping(prefix);
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -28,6 +29,8 @@ class FakeNexthopOracle : public NexthopOracle {
   size_t answer_all();
   // The IGP route for `prefix` appears or changes metric / goes away.
   void set_route(const IpPrefix& prefix, uint32_t metric);
+  // A directly connected subnet with our address `local` on it (metric 0).
+  void set_connected(const IpPrefix& subnet, const IpAddr& local);
   void remove_route(const IpPrefix& prefix);
 
   // What an answer for `nexthop` would be now.
@@ -42,6 +45,7 @@ class FakeNexthopOracle : public NexthopOracle {
 
   NexthopListener* listener_ = nullptr;
   RouteTrie<uint32_t> igp_;
+  std::map<IpPrefix, IpAddr> connected_;  // subnet -> our address on it
   std::vector<IpAddr> queue_;
   std::set<IpPrefix> registered_;
   bool auto_answer_ = false;

@@ -386,5 +386,118 @@ TEST_F(StrataInteropTest, MalformedMpReachResetsOnlyThatSession) {
   EXPECT_EQ(strata.PeerStatus(RightAddr()).value("established_transitions", 0u), right_before);
 }
 
+// RFC 4271 5.1.3 and 6.3, RFC 7606 7.3: a route whose NEXT_HOP is no host address (0.0.0.0,
+// multicast, broadcast, loopback from another host), Strata's own address on the session, or an
+// off-link third party from a single-hop eBGP peer is not used, not installed and not passed on,
+// even with a default route that would resolve it; the session stays up.
+TEST_F(StrataInteropTest, NextHopsThatNameNoUsableHostAreIgnored) {
+  RequireBinary("/usr/sbin/exabgp");
+  RequireBinary("/usr/lib/frr/bgpd");
+  Topology(false, false);
+  auto lc = LeftConfig("exabgp");
+  lc.routes = {{.prefix = "10.1.0.0/24"}};
+  auto rc = RightConfig("frr");
+  rc.routes = {{.prefix = "10.3.0.0/24"}};
+  auto& exa = AddSpeaker<ExabgpSpeaker>(*left_, lc);
+  auto& frr = AddSpeaker<FrrSpeaker>(*right_, rc);
+  auto& strata = AddStrata();
+  ASSERT_OK(exa.Start());
+  ASSERT_OK(frr.Start());
+  ASSERT_OK(strata.Start());
+  ASSERT_OK(strata.AddStaticRoute("0.0.0.0/0", RightAddr()));
+  ASSERT_TRUE(frr.WaitForRoute("10.1.0.0/24").has_value());
+  const uint64_t transitions = strata.PeerStatus(LeftAddr()).value("established_transitions", 0u);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"10.51.0.0/24", "0.0.0.0"},         {"10.52.0.0/24", "224.0.0.5"},
+      {"10.53.0.0/24", "255.255.255.255"}, {"10.54.0.0/24", "127.0.0.1"},
+      {"10.55.0.0/24", MidLeftAddr()},     {"10.56.0.0/24", "192.0.2.1"}};
+  for (const auto& [prefix, nh] : bad) {
+    ASSERT_OK(exa.SendCommand("announce route " + prefix + " next-hop " + nh));
+  }
+  // A good route sent after them: once FRR has it, Strata has read the bad ones.
+  ASSERT_OK(exa.SendCommand("announce route 10.59.0.0/24 next-hop self"));
+  ASSERT_TRUE(frr.WaitForRoute("10.59.0.0/24").has_value());
+  for (const auto& [prefix, nh] : bad) {
+    EXPECT_FALSE(strata.RibRouteFor(prefix).has_value()) << prefix << " via " << nh;
+    EXPECT_FALSE(frr.FindRoute(prefix).has_value()) << prefix << " via " << nh;
+  }
+  const auto peer = strata.PeerStatus(LeftAddr());
+  EXPECT_EQ(peer.value("state", ""), "Established") << peer.dump();
+  EXPECT_EQ(peer.value("established_transitions", 0u), transitions) << peer.dump();
+  EXPECT_GE(peer.value("malformed_updates", 0u), 4u) << peer.dump();
+  EXPECT_GE(peer.value("own_next_hop_routes", 0u), 1u) << peer.dump();
+}
+
+// RFC 7606 7.9, 7.10: ORIGINATOR_ID and CLUSTER_LIST from an eBGP peer are discarded, so they
+// never reach Strata's iBGP peers.
+TEST_F(StrataInteropTest, RouteReflectionAttributesFromEbgpDoNotLeak) {
+  RequireBinary("/usr/sbin/exabgp");
+  RequireBinary("/usr/lib/frr/bgpd");
+  Topology(false, true);
+  auto lc = LeftConfig("exabgp");
+  lc.routes = {{.prefix = "10.1.0.0/24"}};
+  auto& exa = AddSpeaker<ExabgpSpeaker>(*left_, lc);
+  auto& frr = AddSpeaker<FrrSpeaker>(*right_, RightConfig("frr"));
+  // FRR must reach the left speaker's address (the unchanged iBGP next hop) to use the route.
+  ASSERT_TRUE(right_->Exec({"ip", "route", "add", "10.200.1.0/24", "via", MidRightAddr()}).ok());
+  auto& strata = AddStrata();
+  ASSERT_OK(exa.Start());
+  ASSERT_OK(frr.Start());
+  ASSERT_OK(strata.Start());
+  ASSERT_TRUE(frr.WaitForRoute("10.1.0.0/24").has_value());
+  ASSERT_OK(
+      exa.SendCommand("announce route 10.61.0.0/24 next-hop self originator-id 10.255.9.9 "
+                      "cluster-list [ 10.255.9.1 10.255.9.2 ]"));
+  const auto route = frr.WaitForRoute("10.61.0.0/24");
+  ASSERT_TRUE(route.has_value());
+  EXPECT_EQ(route->originator_id, std::nullopt) << route->ToString();
+  EXPECT_TRUE(route->cluster_list.empty()) << route->ToString();
+  EXPECT_GE(strata.PeerStatus(LeftAddr()).value("malformed_updates", 0u), 1u);
+}
+
+// RFC 8654 4: when a route's UPDATE grows past 4096 bytes and the peer has no extended messages
+// (BIRD's default), Strata does not send it and withdraws the path the peer had; the route comes
+// back once it fits again.
+TEST_F(StrataInteropTest, RouteTooBigForThePeerIsWithdrawn) {
+  Topology(false, false);
+  auto& bird = AddSpeaker<BirdSpeaker>(*left_, LeftConfig("bird"));
+  auto rc = RightConfig("frr");
+  auto& frr = AddSpeaker<FrrSpeaker>(*right_, rc);
+  auto& strata = AddStrata();
+  ASSERT_OK(bird.Start());
+  ASSERT_OK(frr.Start());
+  ASSERT_OK(strata.Start());
+  ASSERT_OK(strata.Announce({.prefix = "10.70.0.0/24"}));
+  ASSERT_TRUE(bird.WaitForRoute("10.70.0.0/24").has_value());
+  // 400 large communities are 4800 bytes of attributes.
+  auto policy = [&](int n) {
+    std::string args =
+        "name:txt=big&terms.0.name:txt=all&terms.0.action:txt=POLICY_ACTION_ACCEPT"
+        "&default_action:txt=POLICY_ACTION_ACCEPT";
+    if (n > 0) {
+      args += "&terms.0.add_large_communities:list<txt>=";
+      for (int i = 0; i < n; ++i)
+        args += (i ? "," : "") + std::string("65010:1:") + std::to_string(i);
+    }
+    return strata.Call(strata.bgp_target() + "define_policy?" + args);
+  };
+  ASSERT_TRUE(policy(400).ok());
+  ASSERT_TRUE(strata
+                  .Call(strata.bgp_target() + "set_peer_policy?peer:ipv4=" + LeftAddr() +
+                        "&direction:txt=export&policy:txt=big")
+                  .ok());
+  ASSERT_TRUE(bird.WaitForRouteGone("10.70.0.0/24"));
+  const auto peer = strata.PeerStatus(LeftAddr());
+  EXPECT_GE(peer.value("oversize_withdrawn", 0u), 1u) << peer.dump();
+  EXPECT_EQ(peer.value("state", ""), "Established") << peer.dump();
+  // FRR has no export policy: it keeps the route all along.
+  EXPECT_TRUE(frr.FindRoute("10.70.0.0/24").has_value());
+  // 10 large communities fit: the route comes back, with them.
+  ASSERT_TRUE(policy(10).ok());
+  const auto back = bird.WaitForRoute("10.70.0.0/24");
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->large_communities.size(), 10u) << back->ToString();
+}
+
 }  // namespace
 }  // namespace strata::interop
