@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "common/utf8.h"
+
 namespace strata::rtrmgr {
 namespace {
 
@@ -70,6 +72,12 @@ StatusOr<ConfigToken> ConfigLexer::LexString() {
     char c = text_[i_];
     if (c == '"') {
       Advance();
+      if (auto bad = FirstInvalidUtf8(tok.text)) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned char>(tok.text[*bad]));
+        return Error(tok.pos, std::string("string is not valid UTF-8 (its byte ") +
+                                  std::to_string(*bad + 1) + " is " + buf + ")");
+      }
       return tok;
     }
     if (c != '\\') {
@@ -108,7 +116,28 @@ StatusOr<ConfigToken> ConfigLexer::LexString() {
   }
 }
 
+Status ConfigLexer::CheckUtf8() {
+  checked_utf8_ = true;
+  const auto bad = FirstInvalidUtf8(text_);
+  if (!bad) return Status::Ok();
+  SourcePos pos{file_, 1, 1};
+  for (size_t k = 0; k < *bad; ++k) {
+    if (text_[k] == '\n') {
+      ++pos.line;
+      pos.column = 1;
+    } else {
+      ++pos.column;
+    }
+  }
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned char>(text_[*bad]));
+  return Error(pos, std::string("not valid UTF-8 (byte ") + buf + ")");
+}
+
 StatusOr<ConfigToken> ConfigLexer::Next() {
+  if (!checked_utf8_) {
+    if (Status s = CheckUtf8(); !s.ok()) return s;
+  }
   if (Status s = SkipSpace(); !s.ok()) return s;
   if (i_ >= text_.size()) return ConfigToken{ConfigToken::Kind::kEnd, "", Here()};
   SourcePos pos = Here();

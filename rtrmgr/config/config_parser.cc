@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -94,6 +95,11 @@ StatusOr<ConfigNode> ConfigParser::Parse(std::string_view text, const std::strin
 }
 
 StatusOr<std::string> ConfigParser::ReadFile(const std::string& path) {
+  // A directory opens and reads as empty on Linux: it would be an empty configuration.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return InvalidArgument(path + ": is a directory, not a configuration file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return NotFound(path + ": " + std::strerror(errno));
   std::ostringstream ss;

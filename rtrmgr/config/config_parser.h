@@ -25,7 +25,7 @@ class ConfigParser {
   static StatusOr<ConfigNode> Parse(std::string_view text, const std::string& file);
   // Reads and parses a file; an unreadable file is NOT_FOUND "path: reason".
   static StatusOr<ConfigNode> ParseFile(const std::string& path);
-  // Reads a whole file into a string.
+  // Reads a whole file into a string; a directory is INVALID_ARGUMENT.
   static StatusOr<std::string> ReadFile(const std::string& path);
 };
 

@@ -64,12 +64,30 @@ TEST(ConfigParserTest, SyntaxErrorsNamePosition) {
       {"a \"\\q\";", "t:1:4: bad escape '\\q' in string"},
       {"a \x01;", "t:1:3: unexpected character 0x01"},
       {"a b", "t:1:4: expected ';' or '{' after 'a', found end of file"},
+      // UTF-8 (RFC 3629) everywhere, comments included; a string also once decoded.
+      {"a {\n  b \"caf\xe9\";\n}\n", "t:2:9: not valid UTF-8 (byte 0xe9)"},
+      {"# \xff\na;", "t:1:3: not valid UTF-8 (byte 0xff)"},
+      {"a \"ok\\xc3\";", "t:1:3: string is not valid UTF-8 (its byte 3 is 0xc3)"},
   };
   for (const auto& c : cases) {
     auto tree = ConfigParser::Parse(c.text, "t");
     ASSERT_FALSE(tree.ok()) << c.text;
     EXPECT_EQ(tree.status().message(), c.error) << c.text;
   }
+}
+
+TEST(ConfigParserTest, AcceptsUtf8TextAndEscapes) {
+  auto tree = MustParse("a \"caf\xc3\xa9\" \"\\xc3\\xa9\" d\xc3\xa9j\xc3\xa0;");
+  ASSERT_EQ(tree.children().size(), 1u);
+  EXPECT_EQ(tree.children()[0].arg_texts(),
+            (std::vector<std::string>{"caf\xc3\xa9", "\xc3\xa9", "d\xc3\xa9j\xc3\xa0"}));
+}
+
+TEST(ConfigParserTest, ReadFileRefusesADirectory) {
+  auto text = ConfigParser::ReadFile(::testing::TempDir());
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(text.status().message().find("is a directory"), std::string::npos);
 }
 
 TEST(ConfigParserTest, RejectsDeepNesting) {
