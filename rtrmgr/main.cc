@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/log.h"
@@ -95,12 +96,23 @@ int main(int argc, char** argv) {
   }
   strata::rtrmgr::ConfigValidator validator(*templates);
   if (!check_file.empty()) {
-    strata::Status s = validator.ValidateFile(check_file);
-    if (!s.ok()) {
-      std::fprintf(stderr, "%s\n", s.message().c_str());
+    auto report = validator.ExamineFile(check_file);
+    if (!report.ok()) {
+      std::fprintf(stderr, "%s\n", report.status().message().c_str());
       return 1;
     }
-    std::printf("%s: configuration OK\n", check_file.c_str());
+    // One list, by position: errors and warnings as a compiler prints them.
+    std::vector<strata::rtrmgr::ConfigError> all = report->errors;
+    all.insert(all.end(), report->warnings.begin(), report->warnings.end());
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.pos.line, a.pos.column) < std::tie(b.pos.line, b.pos.column);
+    });
+    for (const auto& e : all) std::fprintf(stderr, "%s\n", e.ToString().c_str());
+    if (!report->ok()) return 1;
+    const size_t n = report->warnings.size();
+    const std::string note =
+        n == 0 ? "" : " (" + std::to_string(n) + (n == 1 ? " warning)" : " warnings)");
+    std::printf("%s: configuration OK%s\n", check_file.c_str(), note.c_str());
     return 0;
   }
   if (config_file.empty()) {

@@ -3,8 +3,8 @@
 // line, `/* ... */`). A comment starts only where a token could start, so `a#b` and
 // `finder://x` inside a word are words. Quoted strings take the escapes \" \\ \n \t and \xHH and
 // may not span lines. The text must be UTF-8 (RFC 3629), and so must every string once its
-// escapes are decoded: values cross IPC as protobuf strings. Input is untrusted: every problem is an error value naming
-// file:line:column, never an assert. Thread-compatible.
+// escapes are decoded: values cross IPC as protobuf strings. Input is untrusted: every problem is
+// an error value naming file:line:column, never an assert. Thread-compatible.
 #pragma once
 
 #include <string>

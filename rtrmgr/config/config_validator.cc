@@ -6,6 +6,7 @@
 
 #include "rtrmgr/config/config_parser.h"
 #include "rtrmgr/config/config_printer.h"
+#include "rtrmgr/config/config_rules.h"
 
 namespace strata::rtrmgr {
 namespace {
@@ -19,14 +20,52 @@ std::string Shown(const ConfigNode& node, const TemplateNode& tmpl) {
   return node.keyword();
 }
 
+std::string Join(const std::string& path, const std::string& next) {
+  return path.empty() ? next : path + " " + next;
+}
+
+void SortByPosition(std::vector<ConfigError>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const ConfigError& a, const ConfigError& b) {
+    return std::tie(a.pos.file, a.pos.line, a.pos.column) <
+           std::tie(b.pos.file, b.pos.line, b.pos.column);
+  });
+}
+
+// A finding of the schema (no rule id), an error.
+ConfigError Schema(SourcePos pos, std::string reason, std::string path) {
+  return ConfigError{std::move(pos), std::move(reason), std::move(path), false, ""};
+}
+
+std::string Lines(const std::vector<ConfigError>& v) {
+  std::string text;
+  for (const auto& e : v) text += (text.empty() ? "" : "\n") + e.ToString();
+  return text;
+}
+
 }  // namespace
 
+std::string ConfigError::ToString() const {
+  const std::string kind = warning ? "warning: " : "";
+  if (pos.line > 0) return pos.ToString() + ": " + kind + reason;
+  if (!path.empty()) return path + ": " + kind + reason;
+  if (!pos.file.empty()) return pos.file + ": " + kind + reason;
+  return kind + reason;
+}
+
+Status ValidationReport::ToStatus() const {
+  if (errors.empty()) return Status::Ok();
+  return InvalidArgument(Lines(errors));
+}
+
+std::string ValidationReport::WarningText() const { return Lines(warnings); }
+
 bool ConfigValidator::CheckArgs(const ConfigNode& node, const TemplateNode& tmpl,
-                                std::vector<ConfigError>& errors, std::vector<Ref>& refs) const {
+                                const std::string& path, std::vector<ConfigError>& errors,
+                                std::vector<Ref>& refs) const {
   const auto& args = node.args();
   const std::string kw = Q(node.keyword());
   auto fail = [&](const SourcePos& pos, std::string reason) {
-    errors.push_back({pos, std::move(reason)});
+    errors.push_back(Schema(pos, std::move(reason), path));
     return false;
   };
   switch (tmpl.kind) {
@@ -52,7 +91,9 @@ bool ConfigValidator::CheckArgs(const ConfigNode& node, const TemplateNode& tmpl
     }
   }
   if (!tmpl.ref.empty()) {
-    for (const auto& a : args) refs.push_back({tmpl.value.Canonical(a.text), a.text, a.pos, &tmpl});
+    for (const auto& a : args) {
+      refs.push_back({tmpl.value.Canonical(a.text), a.text, a.pos, path, &tmpl});
+    }
   }
   return true;
 }
@@ -64,31 +105,34 @@ void ConfigValidator::ValidateChildren(const ConfigNode& node, const TemplateNod
   for (const auto& child : node.children()) {
     const TemplateNode* ct = tmpl.Find(child.keyword());
     if (ct == nullptr) {
-      errors.push_back({child.pos(), "unknown node " + Q(child.keyword()) +
-                                         (path.empty() ? "" : " in " + Q(path))});
+      errors.push_back(
+          Schema(child.pos(),
+                 "unknown node " + Q(child.keyword()) + (path.empty() ? "" : " in " + Q(path)),
+                 Join(path, child.keyword())));
       continue;
     }
-    if (!CheckArgs(child, *ct, errors, refs)) continue;
+    const std::string sub = Join(path, Shown(child, *ct));
+    if (!CheckArgs(child, *ct, sub, errors, refs)) continue;
     const std::string id = ct->Identity(child);
     if (auto [it, fresh] = seen.emplace(id, child.pos()); !fresh) {
-      errors.push_back({child.pos(), "duplicate " + Q(Shown(child, *ct)) + " (first at " +
-                                         it->second.ToString() + ")"});
+      const std::string first =
+          it->second.line > 0 ? " (first at " + it->second.ToString() + ")" : "";
+      errors.push_back(Schema(child.pos(), "duplicate " + Q(Shown(child, *ct)) + first, sub));
       continue;
     }
-    if (ct->kind != NodeKind::kLeaf) {
-      std::string sub = path.empty() ? Shown(child, *ct) : path + " " + Shown(child, *ct);
-      ValidateChildren(child, *ct, sub, errors, refs);
-    }
+    if (ct->kind != NodeKind::kLeaf) ValidateChildren(child, *ct, sub, errors, refs);
   }
   for (const auto& ct : tmpl.children) {
     if (ct->mandatory && node.FindChild(ct->name) == nullptr) {
-      errors.push_back({node.pos(), (path.empty() ? std::string("configuration") : Q(path)) +
-                                        " is missing mandatory " + Q(ct->name)});
+      errors.push_back(Schema(node.pos(),
+                              (path.empty() ? std::string("configuration") : Q(path)) +
+                                  " is missing mandatory " + Q(ct->name),
+                              path));
     }
   }
 }
 
-std::vector<ConfigError> ConfigValidator::Validate(const ConfigNode& root) const {
+ValidationReport ConfigValidator::Examine(const ConfigNode& root) const {
   std::vector<ConfigError> errors;
   std::vector<Ref> refs;
   ValidateChildren(root, templates_.root(), "", errors, refs);
@@ -97,28 +141,35 @@ std::vector<ConfigError> ConfigValidator::Validate(const ConfigNode& root) const
     auto [it, fresh] = defined.try_emplace(ref.tmpl->ref);
     if (fresh) it->second = templates_.KeysAt(root, ref.tmpl->ref);
     if (std::find(it->second.begin(), it->second.end(), ref.value) == it->second.end()) {
-      errors.push_back({ref.pos, Q(ref.shown) + " is not a defined " + Q(ref.tmpl->ref)});
+      errors.push_back(
+          Schema(ref.pos, Q(ref.shown) + " is not a defined " + Q(ref.tmpl->ref), ref.path));
     }
   }
-  std::stable_sort(errors.begin(), errors.end(), [](const ConfigError& a, const ConfigError& b) {
-    return std::tie(a.pos.file, a.pos.line, a.pos.column) <
-           std::tie(b.pos.file, b.pos.line, b.pos.column);
-  });
-  return errors;
+  std::vector<ConfigError> findings;
+  ConfigRules::Check(root, templates_, findings);
+  ValidationReport report;
+  report.errors = std::move(errors);
+  for (auto& f : findings) (f.warning ? report.warnings : report.errors).push_back(std::move(f));
+  SortByPosition(report.errors);
+  SortByPosition(report.warnings);
+  return report;
 }
 
-Status ConfigValidator::Check(const ConfigNode& root) const {
-  auto errors = Validate(root);
-  if (errors.empty()) return Status::Ok();
-  std::string text;
-  for (const auto& e : errors) text += (text.empty() ? "" : "\n") + e.ToString();
-  return InvalidArgument(text);
+std::vector<ConfigError> ConfigValidator::Validate(const ConfigNode& root) const {
+  return Examine(root).errors;
+}
+
+Status ConfigValidator::Check(const ConfigNode& root) const { return Examine(root).ToStatus(); }
+
+StatusOr<ValidationReport> ConfigValidator::ExamineFile(const std::string& path) const {
+  auto tree = ConfigParser::ParseFile(path);
+  if (!tree.ok()) return tree.status();
+  return Examine(*tree);
 }
 
 Status ConfigValidator::ValidateFile(const std::string& path) const {
-  auto tree = ConfigParser::ParseFile(path);
-  if (!tree.ok()) return tree.status();
-  return Check(*tree);
+  auto report = ExamineFile(path);
+  return report.ok() ? report->ToStatus() : report.status();
 }
 
 }  // namespace strata::rtrmgr

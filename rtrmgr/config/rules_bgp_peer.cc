@@ -1,0 +1,163 @@
+// ConfigRules: each BGP peer of each VR (what strata-bgp's add_peer would refuse, and what is
+// legal but likely a mistake). The rule ids and reasons are in config_rules.cc.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "rtrmgr/config/rule_context.h"
+
+namespace strata::rtrmgr {
+namespace {
+
+constexpr std::string_view kBgp = "virtual-router bgp";
+constexpr std::string_view kPeer = "virtual-router bgp peer";
+
+// What a peer's rules need of its VR.
+struct VrBgp {
+  const ConfigNode* bgp = nullptr;
+  std::string path;  // "virtual-router red bgp"
+  std::optional<uint32_t> local_as;
+  std::optional<IpAddr> listen_address;
+  std::optional<uint32_t> port;
+  std::vector<uint32_t> confed_members;
+  bool vr_import = false;
+  bool vr_export = false;
+};
+
+void CheckAddresses(const VrBgp& vr, const ConfigNode& peer, const IpAddr& addr,
+                    const std::string& path, RuleContext& ctx) {
+  if (!IsOneHost(addr)) {
+    ctx.ReportAt("bgp-peer-address", peer, path,
+                 "peer " + addr.ToString() + " is not the address of one host");
+    return;
+  }
+  const auto port = ctx.U32(&peer, kPeer, "port");
+  if (vr.listen_address && *vr.listen_address == addr && port && vr.port && *port == *vr.port) {
+    ctx.ReportAt("bgp-peer-is-self", peer, path,
+                 "peer " + addr.ToString() + " port " + std::to_string(*port) +
+                     " is this VR's own listen-address and port: it would connect to itself");
+  }
+  if (const ConfigNode* la = peer.FindChild("local-address")) {
+    auto local = RuleContext::Addr(la);
+    if (local && local->family() != addr.family()) {
+      ctx.ReportAt("bgp-local-address-family", *la, path + " local-address",
+                   "local-address " + local->ToString() + " is not of the family of peer " +
+                       addr.ToString());
+    } else if (local && *local == addr) {
+      ctx.ReportAt("bgp-peer-is-self", *la, path + " local-address",
+                   "local-address " + local->ToString() +
+                       " is the peer's own address: it would connect to itself");
+    }
+  }
+}
+
+void CheckSession(const VrBgp& vr, const ConfigNode& peer, const std::string& path,
+                  RuleContext& ctx) {
+  if (const ConfigNode* h = peer.FindChild("hold-time")) {
+    if (auto v = RuleContext::U32Text(h->first_arg()); v && (*v == 1 || *v == 2)) {
+      ctx.ReportAt("bgp-hold-time", *h, path + " hold-time",
+                   "hold-time " + std::to_string(*v) +
+                       ": a hold time is 0 (no keepalives) or at least 3 seconds (RFC 4271 4.2)");
+    }
+  }
+  if (const ConfigNode* md5 = peer.FindChild("md5-password")) {
+    if (md5->first_arg().size() > 80) {
+      ctx.ReportAt("bgp-md5-length", *md5, path + " md5-password",
+                   "md5-password is " + std::to_string(md5->first_arg().size()) +
+                       " bytes long: TCP MD5 keys (RFC 2385) are at most 80 bytes on Linux");
+    }
+  }
+  const ConfigNode* ttl = peer.FindChild("ttl-security");
+  const ConfigNode* multihop = peer.FindChild("multihop");
+  if (ttl != nullptr && multihop != nullptr) {
+    const ConfigNode& later = RuleContext::Later(*ttl, *multihop);
+    ctx.ReportAt("bgp-ttl-security-with-multihop", later, path + " " + later.keyword(),
+                 "ttl-security and multihop exclude each other: GTSM (RFC 5082) sends with TTL "
+                 "255 and accepts packets that crossed at most ttl-security hops");
+  }
+  const ConfigNode* as_leaf = peer.FindChild("as");
+  const auto as = as_leaf != nullptr ? RuleContext::U32Text(as_leaf->first_arg()) : std::nullopt;
+  if (!as) return;
+  if (*as == 23456 || *as == 65535 || *as == 4294967295u) {
+    ctx.ReportAt("bgp-reserved-as", *as_leaf, path + " as",
+                 "peer as " + std::to_string(*as) + " is " +
+                     (*as == 23456 ? "AS_TRANS (RFC 6793)" : "reserved (RFC 7300)"));
+  }
+  if (!vr.local_as) return;
+  const bool internal = *as == *vr.local_as;
+  const bool confed =
+      std::find(vr.confed_members.begin(), vr.confed_members.end(), *as) != vr.confed_members.end();
+  if (const ConfigNode* rr = peer.FindChild("route-reflector-client");
+      rr != nullptr && !internal && rr->first_arg() == "true") {
+    ctx.ReportAt("bgp-rr-client-not-internal", *rr, path + " route-reflector-client",
+                 std::string("route-reflector-client on an ") +
+                     (confed ? "confederation-external" : "eBGP") + " peer (as " +
+                     std::to_string(*as) + ", local-as " + std::to_string(*vr.local_as) +
+                     "): route reflection is between internal peers (RFC 4456)");
+  }
+  if (!internal && !confed && ctx.Bool(&peer, kPeer, "ebgp-requires-policy") != false) {
+    const bool import = peer.FindChild("import") != nullptr || vr.vr_import;
+    const bool exp = peer.FindChild("export") != nullptr || vr.vr_export;
+    if (!import || !exp) {
+      const std::string missing = !import && !exp ? "import or export"
+                                  : !import       ? "import"
+                                                  : "export";
+      ctx.ReportAt("bgp-ebgp-without-policy", peer, path,
+                   "eBGP peer " + peer.first_arg() + " has no " + missing +
+                       " policy (its own or the VR's): RFC 8212 " +
+                       (!import && !exp ? "accepts nothing from it and sends it nothing"
+                        : !import       ? "accepts nothing from it"
+                                        : "sends it nothing") +
+                       " (set one, or ebgp-requires-policy false)");
+    }
+  }
+}
+
+void CheckLimits(const ConfigNode& peer, const std::string& path, RuleContext& ctx) {
+  if (peer.FindChild("max-prefixes") != nullptr) return;
+  for (const char* kw : {"max-prefixes-warning", "max-prefixes-restart"}) {
+    if (const ConfigNode* n = peer.FindChild(kw)) {
+      ctx.ReportAt("bgp-max-prefixes-options-alone", *n, path + " " + kw,
+                   std::string(kw) + " without max-prefixes: it has no effect");
+    }
+  }
+}
+
+VrBgp ReadVr(const ConfigNode& vr, const ConfigNode& bgp, RuleContext& ctx) {
+  VrBgp v;
+  v.bgp = &bgp;
+  v.path = "virtual-router " + vr.first_arg() + " bgp";
+  v.local_as = ctx.U32(&bgp, kBgp, "local-as");
+  v.listen_address = RuleContext::Addr(bgp.FindChild("listen-address"));
+  v.port = ctx.U32(&bgp, kBgp, "port");
+  if (const ConfigNode* m = bgp.FindChild("confederation-members")) {
+    for (const auto& a : m->args()) {
+      if (auto as = RuleContext::U32Text(a.text)) v.confed_members.push_back(*as);
+    }
+  }
+  v.vr_import = bgp.FindChild("import") != nullptr;
+  v.vr_export = bgp.FindChild("export") != nullptr;
+  return v;
+}
+
+}  // namespace
+
+void CheckBgpPeerRules(const ConfigNode& root, RuleContext& ctx) {
+  for (const ConfigNode& vr : root.children()) {
+    if (vr.keyword() != "virtual-router" || vr.args().empty()) continue;
+    const ConfigNode* bgp = vr.FindChild("bgp");
+    if (bgp == nullptr) continue;
+    const VrBgp v = ReadVr(vr, *bgp, ctx);
+    for (const ConfigNode& peer : bgp->children()) {
+      if (peer.keyword() != "peer" || peer.args().empty()) continue;
+      auto addr = RuleContext::AddrText(peer.first_arg());
+      if (!addr) continue;
+      const std::string path = v.path + " peer " + addr->ToString();
+      CheckAddresses(v, peer, *addr, path, ctx);
+      CheckSession(v, peer, path, ctx);
+      CheckLimits(peer, path, ctx);
+    }
+  }
+}
+
+}  // namespace strata::rtrmgr

@@ -1,0 +1,81 @@
+// ConfigRules: virtual routers and what the FEA and the RIBs would refuse (interfaces, kernel
+// tables, static routes). The rule ids and reasons are in config_rules.cc.
+#include <map>
+#include <string>
+
+#include "rtrmgr/config/rule_context.h"
+
+namespace strata::rtrmgr {
+namespace {
+
+struct Seen {
+  std::string vr;
+  SourcePos pos;
+};
+
+std::string FirstAt(const SourcePos& pos) {
+  const std::string at = RuleContext::At(pos);
+  return at.empty() ? "" : " (" + at + ")";
+}
+
+void CheckStatic(const ConfigNode& vr, const std::string& vr_path, RuleContext& ctx) {
+  const ConfigNode* stat = vr.FindChild("static");
+  if (stat == nullptr) return;
+  for (const ConfigNode& route : stat->children()) {
+    if (route.keyword() != "route") continue;
+    auto prefix = RuleContext::PrefixText(route.first_arg());
+    const ConfigNode* nh_leaf = RuleContext::Leaf(&route, "next-hop");
+    auto nh = RuleContext::Addr(nh_leaf);
+    if (!prefix || !nh || prefix->family() == nh->family()) continue;
+    ctx.ReportAt(
+        "static-next-hop-family", *nh_leaf,
+        vr_path + " static route " + route.first_arg() + " next-hop",
+        "next-hop " + nh->ToString() + " is not of the family of route " + prefix->ToString());
+  }
+}
+
+}  // namespace
+
+void CheckVirtualRouterRules(const ConfigNode& root, RuleContext& ctx) {
+  std::map<std::string, Seen> interfaces;  // interface -> first VR binding it
+  std::map<uint32_t, Seen> tables;         // non-zero table -> first VR using it
+  for (const ConfigNode& vr : root.children()) {
+    if (vr.keyword() != "virtual-router" || vr.args().empty()) continue;
+    const std::string& name = vr.first_arg();
+    const std::string vr_path = "virtual-router " + name;
+    for (const ConfigNode& iface : vr.children()) {
+      if (iface.keyword() != "interface" || iface.args().empty()) continue;
+      const SourcePos pos = RuleContext::ValuePos(iface);
+      auto [it, fresh] = interfaces.try_emplace(iface.first_arg(), Seen{name, pos});
+      if (fresh || it->second.vr == name) continue;  // the same VR twice: a duplicate key
+      ctx.Report("interface-in-two-vrs", pos, vr_path + " interface " + iface.first_arg(),
+                 "interface '" + iface.first_arg() + "' is already bound to virtual-router '" +
+                     it->second.vr + "'" + FirstAt(it->second.pos) +
+                     ": an interface belongs to one VR");
+    }
+    if (const ConfigNode* t = vr.FindChild("table-id")) {
+      auto id = RuleContext::U32Text(t->first_arg());
+      if (id && *id != 0) {
+        auto [it, fresh] = tables.try_emplace(*id, Seen{name, RuleContext::ValuePos(*t)});
+        if (!fresh) {
+          ctx.ReportAt("table-id-shared", *t, vr_path + " table-id",
+                       "kernel table " + std::to_string(*id) +
+                           " already belongs to virtual-router '" + it->second.vr + "'" +
+                           FirstAt(it->second.pos) +
+                           ": each VR needs its own table (or 0 for none)");
+        }
+        if (*id == 253 || *id == 255) {
+          ctx.ReportAt("table-id-reserved", *t, vr_path + " table-id",
+                       "table-id " + std::to_string(*id) + " is the kernel's " +
+                           (*id == 255 ? "local" : "default") + " table: routes there " +
+                           (*id == 255 ? "make addresses local to this host"
+                                       : "are consulted after the main table") +
+                           "; use a table of your own (1..252, 256..)");
+        }
+      }
+    }
+    CheckStatic(vr, vr_path, ctx);
+  }
+}
+
+}  // namespace strata::rtrmgr
