@@ -22,6 +22,7 @@ struct CommitEngine::Run {
   CommitRequest request;
   bool replay = false;
   Status failure;
+  std::vector<std::string> warnings;
   std::function<void(StatusOr<CommitResult>)> done;
 };
 
@@ -54,8 +55,9 @@ void CommitEngine::Commit(CommitRequest request, std::function<void(StatusOr<Com
                     "); reload it and apply your changes again"));
     return;
   }
-  if (Status s = ConfigValidator(templates_).Check(request.candidate); !s.ok()) {
-    done(s);
+  const ValidationReport report = ConfigValidator(templates_).Examine(request.candidate);
+  if (!report.ok()) {
+    done(report.ToStatus());
     return;
   }
   auto plan = Plan(running_, request.candidate);
@@ -64,6 +66,7 @@ void CommitEngine::Commit(CommitRequest request, std::function<void(StatusOr<Com
     return;
   }
   auto run = std::make_shared<Run>();
+  for (const auto& w : report.warnings) run->warnings.push_back(w.ToString());
   run->actions = std::move(*plan);
   run->candidate = request.candidate;
   run->request = std::move(request);
@@ -104,7 +107,7 @@ void CommitEngine::Replay(const std::string& instance, Done done) {
 
 void CommitEngine::Step(std::shared_ptr<Run> run) {
   if (run->next == run->actions.size()) {
-    CommitResult result{revision_, run->actions.size()};
+    CommitResult result{revision_, run->actions.size(), run->warnings};
     if (!run->replay) {
       running_ = std::move(run->candidate);
       CommitRecord rec{revision_ + 1, CommitHistory::NowUtc(), run->request.user,
@@ -127,8 +130,10 @@ void CommitEngine::Step(std::shared_ptr<Run> run) {
     if (!*alive) return;
     const PlanAction& a = run->actions[run->next];
     if (!s.ok()) {
-      run->failure = Status(s.code(), a.path + ": " + a.xrl.ToString() + ": " + s.message());
-      Log()->warn("{}", run->failure.ToString());
+      // The operator gets the place and the process's reason; the XRL is for the log.
+      const std::string place = a.pos.line > 0 ? a.pos.ToString() + ": " : "";
+      run->failure = Status(s.code(), place + a.path + ": " + a.instance + ": " + s.message());
+      Log()->warn("{} failed: {}", a.xrl.ToString(), run->failure.ToString());
       if (run->replay) {
         // A replay goes on: the rest of the config still belongs on the process.
         ++run->next;

@@ -1,14 +1,16 @@
 // CommitEngine: the running configuration and the only way to change it.
 //
-// Commit(candidate): validates it, checks that the caller's base revision is still the running
+// Commit(candidate): validates it (ConfigValidator: errors refuse it, warnings go back with the
+// result), checks that the caller's base revision is still the running
 // one (optimistic locking: two operators editing at once cannot clobber each other; the second
 // to commit gets ABORTED and must reload), plans the XRLs (ConfigPlanner plus PolicyCompiler),
 // asks the owner to start the processes the candidate needs (`prepare`), then sends the XRLs in
-// order. On the first failure the undo XRLs of the steps already done run in reverse and the
-// running configuration stays as it was; on success the candidate becomes running, gets the
-// next revision and goes into the history. `finished` runs after every commit that reached the
-// apply step, with the (new or kept) running config, so the owner can stop processes no longer
-// needed. One commit at a time: another one meanwhile gets UNAVAILABLE.
+// order. On the first failure (reported as "PLACE: PATH: INSTANCE: reason", PLACE the node's
+// file:line:column when known; the XRL goes to the log) the undo XRLs of the steps already done run
+// in reverse and the running configuration stays as it was; on success the candidate becomes
+// running, gets the next revision and goes into the history. `finished` runs after every commit
+// that reached the apply step, with the (new or kept) running config, so the owner can stop
+// processes no longer needed. One commit at a time: another one meanwhile gets UNAVAILABLE.
 // Replay(instance): re-sends what the running configuration says to one process (after its
 // restart). Threading: the io_context thread of the executor.
 #pragma once
@@ -37,6 +39,7 @@ struct CommitRequest {
 struct CommitResult {
   uint64_t revision = 0;
   size_t actions = 0;
+  std::vector<std::string> warnings;  // the validator's, each "file:line:col: warning: ..."
 };
 
 class CommitEngine {

@@ -211,11 +211,20 @@ StatusOr<ipc::Xrl> MakeXrl(const std::string& target, const std::string& method,
   return ipc::Xrl::Parse("finder://" + target + "/bgp/1.0/" + method + "?" + args);
 }
 
+// Where `name` is written in `root` (line 0: nowhere known).
+SourcePos StatementPos(const ConfigNode& root, const std::string& name) {
+  const ConfigNode* policy = root.FindChild("policy");
+  const ConfigNode* st = policy != nullptr ? policy->FindChild("policy-statement", name) : nullptr;
+  return st != nullptr ? st->pos() : SourcePos{};
+}
+
 PlanAction MakeAction(PlanAction::Kind kind, const std::string& vr, const std::string& name,
-                      uint32_t rank, ipc::Xrl xrl, std::optional<ipc::Xrl> undo) {
+                      const SourcePos& pos, uint32_t rank, ipc::Xrl xrl,
+                      std::optional<ipc::Xrl> undo) {
   PlanAction a;
   a.kind = kind;
   a.path = "policy policy-statement " + name;
+  a.pos = pos;
   a.process = "bgp";
   a.instance = "bgp." + vr;
   a.rank = rank;
@@ -302,7 +311,7 @@ StatusOr<PolicyCompiler::Plan> PolicyCompiler::Diff(const ConfigNode& running,
       }
       plan.defines.push_back(
           MakeAction(old != nullptr ? PlanAction::Kind::kChange : PlanAction::Kind::kCreate, vr,
-                     name, bgp_rank, xrl, std::move(undo)));
+                     name, StatementPos(candidate, name), bgp_rank, xrl, std::move(undo)));
     }
   }
   for (const auto& [vr, defs] : *old_defs) {
@@ -312,8 +321,9 @@ StatusOr<PolicyCompiler::Plan> PolicyCompiler::Diff(const ConfigNode& running,
       if (new_vr->second.contains(name)) continue;
       auto del = MakeXrl("bgp." + vr, "delete_policy", "name:txt=" + ipc::PercentEncode(name));
       if (!del.ok()) return del.status();
-      plan.deletes.push_back(
-          MakeAction(PlanAction::Kind::kDelete, vr, name, bgp_rank, std::move(*del), xrl));
+      plan.deletes.push_back(MakeAction(PlanAction::Kind::kDelete, vr, name,
+                                        StatementPos(running, name), bgp_rank, std::move(*del),
+                                        xrl));
     }
   }
   return plan;

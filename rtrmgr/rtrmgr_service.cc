@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "rtrmgr/config/config_origins.h"
 #include "rtrmgr/config/config_parser.h"
 #include "rtrmgr/config/config_printer.h"
 #include "rtrmgr/config/config_validator.h"
@@ -17,9 +18,29 @@ void RtrmgrService::GetConfig(const v1::GetConfigRequest&,
   reply(r);
 }
 
+namespace {
+
+// The candidate of a request, with the places the operator's files gave its nodes (or none:
+// errors then name paths, not lines of the text strata-sh made).
+StatusOr<ConfigNode> Candidate(const v1::CommitRequest& request) {
+  auto tree = ConfigParser::Parse(request.config(), "candidate");
+  if (!tree.ok()) return tree.status();
+  ConfigOrigins origins;
+  origins.files.assign(request.origin_files().begin(), request.origin_files().end());
+  origins.numbers.assign(request.origins().begin(), request.origins().end());
+  if (origins.numbers.empty()) {
+    ConfigOrigins::Clear(*tree);
+  } else {
+    (void)origins.Apply(*tree);  // a mismatch leaves no places: paths still name the nodes
+  }
+  return tree;
+}
+
+}  // namespace
+
 void RtrmgrService::Commit(const v1::CommitRequest& request,
                            ipc::Responder<v1::CommitReply> reply) {
-  auto tree = ConfigParser::Parse(request.config(), "candidate");
+  auto tree = Candidate(request);
   if (!tree.ok()) {
     reply.Fail(tree.status());
     return;
@@ -38,19 +59,21 @@ void RtrmgrService::Commit(const v1::CommitRequest& request,
     v1::CommitReply out;
     out.set_revision(r->revision);
     out.set_actions(static_cast<uint32_t>(r->actions));
+    for (const auto& w : r->warnings) out.add_warnings(w);
     (*shared)(out);
   });
 }
 
 void RtrmgrService::CheckConfig(const v1::CommitRequest& request,
                                 ipc::Responder<v1::CheckConfigReply> reply) {
-  auto tree = ConfigParser::Parse(request.config(), "candidate");
+  auto tree = Candidate(request);
   if (!tree.ok()) {
     reply.Fail(tree.status());
     return;
   }
-  if (Status s = ConfigValidator(templates_).Check(*tree); !s.ok()) {
-    reply.Fail(s);
+  const ValidationReport report = ConfigValidator(templates_).Examine(*tree);
+  if (!report.ok()) {
+    reply.Fail(report.ToStatus());
     return;
   }
   auto plan = manager_.engine().Plan(manager_.engine().running(), *tree);
@@ -60,6 +83,7 @@ void RtrmgrService::CheckConfig(const v1::CommitRequest& request,
   }
   v1::CheckConfigReply r;
   for (const auto& a : *plan) r.add_actions(a.ToString());
+  for (const auto& w : report.warnings) r.add_warnings(w.ToString());
   reply(r);
 }
 

@@ -127,6 +127,7 @@ class Builder {
     PlanAction action;
     action.kind = kind;
     action.path = XrlExpander::PathOf(chain);
+    action.pos = chain.back().node->pos();
     action.process = def->name;
     action.rank = def->rank;
     auto instance = XrlExpander::ExpandText(def->instance, chain);

@@ -232,7 +232,7 @@ TEST(ConfigRulesTest, FindingsWithoutPositionNameThePath) {
   auto report = ConfigValidator(RealTemplates()).Examine(root);
   ASSERT_EQ(report.errors.size(), 1u);
   EXPECT_EQ(report.errors[0].ToString(),
-            "virtual-router red bgp peer 192.0.2.2 hold-time: hold-time 1: a hold time is 0 (no "
+            "virtual-router red bgp peer 192.0.2.2: hold-time 1: a hold time is 0 (no "
             "keepalives) or at least 3 seconds (RFC 4271 4.2)");
 }
 

@@ -105,22 +105,23 @@ void ConfigValidator::ValidateChildren(const ConfigNode& node, const TemplateNod
   for (const auto& child : node.children()) {
     const TemplateNode* ct = tmpl.Find(child.keyword());
     if (ct == nullptr) {
-      errors.push_back(
-          Schema(child.pos(),
-                 "unknown node " + Q(child.keyword()) + (path.empty() ? "" : " in " + Q(path)),
-                 Join(path, child.keyword())));
+      errors.push_back(Schema(
+          child.pos(),
+          "unknown node " + Q(child.keyword()) + (path.empty() ? "" : " in " + Q(path)), path));
       continue;
     }
-    const std::string sub = Join(path, Shown(child, *ct));
-    if (!CheckArgs(child, *ct, sub, errors, refs)) continue;
+    // A finding about a node names the node that holds it (where `set` and `delete` edit it).
+    if (!CheckArgs(child, *ct, path, errors, refs)) continue;
     const std::string id = ct->Identity(child);
     if (auto [it, fresh] = seen.emplace(id, child.pos()); !fresh) {
       const std::string first =
           it->second.line > 0 ? " (first at " + it->second.ToString() + ")" : "";
-      errors.push_back(Schema(child.pos(), "duplicate " + Q(Shown(child, *ct)) + first, sub));
+      errors.push_back(Schema(child.pos(), "duplicate " + Q(Shown(child, *ct)) + first, path));
       continue;
     }
-    if (ct->kind != NodeKind::kLeaf) ValidateChildren(child, *ct, sub, errors, refs);
+    if (ct->kind != NodeKind::kLeaf) {
+      ValidateChildren(child, *ct, Join(path, Shown(child, *ct)), errors, refs);
+    }
   }
   for (const auto& ct : tmpl.children) {
     if (ct->mandatory && node.FindChild(ct->name) == nullptr) {

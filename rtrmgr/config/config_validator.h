@@ -25,7 +25,9 @@ namespace strata::rtrmgr {
 struct ConfigError {
   SourcePos pos;
   std::string reason;
-  std::string path;  // "virtual-router red bgp peer 10.0.0.2 hold-time": shown without a position
+  // The node holding the finding ("virtual-router red bgp peer 10.0.0.2" for its hold-time),
+  // shown when `pos` is unknown: where `set` and `delete` would edit it.
+  std::string path;
   bool warning = false;
   std::string rule;  // the ConfigRules id; "" for the schema's checks
 

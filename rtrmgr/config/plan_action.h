@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "libipc/xrl.h"
+#include "rtrmgr/config/config_node.h"
 
 namespace strata::rtrmgr {
 
@@ -18,6 +19,7 @@ struct PlanAction {
 
   Kind kind = Kind::kCreate;
   std::string path;      // the config node: "virtual-router red static route 192.0.2.0/24"
+  SourcePos pos;         // where the operator wrote that node (line 0: nowhere known)
   std::string process;   // process class from the templates: "rib"
   std::string instance;  // process instance: "rib.red"
   uint32_t rank = 0;     // the process's rank (fea before rib before bgp)

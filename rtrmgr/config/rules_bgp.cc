@@ -22,20 +22,20 @@ std::string ReservedWhy(uint32_t as) {
 void CheckIdentifiers(const ConfigNode& bgp, const std::string& path, RuleContext& ctx) {
   if (const ConfigNode* id = RuleContext::Leaf(&bgp, "router-id")) {
     if (auto a = RuleContext::Addr(id); a && a->is_zero()) {
-      ctx.ReportAt("bgp-router-id-zero", *id, path + " router-id",
+      ctx.ReportAt("bgp-router-id-zero", *id, path,
                    "router-id 0.0.0.0: the BGP Identifier must be non-zero (RFC 6286)");
     }
   }
   if (const ConfigNode* id = RuleContext::Leaf(&bgp, "cluster-id")) {
     if (auto a = RuleContext::Addr(id); a && a->is_zero()) {
-      ctx.ReportAt("bgp-cluster-id-zero", *id, path + " cluster-id",
+      ctx.ReportAt("bgp-cluster-id-zero", *id, path,
                    "cluster-id 0.0.0.0: a CLUSTER_ID must be non-zero (leave it unset for the "
                    "router-id)");
     }
   }
   if (const ConfigNode* as = RuleContext::Leaf(&bgp, "local-as")) {
     if (auto v = RuleContext::U32Text(as->first_arg()); v && Reserved(*v)) {
-      ctx.ReportAt("bgp-reserved-as", *as, path + " local-as",
+      ctx.ReportAt("bgp-reserved-as", *as, path,
                    "local-as " + std::to_string(*v) + " is " + ReservedWhy(*v));
     }
   }
@@ -49,14 +49,12 @@ void CheckConfederation(const ConfigNode& bgp, const std::string& path, RuleCont
   const uint32_t id =
       id_leaf != nullptr ? RuleContext::U32Text(id_leaf->first_arg()).value_or(0) : 0;
   if (members != nullptr && id_leaf == nullptr) {
-    ctx.ReportAt("bgp-confederation-members-without-identifier", *members,
-                 path + " confederation-members",
+    ctx.ReportAt("bgp-confederation-members-without-identifier", *members, path,
                  "confederation-members without confederation-identifier: set the identifier "
                  "(the AS the confederation shows outside) or delete the members");
   }
   if (id != 0 && id == local_as) {
-    ctx.ReportAt("bgp-confederation-identifier-is-local-as", *id_leaf,
-                 path + " confederation-identifier",
+    ctx.ReportAt("bgp-confederation-identifier-is-local-as", *id_leaf, path,
                  "confederation-identifier " + std::to_string(id) +
                      " equals local-as: local-as is this VR's member AS, the identifier the "
                      "confederation's AS outside (RFC 5065)");
@@ -66,14 +64,13 @@ void CheckConfederation(const ConfigNode& bgp, const std::string& path, RuleCont
     auto m = RuleContext::U32Text(members->args()[i].text);
     if (!m) continue;
     if (id != 0 && *m == id) {
-      ctx.Report("bgp-confederation-identifier-is-member", RuleContext::ValuePos(*members, i),
-                 path + " confederation-members",
+      ctx.Report("bgp-confederation-identifier-is-member", RuleContext::ValuePos(*members, i), path,
                  "confederation-members lists " + std::to_string(*m) +
                      ", the confederation-identifier: the identifier is not a member AS");
     }
     if (*m == local_as) {
       ctx.Report("bgp-confederation-members-list-local-as", RuleContext::ValuePos(*members, i),
-                 path + " confederation-members",
+                 path,
                  "confederation-members lists local-as " + std::to_string(*m) +
                      ": the members are the other member ASes");
     }
@@ -98,7 +95,7 @@ void CheckDamping(const ConfigNode& bgp, const std::string& path, RuleContext& c
   };
   if (*reuse >= *suppress) {
     const ConfigNode& at = place("reuse", "suppress");
-    ctx.ReportAt("bgp-damping-reuse-above-suppress", at, path + " damping " + at.keyword(),
+    ctx.ReportAt("bgp-damping-reuse-above-suppress", at, path + " damping",
                  "damping reuse " + std::to_string(*reuse) + " is not below suppress " +
                      std::to_string(*suppress) +
                      ": a route is suppressed at suppress and reused below reuse (RFC 2439)");
@@ -115,7 +112,7 @@ void CheckDamping(const ConfigNode& bgp, const std::string& path, RuleContext& c
                                       std::to_string(static_cast<uint64_t>(ceiling)) +
                                       " is below suppress " + std::to_string(*suppress) +
                                       ": no route would ever be suppressed (RFC 2439)";
-    ctx.ReportAt("bgp-damping-ceiling", at, path + " damping " + at.keyword(), "damping: " + why);
+    ctx.ReportAt("bgp-damping-ceiling", at, path + " damping", "damping: " + why);
   }
 }
 
@@ -124,8 +121,7 @@ void CheckRedistributeAndNetworks(const ConfigNode& vr, const ConfigNode& bgp,
   if (const ConfigNode* r = bgp.FindChild("redistribute")) {
     for (size_t i = 0; i < r->args().size(); ++i) {
       if (r->args()[i].text != "static" || vr.FindChild("static") != nullptr) continue;
-      ctx.Report("bgp-redistribute-without-static", RuleContext::ValuePos(*r, i),
-                 path + " redistribute",
+      ctx.Report("bgp-redistribute-without-static", RuleContext::ValuePos(*r, i), path,
                  "redistribute static, but the VR has no static block: nothing is redistributed "
                  "until it has one");
     }
@@ -139,7 +135,7 @@ void CheckRedistributeAndNetworks(const ConfigNode& vr, const ConfigNode& bgp,
       }
     }
     if (!clients) {
-      ctx.ReportAt("bgp-cluster-id-without-clients", *cid, path + " cluster-id",
+      ctx.ReportAt("bgp-cluster-id-without-clients", *cid, path,
                    "cluster-id without any route-reflector-client peer: it has no effect");
     }
   }
@@ -150,7 +146,7 @@ void CheckRedistributeAndNetworks(const ConfigNode& vr, const ConfigNode& bgp,
     auto nh = RuleContext::Addr(nh_leaf);
     if (!prefix || !nh || prefix->family() == nh->family()) continue;
     ctx.ReportAt(
-        "bgp-network-next-hop-family", *nh_leaf, path + " network " + net.first_arg() + " next-hop",
+        "bgp-network-next-hop-family", *nh_leaf, path + " network " + net.first_arg(),
         "next-hop " + nh->ToString() + " is not of the family of network " + prefix->ToString());
   }
 }
@@ -206,7 +202,7 @@ void CheckBgpRules(const ConfigNode& root, RuleContext& ctx) {
       if (!l.address) continue;
       l.pos = RuleContext::ValuePos(*la);
       if (!l.address->is_zero() && !IsOneHost(*l.address)) {
-        ctx.ReportAt("bgp-listen-address", *la, path + " listen-address",
+        ctx.ReportAt("bgp-listen-address", *la, path,
                      "listen-address " + l.address->ToString() +
                          " is not the address of one host (unset or 0.0.0.0: any address)");
       }

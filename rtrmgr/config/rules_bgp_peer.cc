@@ -40,11 +40,11 @@ void CheckAddresses(const VrBgp& vr, const ConfigNode& peer, const IpAddr& addr,
   if (const ConfigNode* la = peer.FindChild("local-address")) {
     auto local = RuleContext::Addr(la);
     if (local && local->family() != addr.family()) {
-      ctx.ReportAt("bgp-local-address-family", *la, path + " local-address",
+      ctx.ReportAt("bgp-local-address-family", *la, path,
                    "local-address " + local->ToString() + " is not of the family of peer " +
                        addr.ToString());
     } else if (local && *local == addr) {
-      ctx.ReportAt("bgp-peer-is-self", *la, path + " local-address",
+      ctx.ReportAt("bgp-peer-is-self", *la, path,
                    "local-address " + local->ToString() +
                        " is the peer's own address: it would connect to itself");
     }
@@ -55,14 +55,14 @@ void CheckSession(const VrBgp& vr, const ConfigNode& peer, const std::string& pa
                   RuleContext& ctx) {
   if (const ConfigNode* h = peer.FindChild("hold-time")) {
     if (auto v = RuleContext::U32Text(h->first_arg()); v && (*v == 1 || *v == 2)) {
-      ctx.ReportAt("bgp-hold-time", *h, path + " hold-time",
+      ctx.ReportAt("bgp-hold-time", *h, path,
                    "hold-time " + std::to_string(*v) +
                        ": a hold time is 0 (no keepalives) or at least 3 seconds (RFC 4271 4.2)");
     }
   }
   if (const ConfigNode* md5 = peer.FindChild("md5-password")) {
     if (md5->first_arg().size() > 80) {
-      ctx.ReportAt("bgp-md5-length", *md5, path + " md5-password",
+      ctx.ReportAt("bgp-md5-length", *md5, path,
                    "md5-password is " + std::to_string(md5->first_arg().size()) +
                        " bytes long: TCP MD5 keys (RFC 2385) are at most 80 bytes on Linux");
     }
@@ -71,7 +71,7 @@ void CheckSession(const VrBgp& vr, const ConfigNode& peer, const std::string& pa
   const ConfigNode* multihop = peer.FindChild("multihop");
   if (ttl != nullptr && multihop != nullptr) {
     const ConfigNode& later = RuleContext::Later(*ttl, *multihop);
-    ctx.ReportAt("bgp-ttl-security-with-multihop", later, path + " " + later.keyword(),
+    ctx.ReportAt("bgp-ttl-security-with-multihop", later, path,
                  "ttl-security and multihop exclude each other: GTSM (RFC 5082) sends with TTL "
                  "255 and accepts packets that crossed at most ttl-security hops");
   }
@@ -79,7 +79,7 @@ void CheckSession(const VrBgp& vr, const ConfigNode& peer, const std::string& pa
   const auto as = as_leaf != nullptr ? RuleContext::U32Text(as_leaf->first_arg()) : std::nullopt;
   if (!as) return;
   if (*as == 23456 || *as == 65535 || *as == 4294967295u) {
-    ctx.ReportAt("bgp-reserved-as", *as_leaf, path + " as",
+    ctx.ReportAt("bgp-reserved-as", *as_leaf, path,
                  "peer as " + std::to_string(*as) + " is " +
                      (*as == 23456 ? "AS_TRANS (RFC 6793)" : "reserved (RFC 7300)"));
   }
@@ -89,7 +89,7 @@ void CheckSession(const VrBgp& vr, const ConfigNode& peer, const std::string& pa
       std::find(vr.confed_members.begin(), vr.confed_members.end(), *as) != vr.confed_members.end();
   if (const ConfigNode* rr = peer.FindChild("route-reflector-client");
       rr != nullptr && !internal && rr->first_arg() == "true") {
-    ctx.ReportAt("bgp-rr-client-not-internal", *rr, path + " route-reflector-client",
+    ctx.ReportAt("bgp-rr-client-not-internal", *rr, path,
                  std::string("route-reflector-client on an ") +
                      (confed ? "confederation-external" : "eBGP") + " peer (as " +
                      std::to_string(*as) + ", local-as " + std::to_string(*vr.local_as) +
@@ -117,7 +117,7 @@ void CheckLimits(const ConfigNode& peer, const std::string& path, RuleContext& c
   if (peer.FindChild("max-prefixes") != nullptr) return;
   for (const char* kw : {"max-prefixes-warning", "max-prefixes-restart"}) {
     if (const ConfigNode* n = peer.FindChild(kw)) {
-      ctx.ReportAt("bgp-max-prefixes-options-alone", *n, path + " " + kw,
+      ctx.ReportAt("bgp-max-prefixes-options-alone", *n, path,
                    std::string(kw) + " without max-prefixes: it has no effect");
     }
   }

@@ -24,7 +24,7 @@ void CheckRange(const ConfigNode& node, const std::string& path, RuleContext& ct
   const std::string p = prefix->ToString();
   const std::string family = prefix->is_v4() ? "IPv4's " : "IPv6's ";
   auto report = [&](const ConfigNode& at, const std::string& why) {
-    ctx.ReportAt("policy-prefix-length", at, path + " " + at.keyword(), p + ": " + why);
+    ctx.ReportAt("policy-prefix-length", at, path, p + ": " + why);
   };
   if (ge > width) {
     report(*ge_leaf,
@@ -65,9 +65,9 @@ void CheckExactCommunities(const ConfigNode& leaf, const std::string& path, Rule
 void CheckTerm(const ConfigNode& term, const std::string& path, RuleContext& ctx) {
   if (const ConfigNode* from = term.FindChild("from")) {
     for (const ConfigNode& c : from->children()) {
-      const std::string sub = path + " from " + c.keyword();
+      const std::string sub = path + " from";
       if (c.keyword() == "route-filter") {
-        CheckRange(c, sub + " " + c.first_arg(), ctx);
+        CheckRange(c, sub + " route-filter " + c.first_arg(), ctx);
       } else if (c.keyword() == "as-path" && !c.args().empty()) {
         CheckRegex(c, 0, sub, ctx);
       } else if (c.keyword() == "community") {
@@ -77,7 +77,7 @@ void CheckTerm(const ConfigNode& term, const std::string& path, RuleContext& ctx
   }
   if (const ConfigNode* then = term.FindChild("then")) {
     for (const ConfigNode& c : then->children()) {
-      const std::string sub = path + " then " + c.keyword();
+      const std::string sub = path + " then";
       const std::string& k = c.keyword();
       if (k == "community-add" || k == "community-replace" || k == "large-community-add" ||
           k == "large-community-replace") {
@@ -106,7 +106,7 @@ void CheckPolicyRules(const ConfigNode& root, RuleContext& ctx) {
     } else if (set.keyword() == "as-path-set") {
       for (const ConfigNode& r : set.children()) {
         if (r.keyword() != "regex") continue;
-        for (size_t i = 0; i < r.args().size(); ++i) CheckRegex(r, i, path + " regex", ctx);
+        for (size_t i = 0; i < r.args().size(); ++i) CheckRegex(r, i, path, ctx);
       }
     } else if (set.keyword() == "policy-statement") {
       for (const ConfigNode& term : set.children()) {

@@ -28,8 +28,7 @@ void CheckStatic(const ConfigNode& vr, const std::string& vr_path, RuleContext& 
     auto nh = RuleContext::Addr(nh_leaf);
     if (!prefix || !nh || prefix->family() == nh->family()) continue;
     ctx.ReportAt(
-        "static-next-hop-family", *nh_leaf,
-        vr_path + " static route " + route.first_arg() + " next-hop",
+        "static-next-hop-family", *nh_leaf, vr_path + " static route " + route.first_arg(),
         "next-hop " + nh->ToString() + " is not of the family of route " + prefix->ToString());
   }
 }
@@ -48,7 +47,7 @@ void CheckVirtualRouterRules(const ConfigNode& root, RuleContext& ctx) {
       const SourcePos pos = RuleContext::ValuePos(iface);
       auto [it, fresh] = interfaces.try_emplace(iface.first_arg(), Seen{name, pos});
       if (fresh || it->second.vr == name) continue;  // the same VR twice: a duplicate key
-      ctx.Report("interface-in-two-vrs", pos, vr_path + " interface " + iface.first_arg(),
+      ctx.Report("interface-in-two-vrs", pos, vr_path,
                  "interface '" + iface.first_arg() + "' is already bound to virtual-router '" +
                      it->second.vr + "'" + FirstAt(it->second.pos) +
                      ": an interface belongs to one VR");
@@ -58,14 +57,14 @@ void CheckVirtualRouterRules(const ConfigNode& root, RuleContext& ctx) {
       if (id && *id != 0) {
         auto [it, fresh] = tables.try_emplace(*id, Seen{name, RuleContext::ValuePos(*t)});
         if (!fresh) {
-          ctx.ReportAt("table-id-shared", *t, vr_path + " table-id",
+          ctx.ReportAt("table-id-shared", *t, vr_path,
                        "kernel table " + std::to_string(*id) +
                            " already belongs to virtual-router '" + it->second.vr + "'" +
                            FirstAt(it->second.pos) +
                            ": each VR needs its own table (or 0 for none)");
         }
         if (*id == 253 || *id == 255) {
-          ctx.ReportAt("table-id-reserved", *t, vr_path + " table-id",
+          ctx.ReportAt("table-id-reserved", *t, vr_path,
                        "table-id " + std::to_string(*id) + " is the kernel's " +
                            (*id == 255 ? "local" : "default") + " table: routes there " +
                            (*id == 255 ? "make addresses local to this host"

@@ -3,12 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
+#include <tuple>
 
+#include "common/atomic_file.h"
 #include "libipc/call/atoms_json.h"
 #include "rtrmgr/config/config_compare.h"
+#include "rtrmgr/config/config_origins.h"
 #include "rtrmgr/config/config_parser.h"
 #include "rtrmgr/config/config_printer.h"
+#include "rtrmgr/config/config_validator.h"
 #include "rtrmgr/sh/show_format.h"
 
 namespace strata::rtrmgr::sh {
@@ -204,6 +207,8 @@ Status ShSession::Reload() {
   }
   auto tree = ConfigParser::Parse(text, "running");
   if (!tree.ok()) return tree.status();
+  // Lines of this text mean nothing to the operator: errors about these nodes name paths.
+  ConfigOrigins::Clear(*tree);
   running_ = *tree;
   candidate_ = std::move(*tree);
   return Status();
@@ -230,16 +235,33 @@ int ShSession::Commit(const std::vector<std::string>& words) {
   }
   const std::string text = ConfigPrinter::Print(candidate_);
   const std::string method = check ? "check_config" : "commit";
-  auto xrl = ipc::Xrl::Parse("finder://rtrmgr/rtrmgr/1.0/" + method +
-                             "?config:txt=" + ipc::PercentEncode(text) +
-                             "&base_revision:u64=" + std::to_string(base_revision_) +
-                             "&comment:txt=" + ipc::PercentEncode(comment) +
-                             "&user:txt=" + ipc::PercentEncode(UserName()));
+  std::string args = "config:txt=" + ipc::PercentEncode(text) +
+                     "&base_revision:u64=" + std::to_string(base_revision_) +
+                     "&comment:txt=" + ipc::PercentEncode(comment) +
+                     "&user:txt=" + ipc::PercentEncode(UserName());
+  // The places of `load`ed nodes, so the rtrmgr's errors name the operator's files.
+  const ConfigOrigins origins = ConfigOrigins::Collect(candidate_);
+  if (!origins.files.empty()) {
+    std::vector<std::string> files;
+    for (const auto& f : origins.files) files.push_back(ipc::PercentEncode(f));
+    std::vector<std::string> numbers;
+    for (uint32_t n : origins.numbers) numbers.push_back(std::to_string(n));
+    args +=
+        "&origin_files:list<txt>=" + Join(files, ",") + "&origins:list<u32>=" + Join(numbers, ",");
+  }
+  auto xrl = ipc::Xrl::Parse("finder://rtrmgr/rtrmgr/1.0/" + method + "?" + args);
   if (!xrl.ok()) return Fail(xrl.status());
   auto r = CallXrl(*xrl);
   if (!r.status.ok()) {
-    err_ << "commit failed; nothing was changed\n";
-    return Fail(r.status);
+    // Validation errors are "place: reason" lines, printed as they are (like --check).
+    err_ << r.status.message() << "\n"
+         << "error: commit failed; nothing was changed\n";
+    return static_cast<int>(r.status.code());
+  }
+  for (const auto& a : r.atoms) {
+    if (a.name() == "warnings" && a.is_list()) {
+      for (const auto& e : a.elements()) err_ << std::get<std::string>(e) << "\n";
+    }
   }
   if (check) {
     out_ << "configuration check succeeds\n";
@@ -252,6 +274,47 @@ int ShSession::Commit(const std::vector<std::string>& words) {
   }
   if (Status s = Reload(); !s.ok()) return Fail(s);
   out_ << "commit complete (revision " << base_revision_ << ")\n";
+  return 0;
+}
+
+int ShSession::Load(const std::string& path) {
+  auto tree = ConfigParser::ParseFile(path);
+  if (!tree.ok()) return Fail(tree.status());
+  candidate_ = std::move(*tree);
+  // The validator `commit` runs, at once: the operator sees the file's problems at its lines.
+  const ValidationReport report = ConfigValidator(templates_).Examine(candidate_);
+  std::vector<ConfigError> all = report.errors;
+  all.insert(all.end(), report.warnings.begin(), report.warnings.end());
+  std::stable_sort(all.begin(), all.end(), [](const ConfigError& a, const ConfigError& b) {
+    return std::tie(a.pos.line, a.pos.column) < std::tie(b.pos.line, b.pos.column);
+  });
+  for (const auto& e : all) err_ << e.ToString() << "\n";
+  if (!report.ok()) {
+    out_ << "load complete, with " << report.errors.size()
+         << (report.errors.size() == 1 ? " error" : " errors")
+         << ": commit refuses the candidate until it is fixed\n";
+    return static_cast<int>(StatusCode::kInvalidArgument);
+  }
+  out_ << "load complete\n";
+  return 0;
+}
+
+int ShSession::Save(const std::string& path) {
+  // What runs, not the candidate: the file can boot the same router (strata-rtrmgr -c).
+  auto r = CallXrl(*ipc::Xrl::Parse("finder://rtrmgr/rtrmgr/1.0/get_config"));
+  if (!r.status.ok()) return Fail(r.status);
+  std::string text;
+  uint64_t revision = 0;
+  for (const auto& a : r.atoms) {
+    if (a.name() == "config") text = std::get<std::string>(a.value());
+    if (a.name() == "revision") revision = std::get<uint64_t>(a.value());
+  }
+  // 0600: the configuration holds MD5 keys.
+  if (Status s = WriteFileAtomically(path, text, 0600); !s.ok()) return Fail(s);
+  out_ << "wrote the running configuration (revision " << revision << ") to " << path << "\n";
+  if (!(candidate_ == running_)) {
+    out_ << "note: the candidate's uncommitted changes are not in it (commit, then save)\n";
+  }
   return 0;
 }
 
@@ -291,6 +354,7 @@ int ShSession::ConfigCommand(const ShCommand& cmd) {
       if (a.name() != "config") continue;
       auto tree = ConfigParser::Parse(std::get<std::string>(a.value()), "rollback");
       if (!tree.ok()) return Fail(tree.status());
+      ConfigOrigins::Clear(*tree);
       candidate_ = std::move(*tree);
     }
     out_ << "load complete (rollback " << n << "); commit to apply it\n";
@@ -298,19 +362,11 @@ int ShSession::ConfigCommand(const ShCommand& cmd) {
   }
   if (w0 == "load") {
     if (rest.size() != 1) return Fail(InvalidArgument("load FILE"));
-    auto tree = ConfigParser::ParseFile(rest[0]);
-    if (!tree.ok()) return Fail(tree.status());
-    candidate_ = std::move(*tree);
-    out_ << "load complete\n";
-    return 0;
+    return Load(rest[0]);
   }
   if (w0 == "save") {
     if (rest.size() != 1) return Fail(InvalidArgument("save FILE"));
-    std::ofstream f(rest[0], std::ios::trunc);
-    f << ConfigPrinter::Print(candidate_);
-    if (!f.flush()) return Fail(Internal("cannot write " + rest[0]));
-    out_ << "wrote " << rest[0] << "\n";
-    return 0;
+    return Save(rest[0]);
   }
   if (w0 == "run") {
     if (rest.empty() || rest[0] != "show") return Fail(InvalidArgument("run show ..."));

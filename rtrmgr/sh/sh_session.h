@@ -6,7 +6,8 @@
 // commit); everything that touches the configuration goes to the rtrmgr (rtrmgr/1.0), which
 // alone changes the running configuration. The candidate lives here and is edited with
 // ConfigEditor against the same templates the rtrmgr uses; `commit` sends it whole with its
-// base revision (the rtrmgr refuses it if someone committed meanwhile).
+// base revision (the rtrmgr refuses it if someone committed meanwhile) and the places of the
+// nodes `load` read from a file, so that errors name the operator's file:line:column.
 // Calls block: the session runs the Router's io_context until each reply arrives.
 // Threading: the thread that runs the io_context.
 #pragma once
@@ -45,6 +46,10 @@ class ShSession {
   int Configure();
   int ConfigCommand(const ShCommand& cmd);
   int Commit(const std::vector<std::string>& words);
+  // Replaces the candidate with a file and prints what the validator finds in it.
+  int Load(const std::string& path);
+  // Writes the running configuration (0600, atomically).
+  int Save(const std::string& path);
   Status Reload();
   StatusOr<std::vector<std::string>> InstancesOf(const std::string& cls);
 
