@@ -181,7 +181,7 @@ void FeaService::BindInterface(const v1::BindInterfaceRequest& req,
 
 void FeaService::UnbindInterface(const v1::UnbindInterfaceRequest& req,
                                  ipc::Responder<v1::UnbindInterfaceReply> reply) {
-  reply.Finish(interfaces_.Unbind(req.interface()), v1::UnbindInterfaceReply());
+  reply.Finish(interfaces_.Unbind(req.interface(), req.vr()), v1::UnbindInterfaceReply());
 }
 
 void FeaService::WatchInterfaces(const v1::WatchInterfacesRequest& req,

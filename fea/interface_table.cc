@@ -101,6 +101,12 @@ void InterfaceTable::Sync(const std::vector<LinkInfo>& links, const std::vector<
 }
 
 Status InterfaceTable::Bind(const std::string& name, const std::string& vr) {
+  // Moving an interface silently would leave its first VR's configuration naming it while it
+  // forwards for another; unbinding it first is explicit (and what a commit does).
+  if (auto b = bindings_.find(name); b != bindings_.end() && b->second != vr) {
+    return AlreadyExists("interface '" + name + "' is bound to VR '" + b->second +
+                         "'; unbind it from there first");
+  }
   for (auto& [index, iface] : by_index_) {
     if (iface.link.name != name) continue;
     bindings_[name] = vr;
@@ -113,17 +119,23 @@ Status InterfaceTable::Bind(const std::string& name, const std::string& vr) {
   return NotFound("no interface named '" + name + "'");
 }
 
-Status InterfaceTable::Unbind(const std::string& name) {
+Status InterfaceTable::Unbind(const std::string& name, const std::string& vr) {
+  auto b = bindings_.find(name);
+  if (!vr.empty() && (b == bindings_.end() || b->second != vr)) {
+    return Status();  // not bound to `vr`: already as asked, and another VR's binding stays
+  }
+  const bool was_bound = b != bindings_.end();
+  if (was_bound) bindings_.erase(b);
   for (auto& [index, iface] : by_index_) {
     if (iface.link.name != name) continue;
-    bindings_.erase(name);
     if (iface.vr.empty()) return Status();
     const std::string old_vr = iface.vr;
     iface.vr.clear();
     Report(iface, false, old_vr, iface.link);
     return Status();
   }
-  return NotFound("no interface named '" + name + "'");
+  // A bound interface the kernel does not have now loses its binding all the same.
+  return was_bound ? Status() : NotFound("no interface named '" + name + "'");
 }
 
 void InterfaceTable::UnbindAll(const std::string& vr) {

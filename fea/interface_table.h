@@ -47,9 +47,13 @@ class InterfaceTable {
   // Makes the table equal to a complete kernel snapshot, reporting each difference.
   void Sync(const std::vector<LinkInfo>& links, const std::vector<AddrInfo>& addrs);
 
-  // NOT_FOUND for an unknown interface.
+  // NOT_FOUND for an unknown interface; ALREADY_EXISTS when it is bound to another VR (an
+  // interface forwards for one VR: moving it is an unbind, then a bind).
   Status Bind(const std::string& name, const std::string& vr);
-  Status Unbind(const std::string& name);
+  // With `vr`, only a binding to that VR is removed (another VR's stays; either way OK), so an
+  // undo cannot take an interface from the VR that owns it. NOT_FOUND for an interface neither
+  // bound nor known.
+  Status Unbind(const std::string& name, const std::string& vr = "");
   // Unbinds every interface of `vr` (the VR is going away).
   void UnbindAll(const std::string& vr);
 

@@ -31,6 +31,31 @@ TEST(InterfaceTableTest, ReportsEachVisibleChangeOnce) {
   EXPECT_EQ(t.Bind("nope", "red").code(), StatusCode::kNotFound);
 }
 
+// An interface forwards for one VR: a second VR's bind is refused, and undoing that VR's
+// binding (unbind with its name) leaves the owner's in place.
+TEST(InterfaceTableTest, BindingBelongsToOneVr) {
+  InterfaceTable t;
+  t.UpdateLink({5, "eth0", true, true, 1500, std::nullopt});
+  ASSERT_TRUE(t.Bind("eth0", "red").ok());
+  EXPECT_TRUE(t.Bind("eth0", "red").ok());  // again: nothing to do
+  const Status s = t.Bind("eth0", "blue");
+  EXPECT_EQ(s.code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(s.message(), "interface 'eth0' is bound to VR 'red'; unbind it from there first");
+  EXPECT_EQ(t.Find("eth0")->vr, "red");
+  EXPECT_TRUE(t.Unbind("eth0", "blue").ok());
+  EXPECT_EQ(t.Find("eth0")->vr, "red");
+  ASSERT_TRUE(t.Unbind("eth0", "red").ok());
+  EXPECT_EQ(t.Find("eth0")->vr, "");
+  ASSERT_TRUE(t.Bind("eth0", "blue").ok());  // a move: unbind, then bind
+  EXPECT_EQ(t.Find("eth0")->vr, "blue");
+  // The binding of a link the kernel removed can still be undone.
+  t.RemoveLink(5);
+  EXPECT_TRUE(t.Unbind("eth0", "blue").ok());
+  t.UpdateLink({6, "eth0", true, true, 1500, std::nullopt});
+  EXPECT_EQ(t.Find("eth0")->vr, "");
+  EXPECT_EQ(t.Unbind("nope").code(), StatusCode::kNotFound);
+}
+
 // Each change says what the link was before it, so that the FEA can tell a link coming up or
 // getting its carrier back (and reconcile the kernel table) from any other change.
 TEST(InterfaceTableTest, ChangesCarryTheLinkStateBeforeThem) {

@@ -61,7 +61,7 @@ TEST(ConfigPlannerTest, FreshStartCreatesEverythingInProcessOrder) {
                     "set_vr_table?vr:txt=red&table_id:u32=0",
                 "create fea virtual-router red interface veth1: " + kFea +
                     "bind_interface?interface:txt=veth1&vr:txt=red undo " + kFea +
-                    "unbind_interface?interface:txt=veth1",
+                    "unbind_interface?interface:txt=veth1&vr:txt=red",
                 "create rib.red virtual-router red static: " + kRib +
                     "add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP undo " + kRib +
                     "delete_origin_table?protocol:txt=static",
@@ -163,7 +163,7 @@ TEST(ConfigPlannerTest, AddAndDeleteVirtualRouters) {
               "delete_origin_table?protocol:txt=static undo " + gr +
               "add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP",
           "delete fea virtual-router green interface veth2: " + kFea +
-              "unbind_interface?interface:txt=veth2 undo " + kFea +
+              "unbind_interface?interface:txt=veth2&vr:txt=green undo " + kFea +
               "bind_interface?interface:txt=veth2&vr:txt=green",
           "delete fea virtual-router green: " + kFea + "delete_vr?vr:txt=green undo " + kFea +
               "add_vr?vr:txt=green&table_id:u32=0&move_table:bool=true",

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rtrmgr/config/config_rules.h"
+
 namespace strata::rtrmgr {
 namespace {
 
@@ -52,6 +54,17 @@ std::string ReferenceDoc::Render(const TemplateTree& templates) {
   }
   out += "\n## Nodes\n\n";
   for (const auto& c : templates.root().children) RenderNode(*c, 1, out);
+  out +=
+      "## Validation rules\n\n"
+      "Checked across fields and processes by `strata-rtrmgr --check`, at boot and SIGHUP, and by\n"
+      "strata-sh's `load`, `commit check` and `commit`, after the types and ranges above. An "
+      "error\n"
+      "refuses the configuration; a warning is printed and the configuration is accepted.\n\n"
+      "| Rule | | Refused or warned | Why |\n|---|---|---|---|\n";
+  for (const RuleInfo& r : ConfigRules::All()) {
+    out += "| `" + std::string(r.id) + "` | " + (r.warning ? "warning" : "error") + " | " +
+           std::string(r.what) + " | " + std::string(r.why) + " |\n";
+  }
   return out;
 }
 
