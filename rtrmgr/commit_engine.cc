@@ -109,16 +109,22 @@ void CommitEngine::Step(std::shared_ptr<Run> run) {
   if (run->next == run->actions.size()) {
     CommitResult result{revision_, run->actions.size(), run->warnings};
     if (!run->replay) {
+      const uint64_t previous = revision_;
       running_ = std::move(run->candidate);
-      CommitRecord rec{revision_ + 1, CommitHistory::NowUtc(), run->request.user,
-                       run->request.comment, ConfigPrinter::Print(running_)};
-      revision_ = rec.revision;
-      result.revision = revision_;
-      if (Status s = history_.Add(std::move(rec)); !s.ok()) {
-        Log()->error("commit {} applied but not saved: {}", revision_, s.ToString());
+      if (run->request.record) {
+        CommitRecord rec{revision_ + 1, CommitHistory::NowUtc(), run->request.user,
+                         run->request.comment, ConfigPrinter::Print(running_)};
+        revision_ = rec.revision;
+        if (Status s = history_.Add(std::move(rec)); !s.ok()) {
+          Log()->error("commit {} applied but not saved: {}", revision_, s.ToString());
+        }
+        Log()->info("commit {} applied ({} XRLs)", revision_, result.actions);
+      } else {
+        Log()->info("revision {} applied ({} XRLs)", revision_, result.actions);
       }
+      result.revision = revision_;
       busy_ = false;
-      Log()->info("commit {} applied ({} XRLs)", revision_, result.actions);
+      if (committed_) committed_(run->request, previous, result);
       if (finished_) finished_(running_);
     }
     run->done(result);

@@ -34,6 +34,11 @@ struct CommitRequest {
   uint64_t base_revision = 0;
   std::string user;
   std::string comment;
+  // false: `candidate` is the history's last commit, applied at a start without a new revision.
+  bool record = true;
+  // `commit confirmed MINUTES` (0: a plain commit, which also confirms a pending one); the
+  // engine only passes it to the committed hook.
+  uint32_t confirm_minutes = 0;
 };
 
 struct CommitResult {
@@ -48,12 +53,17 @@ class CommitEngine {
   // Starts what `candidate` needs before its XRLs are sent.
   using PrepareHook = std::function<void(const ConfigNode& candidate, Done done)>;
   using FinishedHook = std::function<void(const ConfigNode& running)>;
+  // After each commit that became the running configuration: the request, the revision that
+  // ran before it and the result.
+  using CommittedHook = std::function<void(const CommitRequest& request, uint64_t previous,
+                                           const CommitResult& result)>;
 
   // REQUIRES: templates, executor and history outlive the engine.
   CommitEngine(const TemplateTree& templates, XrlExecutor& executor, CommitHistory& history);
 
   void set_prepare(PrepareHook hook) { prepare_ = std::move(hook); }
   void set_finished(FinishedHook hook) { finished_ = std::move(hook); }
+  void set_committed(CommittedHook hook) { committed_ = std::move(hook); }
 
   const ConfigNode& running() const { return running_; }
   uint64_t revision() const { return revision_; }
@@ -75,6 +85,7 @@ class CommitEngine {
   CommitHistory& history_;
   PrepareHook prepare_;
   FinishedHook finished_;
+  CommittedHook committed_;
   ConfigNode running_;
   uint64_t revision_ = 0;
   bool busy_ = false;

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "common/asio.h"
+#include "rtrmgr/config/config_parser.h"
 #include "rtrmgr/config/config_printer.h"
 #include "testing/rtrmgr/config_test_util.h"
 
@@ -131,6 +132,49 @@ TEST_F(CommitEngineTest, FailureInStepKUndoesTheStepsBeforeInReverse) {
   }
 }
 
+// The operator reads the place and the process's reason, not the XRL.
+TEST_F(CommitEngineTest, FailedStepNamesItsPlaceAndPath) {
+  ASSERT_TRUE(Commit(kBase).ok());
+  exec_.fail_on = "203.0.113.0";
+  auto r = Commit(kMore);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "test.conf:10:9: virtual-router blue static route 203.0.113.0/24: rib.blue: refused");
+}
+
+TEST_F(CommitEngineTest, WarningsComeBackWithTheResult) {
+  auto r = Commit("virtual-router red { table-id 255; }\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0].rfind("test.conf:1:31: warning: table-id 255", 0), 0u) << r->warnings[0];
+}
+
+// A start applies the last commit without recording it again.
+TEST_F(CommitEngineTest, UnrecordedCommitKeepsTheRevision) {
+  ASSERT_TRUE(Commit(kBase).ok());
+  CommitEngine fresh(RealTemplates(), exec_, history_);  // a new start on the same history
+  EXPECT_EQ(fresh.revision(), 1u);
+  CommitRequest req;
+  req.candidate = MustParse(kBase);
+  req.base_revision = fresh.revision();
+  req.record = false;
+  std::optional<StatusOr<CommitResult>> out;
+  std::vector<uint32_t> hooked;
+  fresh.set_committed([&](const CommitRequest& rq, uint64_t, const CommitResult&) {
+    hooked.push_back(rq.confirm_minutes);
+  });
+  fresh.Commit(std::move(req), [&](StatusOr<CommitResult> r) { out = std::move(r); });
+  while (!out) {
+    if (io_.run_one() == 0) io_.restart();
+  }
+  ASSERT_TRUE(out->ok());
+  EXPECT_EQ((*out)->revision, 1u);
+  EXPECT_EQ(fresh.revision(), 1u);
+  EXPECT_EQ(history_.entries().size(), 1u);
+  EXPECT_EQ(fresh.running(), MustParse(kBase));
+  EXPECT_EQ(hooked.size(), 1u);
+}
+
 TEST_F(CommitEngineTest, StaleBaseRevisionIsRefused) {
   ASSERT_TRUE(Commit(kBase).ok());
   const uint64_t seen = engine_.revision();
@@ -212,6 +256,12 @@ TEST(CommitHistoryTest, PersistsAndReloads) {
   EXPECT_EQ(r1->config, "b;\n");
   EXPECT_EQ(h.Get(2).status().code(), StatusCode::kNotFound);
   EXPECT_FALSE(std::filesystem::exists(dir + "/commit-1.conf"));
+  // Owner only (MD5 keys), and a configuration file in its own right.
+  EXPECT_EQ(std::filesystem::status(h.FileOf(3)).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  EXPECT_TRUE(ConfigParser::ParseFile(h.FileOf(3)).ok());
+  EXPECT_EQ(h.FindRevision(2)->user, "bob");
+  EXPECT_EQ(h.FindRevision(1).status().code(), StatusCode::kNotFound);
   std::filesystem::remove_all(dir);
 }
 

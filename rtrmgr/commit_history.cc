@@ -7,6 +7,8 @@
 #include <sstream>
 #include <vector>
 
+#include "common/atomic_file.h"
+
 namespace strata::rtrmgr {
 
 namespace fs = std::filesystem;
@@ -50,6 +52,7 @@ CommitHistory::CommitHistory(std::string state_dir, size_t max_entries)
     : dir_(std::move(state_dir)), max_(std::max<size_t>(max_entries, 1)) {}
 
 std::string CommitHistory::FileOf(uint64_t revision) const {
+  if (dir_.empty()) return "";
   return dir_ + "/" + std::string(kPrefix) + std::to_string(revision) + std::string(kSuffix);
 }
 
@@ -92,12 +95,9 @@ Status CommitHistory::Add(CommitRecord record) {
   if (!dir_.empty()) {
     std::error_code ec;
     fs::create_directories(dir_, ec);
-    std::ofstream f(FileOf(record.revision), std::ios::trunc);
-    if (!f) return Internal("cannot write " + FileOf(record.revision));
-    f << "# time: " << record.time << "\n# user: " << OneLine(record.user)
-      << "\n# comment: " << OneLine(record.comment) << "\n"
-      << record.config;
-    if (!f.flush()) return Internal("cannot write " + FileOf(record.revision));
+    const std::string text = "# time: " + record.time + "\n# user: " + OneLine(record.user) +
+                             "\n# comment: " + OneLine(record.comment) + "\n" + record.config;
+    if (Status s = WriteFileAtomically(FileOf(record.revision), text, 0600); !s.ok()) return s;
   }
   entries_.push_front(std::move(record));
   while (entries_.size() > max_) {
@@ -108,6 +108,13 @@ Status CommitHistory::Add(CommitRecord record) {
     entries_.pop_back();
   }
   return Status();
+}
+
+StatusOr<CommitRecord> CommitHistory::FindRevision(uint64_t revision) const {
+  for (const CommitRecord& r : entries_) {
+    if (r.revision == revision) return r;
+  }
+  return NotFound("revision " + std::to_string(revision) + " is not kept");
 }
 
 StatusOr<CommitRecord> CommitHistory::Get(size_t index) const {

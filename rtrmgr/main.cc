@@ -1,6 +1,7 @@
 // strata-rtrmgr: the router manager. Reads the configuration, starts the Finder and the
 // processes the configuration needs, applies it by XRLs, supervises the processes and serves
 // strata-sh (rtrmgr/1.0). `--check FILE` only validates. See docs/operator-guide.md.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -9,15 +10,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "common/log.h"
+#include "rtrmgr/boot_config.h"
 #include "rtrmgr/config/config_parser.h"
 #include "rtrmgr/config/config_validator.h"
+#include "rtrmgr/instance_lock.h"
 #include "rtrmgr/router_manager.h"
+#include "rtrmgr/sd_notify.h"
 
 namespace {
 
@@ -25,6 +30,19 @@ std::string OwnDir() {
   std::error_code ec;
   auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::string(".") : p.parent_path().string();
+}
+
+// Commits outlive the process and a reboot: not under the run directory (tmpfs as root).
+std::string DefaultStateDir() {
+  if (const char* d = std::getenv("STRATA_STATE_DIR"); d != nullptr && *d != '\0') return d;
+  if (::geteuid() == 0) return "/var/lib/strata";
+  if (const char* x = std::getenv("XDG_STATE_HOME"); x != nullptr && *x == '/') {
+    return std::string(x) + "/strata";
+  }
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h == '/') {
+    return std::string(h) + "/.local/state/strata";
+  }
+  return strata::ipc::DefaultRunDir() + "/state";
 }
 
 std::string DefaultTemplateDir() {
@@ -56,7 +74,14 @@ int main(int argc, char** argv) {
                  "where the strata-* binaries are (default $STRATA_BIN_DIR, else beside this one)");
   app.add_option("--run-dir", run_dir, "sockets directory (default $STRATA_RUN_DIR)");
   app.add_option("--state-dir", state_dir,
-                 "where committed configurations are kept (default RUN_DIR/state)");
+                 "where commits are kept (default $STRATA_STATE_DIR, else /var/lib/strata as "
+                 "root, ~/.local/state/strata otherwise)");
+  std::string boot = "auto";
+  app.add_option("--boot", boot,
+                 "what a start applies: auto (the last commit, else -c FILE), commit (the last "
+                 "commit), file (-c FILE, as a new revision)")
+      ->check(CLI::IsMember({"auto", "commit", "file"}))
+      ->capture_default_str();
   app.add_option("--log-dir", log_dir, "write each process's output to DIR/INSTANCE.log");
   app.add_option("--log-level", log_level, "log level of every process (trace..off)");
   app.add_flag("--no-kernel", no_kernel, "run the FEA without programming kernel routes");
@@ -115,20 +140,6 @@ int main(int argc, char** argv) {
     std::printf("%s: configuration OK%s\n", check_file.c_str(), note.c_str());
     return 0;
   }
-  if (config_file.empty()) {
-    std::fprintf(stderr, "strata-rtrmgr: give -c FILE (or --check FILE)\n");
-    return 2;
-  }
-  auto boot = strata::rtrmgr::ConfigParser::ParseFile(config_file);
-  if (!boot.ok()) {
-    std::fprintf(stderr, "%s\n", boot.status().message().c_str());
-    return 1;
-  }
-  if (strata::Status s = validator.Check(*boot); !s.ok()) {
-    std::fprintf(stderr, "%s\n", s.message().c_str());
-    return 1;
-  }
-
   if (!log_level.empty()) ::setenv("STRATA_LOG_LEVEL", log_level.c_str(), 1);
   if (!run_dir.empty()) ::setenv("STRATA_RUN_DIR", run_dir.c_str(), 1);
   ::unsetenv("STRATA_FINDER");  // the processes find the Finder we start
@@ -148,25 +159,85 @@ int main(int argc, char** argv) {
   if (std::getenv("GLIBC_TUNABLES") == nullptr)
     opts.catalog.glibc_tunables = "glibc.malloc.hugetlb=1";
   opts.catalog.admin_secret = strata::rtrmgr::ProcessCatalog::NewSecret();
-  opts.state_dir = state_dir.empty() ? strata::ipc::DefaultRunDir() + "/state" : state_dir;
+  opts.state_dir = state_dir.empty() ? DefaultStateDir() : state_dir;
   opts.supervisor.restart.max_crashes = static_cast<int>(max_crashes);
   opts.supervisor.restart.window = std::chrono::seconds(window_s);
   opts.supervisor.restart.initial_backoff = std::chrono::milliseconds(backoff_ms);
   if (!log_dir.empty()) std::filesystem::create_directories(log_dir);
 
+  // One router per run directory and per state directory.
+  auto run_lock =
+      strata::rtrmgr::InstanceLock::Acquire(strata::ipc::DefaultRunDir(), "run directory");
+  if (!run_lock.ok()) {
+    std::fprintf(stderr, "strata-rtrmgr: %s\n", run_lock.status().message().c_str());
+    return 1;
+  }
+  auto state_lock = strata::rtrmgr::InstanceLock::Acquire(opts.state_dir, "state directory");
+  if (!state_lock.ok()) {
+    std::fprintf(stderr, "strata-rtrmgr: %s\n", state_lock.status().message().c_str());
+    return 1;
+  }
+  if (struct stat st{}; ::stat(opts.state_dir.c_str(), &st) == 0 && (st.st_mode & 077) != 0) {
+    log->warn("the state directory {} is open to others (mode {:o}); its commits hold MD5 keys",
+              opts.state_dir, st.st_mode & 0777);
+  }
+
   std::signal(SIGPIPE, SIG_IGN);
   boost::asio::io_context io(1);
   strata::rtrmgr::RouterManager manager(io, *templates, opts);
+  if (strata::Status s = manager.LoadHistory(); !s.ok()) {
+    log->warn("commits in {}: {}", opts.state_dir, s.ToString());
+  }
+  auto pending = strata::rtrmgr::PendingConfirm::Load(opts.state_dir);
+  if (!pending.ok()) {
+    log->warn("{}; no commit is taken as waiting for confirmation", pending.status().ToString());
+    pending = std::optional<strata::rtrmgr::PendingConfirm>();
+  }
+  const auto from = boot == "file"     ? strata::rtrmgr::BootFrom::kFile
+                    : boot == "commit" ? strata::rtrmgr::BootFrom::kCommit
+                                       : strata::rtrmgr::BootFrom::kAuto;
+  auto plan = strata::rtrmgr::BootConfig::Choose(config_file, from, manager.history(), *pending,
+                                                 *templates);
+  if (!plan.ok()) {
+    std::fprintf(stderr, "%s\n", plan.status().message().c_str());
+    return 1;
+  }
+  for (const auto& n : plan->notes) log->info("{}", n);
+  for (const auto& w : plan->warnings) log->warn("{}", w);
+
   int rc = 0;
-  boost::asio::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code& ec, int sig) {
-    if (ec) return;
-    log->info("signal {}: shutting down", sig);
-    manager.Shutdown([&] { io.stop(); });
-  });
-  manager.Start(std::move(*boot), [&](const strata::Status& s) {
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
+  std::function<void(const boost::system::error_code&, int)> on_signal =
+      [&](const boost::system::error_code& ec, int sig) {
+        if (ec) return;
+        if (sig != SIGHUP) {
+          log->info("signal {}: shutting down", sig);
+          strata::rtrmgr::SdNotify("STOPPING=1");
+          manager.Shutdown([&] { io.stop(); });
+          return;
+        }
+        signals.async_wait(on_signal);
+        if (config_file.empty()) {
+          log->info("SIGHUP: no configuration file to reload (started from the last commit)");
+          return;
+        }
+        log->info("SIGHUP: reloading {}", config_file);
+        strata::rtrmgr::SdNotify("RELOADING=1");
+        manager.ReloadFile(config_file, [&](const strata::Status& s) {
+          if (!s.ok()) {
+            log->error("reload of {} refused; the running configuration (revision {}) stays:\n{}",
+                       config_file, manager.engine().revision(), s.message());
+          }
+          strata::rtrmgr::SdNotify("READY=1\nSTATUS=running revision " +
+                                   std::to_string(manager.engine().revision()));
+        });
+      };
+  signals.async_wait(on_signal);
+  manager.Start(std::move(*plan), *pending, [&](const strata::Status& s) {
     if (s.ok()) {
       log->info("router is up (revision {})", manager.engine().revision());
+      strata::rtrmgr::SdNotify("READY=1\nSTATUS=running revision " +
+                               std::to_string(manager.engine().revision()));
       return;
     }
     log->error("cannot start the router: {}", s.ToString());

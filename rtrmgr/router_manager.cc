@@ -10,6 +10,8 @@
 
 #include "common/log.h"
 #include "libipc/interfaces/finder.pb.h"
+#include "rtrmgr/config/config_compare.h"
+#include "rtrmgr/config/config_parser.h"
 #include "rtrmgr/config/config_planner.h"
 #include "rtrmgr/rtrmgr_service.h"
 
@@ -28,7 +30,8 @@ RouterManager::RouterManager(boost::asio::io_context& io, const TemplateTree& te
       options_(options),
       catalog_(options.catalog),
       supervisor_(io, options.supervisor),
-      history_(options.state_dir) {
+      history_(options.state_dir),
+      confirmer_(io, options.state_dir, [this](const PendingConfirm& p) { RollBack(p); }) {
   supervisor_.set_on_started([this](const std::string& instance) {
     if (instance == "finder") return;  // its state comes back from the processes themselves
     registered_.erase(instance);
@@ -59,9 +62,18 @@ RouterManager::RouterManager(boost::asio::io_context& io, const TemplateTree& te
 
 RouterManager::~RouterManager() { *alive_ = false; }
 
-void RouterManager::Start(ConfigNode boot, std::function<void(const Status&)> done) {
-  if (Status s = history_.Load(); !s.ok()) Log()->warn("history: {}", s.ToString());
-  if (!options_.state_dir.empty()) ::mkdir(options_.state_dir.c_str(), 0700);
+Status RouterManager::LoadHistory() { return history_.Load(); }
+
+void RouterManager::Start(BootPlan boot, std::optional<PendingConfirm> pending,
+                          std::function<void(const Status&)> done) {
+  if (pending) {
+    // Kept only when the boot keeps the unconfirmed commit (--boot commit): its window goes on.
+    if (boot.record) {
+      PendingConfirm::Clear(options_.state_dir);
+    } else {
+      confirmer_.Resume(*pending);
+    }
+  }
   const std::string run_dir = ipc::DefaultRunDir();
   ::mkdir(run_dir.c_str(), 0700);
   // A Finder socket left by an earlier run would make us talk to nobody.
@@ -76,6 +88,73 @@ void RouterManager::Start(ConfigNode boot, std::function<void(const Status&)> do
       return;
     }
     StartRouter(std::move(boot), std::move(done));
+  });
+}
+
+void RouterManager::RollBack(const PendingConfirm& p) {
+  if (engine_ == nullptr || shutting_down_) return;
+  auto rec = history_.FindRevision(p.rollback_to);
+  StatusOr<ConfigNode> tree =
+      rec.ok() ? ConfigParser::Parse(rec->config, "revision " + std::to_string(p.rollback_to))
+               : StatusOr<ConfigNode>(rec.status());
+  if (!tree.ok()) {
+    Log()->error("cannot roll back to revision {}: {}; commit {} stays", p.rollback_to,
+                 tree.status().ToString(), p.revision);
+    confirmer_.Committed(engine_->revision(), engine_->revision(), 0);
+    return;
+  }
+  CommitRequest req;
+  req.candidate = std::move(*tree);
+  req.base_revision = engine_->revision();
+  req.user = "rtrmgr";
+  req.comment = "automatic rollback to revision " + std::to_string(p.rollback_to) + ": commit " +
+                std::to_string(p.revision) + " was not confirmed";
+  engine_->Commit(std::move(req), [this, p, alive = alive_](StatusOr<CommitResult> r) {
+    if (!*alive) return;
+    if (r.ok()) {
+      Log()->warn("rolled back to revision {} as revision {}", p.rollback_to, r->revision);
+      return;
+    }
+    if (r.status().code() == StatusCode::kUnavailable ||
+        r.status().code() == StatusCode::kAborted) {
+      // Another commit is being applied: try again once it is done.
+      auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::seconds(1));
+      timer->async_wait([this, timer, p, alive](const boost::system::error_code&) {
+        if (*alive) RollBack(p);
+      });
+      return;
+    }
+    Log()->error("rolling back to revision {} failed: {}", p.rollback_to, r.status().ToString());
+  });
+}
+
+void RouterManager::ReloadFile(const std::string& file, std::function<void(const Status&)> done) {
+  if (engine_ == nullptr) {
+    done(Unavailable("the router is still starting"));
+    return;
+  }
+  auto tree = ConfigParser::ParseFile(file);
+  if (!tree.ok()) {
+    done(tree.status());
+    return;
+  }
+  if (ConfigCompare::Compare(engine_->running(), *tree, templates_).empty()) {
+    done(Status());
+    Log()->info("reload: {} is the running configuration (revision {}); nothing to do", file,
+                engine_->revision());
+    return;
+  }
+  CommitRequest req;
+  req.candidate = std::move(*tree);
+  req.base_revision = engine_->revision();
+  req.user = "rtrmgr";
+  req.comment = "reload of " + file + " (SIGHUP)";
+  engine_->Commit(std::move(req), [done = std::move(done)](StatusOr<CommitResult> r) {
+    if (r.ok()) {
+      for (const auto& w : r->warnings) Log()->warn("{}", w);
+      Log()->info("reload applied as revision {}", r->revision);
+    }
+    done(r.status());
   });
 }
 
@@ -110,7 +189,7 @@ void RouterManager::WaitForFinder(int tries, std::function<void(const Status&)> 
   });
 }
 
-void RouterManager::StartRouter(ConfigNode boot, std::function<void(const Status&)> done) {
+void RouterManager::StartRouter(BootPlan boot, std::function<void(const Status&)> done) {
   ipc::RouterOptions ro;
   ro.listen_families = {"sunix"};
   ro.default_timeout = options_.xrl_timeout;
@@ -120,6 +199,12 @@ void RouterManager::StartRouter(ConfigNode boot, std::function<void(const Status
   engine_->set_prepare(
       [this](const ConfigNode& candidate, CommitEngine::Done d) { Prepare(candidate, d); });
   engine_->set_finished([this](const ConfigNode& running) { StopUnneeded(running); });
+  engine_->set_committed(
+      [this](const CommitRequest& request, uint64_t previous, const CommitResult& result) {
+        if (request.record) {
+          confirmer_.Committed(result.revision, previous, request.confirm_minutes);
+        }
+      });
   service_ = std::make_unique<RtrmgrService>(*this, templates_);
   router_->AddTarget("rtrmgr", "rtrmgr", true).Serve(*service_);
   router_->set_on_finder_lost([this](const Status& why) {
@@ -136,12 +221,13 @@ void RouterManager::StartRouter(ConfigNode boot, std::function<void(const Status
       router_->WatchClass(name, [this](const std::string&, const std::string& instance,
                                        bool alive) { OnLifetime(instance, alive); });
     }
-    Log()->info("registered as rtrmgr; applying the configuration");
+    Log()->info("registered as rtrmgr; applying {}", boot.source);
     CommitRequest req;
-    req.candidate = std::move(boot);
+    req.candidate = std::move(boot.config);
     req.base_revision = engine_->revision();
     req.user = "rtrmgr";
-    req.comment = "boot configuration";
+    req.comment = boot.comment;
+    req.record = boot.record;
     engine_->Commit(std::move(req), [done](StatusOr<CommitResult> r) { done(r.status()); });
   });
 }

@@ -1,7 +1,8 @@
 // RouterManager: strata-rtrmgr's core. It owns the supervisor, the Router, the commit engine and
 // the service strata-sh talks to, and runs the router's life:
 //
-//   Start: strata-finder (with a fresh admin secret) -> wait for its socket -> register target
+//   Start: the boot configuration BootConfig chose (the last commit, or the -c file) ->
+//   strata-finder (with a fresh admin secret) -> wait for its socket -> register target
 //   "rtrmgr" -> commit the boot config: the engine's prepare step starts the processes the
 //   config needs (ProcessCatalog), in rank order, each with its own STRATA_SECRET whose rights
 //   are first given to the Finder, and waits for each to register (Finder lifetime watch) ->
@@ -11,6 +12,8 @@
 //   After each commit, processes the running config no longer needs are stopped.
 //   The Finder that dies is restarted like the others; nothing else is: each process's Router
 //   reconnects and registers again, and ours gives the new Finder every process's rights.
+//   SIGHUP: ReloadFile, a commit of the -c file. `commit confirmed`: CommitConfirmer, which
+//   commits the last confirmed revision again when the window ends (RollBack).
 //   Shutdown: every process in reverse rank order (the Finder last), SIGKILL after a grace.
 // Threading: the io_context thread.
 #pragma once
@@ -24,6 +27,8 @@
 #include <vector>
 
 #include "libipc/router.h"
+#include "rtrmgr/boot_config.h"
+#include "rtrmgr/commit_confirmer.h"
 #include "rtrmgr/commit_engine.h"
 #include "rtrmgr/commit_history.h"
 #include "rtrmgr/config/template_tree.h"
@@ -47,18 +52,28 @@ class RouterManager {
   RouterManager(boost::asio::io_context& io, const TemplateTree& templates, Options options);
   ~RouterManager();
 
-  // Starts everything and applies `boot`; `done` reports the outcome (on failure the caller
-  // shuts down).
-  void Start(ConfigNode boot, std::function<void(const Status&)> done);
+  // The commits kept in the state directory, for BootConfig before Start.
+  Status LoadHistory();
+  // Starts everything and applies the chosen boot configuration; `pending` is the unconfirmed
+  // commit found in the state directory, if any. `done` reports the outcome (on failure the
+  // caller shuts down).
+  void Start(BootPlan boot, std::optional<PendingConfirm> pending,
+             std::function<void(const Status&)> done);
+  // SIGHUP: the file validated and applied as a commit (refused whole on any error; nothing to
+  // do when it equals the running configuration). `done` gets the outcome.
+  void ReloadFile(const std::string& file, std::function<void(const Status&)> done);
   void Shutdown(std::function<void()> done);
 
   CommitEngine& engine() { return *engine_; }
   CommitHistory& history() { return history_; }
+  CommitConfirmer& confirmer() { return confirmer_; }
   const ProcessSupervisor& supervisor() const { return supervisor_; }
 
  private:
   void WaitForFinder(int tries, std::function<void(const Status&)> done);
-  void StartRouter(ConfigNode boot, std::function<void(const Status&)> done);
+  void StartRouter(BootPlan boot, std::function<void(const Status&)> done);
+  // The confirmation window of commit `p.revision` ran out: commit `p.rollback_to` again.
+  void RollBack(const PendingConfirm& p);
   void Prepare(const ConfigNode& candidate, CommitEngine::Done done);
   void StartNext(std::vector<ProcessInstance> todo, CommitEngine::Done done);
   void WaitRegistered(const std::string& instance, CommitEngine::Done done);
@@ -74,6 +89,7 @@ class RouterManager {
   ProcessCatalog catalog_;
   ProcessSupervisor supervisor_;
   CommitHistory history_;
+  CommitConfirmer confirmer_;
   std::unique_ptr<ipc::Router> router_;
   std::unique_ptr<RouterXrlExecutor> executor_;
   std::unique_ptr<CommitEngine> engine_;

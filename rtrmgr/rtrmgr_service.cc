@@ -50,8 +50,9 @@ void RtrmgrService::Commit(const v1::CommitRequest& request,
   req.base_revision = request.base_revision();
   req.user = request.user();
   req.comment = request.comment();
+  req.confirm_minutes = request.confirm_minutes();
   auto shared = std::make_shared<ipc::Responder<v1::CommitReply>>(std::move(reply));
-  manager_.engine().Commit(std::move(req), [shared](StatusOr<CommitResult> r) {
+  manager_.engine().Commit(std::move(req), [this, shared](StatusOr<CommitResult> r) {
     if (!r.ok()) {
       shared->Fail(r.status());
       return;
@@ -60,6 +61,10 @@ void RtrmgrService::Commit(const v1::CommitRequest& request,
     out.set_revision(r->revision);
     out.set_actions(static_cast<uint32_t>(r->actions));
     for (const auto& w : r->warnings) out.add_warnings(w);
+    if (const auto& p = manager_.confirmer().pending(); p && p->revision == r->revision) {
+      out.set_rollback_revision(p->rollback_to);
+      out.set_rollback_at_unix(p->deadline_unix);
+    }
     (*shared)(out);
   });
 }
@@ -111,6 +116,11 @@ void RtrmgrService::ListCommits(const v1::ListCommitsRequest&,
     c->set_time(e.time);
     c->set_user(e.user);
     c->set_comment(e.comment);
+  }
+  if (const auto& p = manager_.confirmer().pending()) {
+    r.set_unconfirmed_revision(p->revision);
+    r.set_rollback_revision(p->rollback_to);
+    r.set_rollback_at_unix(p->deadline_unix);
   }
   reply(r);
 }

@@ -224,21 +224,34 @@ int ShSession::Configure() {
 int ShSession::Commit(const std::vector<std::string>& words) {
   std::string comment;
   bool check = false;
+  uint32_t confirm = 0;
   for (size_t i = 1; i < words.size(); ++i) {
     if (words[i] == "check") {
       check = true;
     } else if (words[i] == "comment" && i + 1 < words.size()) {
       comment = words[++i];
+    } else if (words[i] == "confirmed") {
+      confirm = 10;  // Junos's default
+      if (i + 1 < words.size() && ValueSpec::ParseU32(words[i + 1])) {
+        confirm = *ValueSpec::ParseU32(words[++i]);
+        if (confirm == 0 || confirm > 65535) {
+          return Fail(InvalidArgument("commit confirmed takes 1..65535 minutes"));
+        }
+      }
     } else {
-      return Fail(InvalidArgument("commit [check] [comment TEXT], not '" + words[i] + "'"));
+      return Fail(InvalidArgument("commit [check] [confirmed [MINUTES]] [comment TEXT], not '" +
+                                  words[i] + "'"));
     }
   }
+  if (check && confirm != 0)
+    return Fail(InvalidArgument("commit check applies nothing to confirm"));
   const std::string text = ConfigPrinter::Print(candidate_);
   const std::string method = check ? "check_config" : "commit";
   std::string args = "config:txt=" + ipc::PercentEncode(text) +
                      "&base_revision:u64=" + std::to_string(base_revision_) +
                      "&comment:txt=" + ipc::PercentEncode(comment) +
                      "&user:txt=" + ipc::PercentEncode(UserName());
+  if (confirm != 0) args += "&confirm_minutes:u32=" + std::to_string(confirm);
   // The places of `load`ed nodes, so the rtrmgr's errors name the operator's files.
   const ConfigOrigins origins = ConfigOrigins::Collect(candidate_);
   if (!origins.files.empty()) {
@@ -272,8 +285,16 @@ int ShSession::Commit(const std::vector<std::string>& words) {
     }
     return 0;
   }
+  uint64_t rollback_revision = 0;
+  for (const auto& a : r.atoms) {
+    if (a.name() == "rollback_revision") rollback_revision = std::get<uint64_t>(a.value());
+  }
   if (Status s = Reload(); !s.ok()) return Fail(s);
   out_ << "commit complete (revision " << base_revision_ << ")\n";
+  if (confirm != 0) {
+    out_ << "commit confirmed: it rolls back to revision " << rollback_revision << " in " << confirm
+         << (confirm == 1 ? " minute" : " minutes") << " unless you commit again\n";
+  }
   return 0;
 }
 

@@ -1,8 +1,22 @@
 #include "rtrmgr/sh/show_format.h"
 
 #include <algorithm>
+#include <ctime>
 
 namespace strata::rtrmgr::sh {
+namespace {
+
+// "2025-01-02T10:00:00Z" for seconds since the epoch.
+std::string UtcTime(int64_t unix_seconds) {
+  const auto t = static_cast<std::time_t>(unix_seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
 
 std::string ShowFormat::Cell(const nlohmann::json& v) {
   if (v.is_null()) return "-";
@@ -104,8 +118,16 @@ std::string ShowFormat::Format(ShowRequest::Kind kind, const nlohmann::json& rep
     case K::kProcesses:
       return Table(rows("processes"),
                    {"instance", "pid", "state", "restarts", "last_exit", "uptime_s"});
-    case K::kCommits:
-      return Table(rows("commits"), {"index", "revision", "time", "user", "comment"});
+    case K::kCommits: {
+      std::string out = Table(rows("commits"), {"index", "revision", "time", "user", "comment"});
+      if (reply.value("unconfirmed_revision", uint64_t{0}) != 0) {
+        out += "revision " + std::to_string(reply.value("unconfirmed_revision", uint64_t{0})) +
+               " is not confirmed: it rolls back to revision " +
+               std::to_string(reply.value("rollback_revision", uint64_t{0})) + " at " +
+               UtcTime(reply.value("rollback_at_unix", int64_t{0})) + " unless you commit\n";
+      }
+      return out;
+    }
     case K::kConfiguration:
       return reply.contains("config") ? reply["config"].get<std::string>() : "";
     case K::kBgpNeighbor:
