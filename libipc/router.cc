@@ -12,6 +12,7 @@
 #include "libipc/interfaces/finder.pb.h"
 #include "libipc/interfaces/finder_client.strata.h"
 #include "libipc/listener.h"
+#include "libipc/log_service.h"
 #include "libipc/signature.h"
 
 namespace strata::ipc {
@@ -92,6 +93,7 @@ Router::~Router() { Stop(); }
 Target& Router::AddTarget(std::string class_name, std::string instance_name, bool sole_instance) {
   auto t = std::make_unique<Target>(std::move(class_name), instance_name, sole_instance);
   Target& ref = *t;
+  ref.Serve(LogService::ForProcess());  // every process answers log/1.0 (show log, levels)
   targets_[instance_name] = std::move(t);
   return ref;
 }

@@ -95,7 +95,8 @@ class Router {
   boost::asio::io_context& io() { return io_; }
   const RouterOptions& options() const { return options_; }
 
-  // Adds a target this process serves. Register it (or Start) to make it callable.
+  // Adds a target this process serves. Register it (or Start) to make it callable. Every
+  // target also answers log/1.0 (LogService: the process's log levels and last lines).
   Target& AddTarget(std::string class_name, std::string instance_name, bool sole_instance);
 
   // Connects to the Finder, opens the listeners and registers every target added so far.

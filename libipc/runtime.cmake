@@ -10,6 +10,7 @@ add_library(strata_ipc STATIC
   grpc_transport.cc
   lifetime_watches.cc
   listener.cc
+  log_service.cc
   method_naming.cc
   router.cc
   router_finder_link.cc

@@ -53,10 +53,10 @@ class CommitEngine {
   // Starts what `candidate` needs before its XRLs are sent.
   using PrepareHook = std::function<void(const ConfigNode& candidate, Done done)>;
   using FinishedHook = std::function<void(const ConfigNode& running)>;
-  // After each commit that became the running configuration: the request, the revision that
-  // ran before it and the result.
-  using CommittedHook = std::function<void(const CommitRequest& request, uint64_t previous,
-                                           const CommitResult& result)>;
+  // After each commit that became the running configuration, before the caller hears of it:
+  // the request, the revision that ran before it and the result (the hook may add warnings).
+  using CommittedHook =
+      std::function<void(const CommitRequest& request, uint64_t previous, CommitResult& result)>;
 
   // REQUIRES: templates, executor and history outlive the engine.
   CommitEngine(const TemplateTree& templates, XrlExecutor& executor, CommitHistory& history);

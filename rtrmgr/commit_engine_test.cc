@@ -160,7 +160,7 @@ TEST_F(CommitEngineTest, UnrecordedCommitKeepsTheRevision) {
   req.record = false;
   std::optional<StatusOr<CommitResult>> out;
   std::vector<uint32_t> hooked;
-  fresh.set_committed([&](const CommitRequest& rq, uint64_t, const CommitResult&) {
+  fresh.set_committed([&](const CommitRequest& rq, uint64_t, CommitResult&) {
     hooked.push_back(rq.confirm_minutes);
   });
   fresh.Commit(std::move(req), [&](StatusOr<CommitResult> r) { out = std::move(r); });

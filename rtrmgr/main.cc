@@ -82,8 +82,17 @@ int main(int argc, char** argv) {
                  "commit), file (-c FILE, as a new revision)")
       ->check(CLI::IsMember({"auto", "commit", "file"}))
       ->capture_default_str();
-  app.add_option("--log-dir", log_dir, "write each process's output to DIR/INSTANCE.log");
-  app.add_option("--log-level", log_level, "log level of every process (trace..off)");
+  app.add_option("--log-dir", log_dir, "each process logs to DIR/INSTANCE.log");
+  std::string log_file;
+  app.add_option("--log-file", log_file,
+                 "every process appends to FILE (reopened after a rotation; SIGUSR1 or SIGHUP "
+                 "reopens it at once)");
+  bool log_syslog = false;
+  app.add_flag("--syslog", log_syslog, "every process logs to syslog (journald reads it too)");
+  app.add_option("--log-level", log_level,
+                 "log levels of every process: LEVEL[,LOGGER=LEVEL...] with LEVEL trace, debug, "
+                 "info, warning, error, critical or off (default $STRATA_LOG_LEVEL, else the "
+                 "configuration's system log, else info); overrides system log");
   app.add_flag("--no-kernel", no_kernel, "run the FEA without programming kernel routes");
   bool no_nexthop_objects = false;
   app.add_flag("--no-nexthop-objects", no_nexthop_objects,
@@ -140,7 +149,37 @@ int main(int argc, char** argv) {
     std::printf("%s: configuration OK%s\n", check_file.c_str(), note.c_str());
     return 0;
   }
-  if (!log_level.empty()) ::setenv("STRATA_LOG_LEVEL", log_level.c_str(), 1);
+  if (log_level.empty()) {
+    if (const char* l = std::getenv("STRATA_LOG_LEVEL")) log_level = l;
+  }
+  std::optional<strata::LogLevels> levels;
+  if (!log_level.empty()) {
+    auto parsed = strata::LogLevels::Parse(log_level);
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "strata-rtrmgr: --log-level: %s\n", parsed.status().message().c_str());
+      return 2;
+    }
+    levels = *parsed;
+  }
+  if (!log_dir.empty() && !log_file.empty()) {
+    std::fprintf(stderr, "strata-rtrmgr: give --log-dir or --log-file, not both\n");
+    return 2;
+  }
+  if (!log_dir.empty()) std::filesystem::create_directories(log_dir);
+  if (!log_file.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(log_file).parent_path(), ec);
+  }
+  strata::LogOptions log_options;
+  log_options.instance = "rtrmgr";
+  log_options.file = !log_dir.empty() ? log_dir + "/rtrmgr.log" : log_file;
+  log_options.syslog = log_syslog;
+  log_options.syslog_ident = "strata-rtrmgr";
+  log_options.levels = levels.value_or(strata::LogLevels());
+  if (strata::Status s = strata::InitLogging(log_options); !s.ok()) {
+    std::fprintf(stderr, "strata-rtrmgr: %s\n", s.message().c_str());
+    return 2;
+  }
   if (!run_dir.empty()) ::setenv("STRATA_RUN_DIR", run_dir.c_str(), 1);
   ::unsetenv("STRATA_FINDER");  // the processes find the Finder we start
   ::unsetenv("STRATA_SECRET");
@@ -152,6 +191,10 @@ int main(int argc, char** argv) {
   strata::rtrmgr::RouterManager::Options opts;
   opts.catalog.bin_dir = bin_dir;
   opts.catalog.log_dir = log_dir;
+  opts.catalog.log_file = log_file;
+  opts.catalog.log_syslog = log_syslog;
+  opts.catalog.log_levels = levels ? levels->ToString() : "";
+  opts.log_levels = levels;
   opts.catalog.fea_no_kernel = no_kernel;
   opts.catalog.fea_nexthop_objects = !no_nexthop_objects;
   opts.catalog.nice = nice;
@@ -163,7 +206,6 @@ int main(int argc, char** argv) {
   opts.supervisor.restart.max_crashes = static_cast<int>(max_crashes);
   opts.supervisor.restart.window = std::chrono::seconds(window_s);
   opts.supervisor.restart.initial_backoff = std::chrono::milliseconds(backoff_ms);
-  if (!log_dir.empty()) std::filesystem::create_directories(log_dir);
 
   // One router per run directory and per state directory.
   auto run_lock =
@@ -207,16 +249,20 @@ int main(int argc, char** argv) {
 
   int rc = 0;
   boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
+  signals.add(SIGUSR1);
   std::function<void(const boost::system::error_code&, int)> on_signal =
       [&](const boost::system::error_code& ec, int sig) {
         if (ec) return;
-        if (sig != SIGHUP) {
+        if (sig == SIGINT || sig == SIGTERM) {
           log->info("signal {}: shutting down", sig);
           strata::rtrmgr::SdNotify("STOPPING=1");
           manager.Shutdown([&] { io.stop(); });
           return;
         }
         signals.async_wait(on_signal);
+        // The processes notice a rotated file by themselves; ours is reopened at once.
+        if (strata::ReopenLogFile()) log->info("log file reopened");
+        if (sig == SIGUSR1) return;
         if (config_file.empty()) {
           log->info("SIGHUP: no configuration file to reload (started from the last commit)");
           return;

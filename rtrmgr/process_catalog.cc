@@ -27,7 +27,32 @@ std::string ProcessCatalog::Binary(const std::string& process) const {
 }
 
 std::string ProcessCatalog::LogFile(const std::string& instance) const {
-  return options_.log_dir.empty() ? "" : options_.log_dir + "/" + instance + ".log";
+  if (!options_.log_dir.empty()) return options_.log_dir + "/" + instance + ".log";
+  return options_.log_file;
+}
+
+std::vector<std::string> ProcessCatalog::LogEnv(const std::string& instance) const {
+  std::vector<std::string> env = {"STRATA_LOG_INSTANCE=" + instance};
+  if (!options_.log_levels.empty()) env.push_back("STRATA_LOG_LEVEL=" + options_.log_levels);
+  if (const std::string file = LogFile(instance); !file.empty()) {
+    env.push_back("STRATA_LOG_FILE=" + file);
+  } else if (options_.log_syslog) {
+    env.push_back("STRATA_LOG_SYSLOG=1");
+  }
+  return env;
+}
+
+std::vector<std::string> ProcessCatalog::OptionArgs(const ConfigNode& config,
+                                                    const std::string& process) {
+  std::vector<std::string> out;
+  const ConfigNode* system = config.FindChild("system");
+  const ConfigNode* procs = system != nullptr ? system->FindChild("processes") : nullptr;
+  const ConfigNode* mine = procs != nullptr ? procs->FindChild(process) : nullptr;
+  if (mine == nullptr) return out;
+  for (const ConfigNode& leaf : mine->children()) {
+    if (!leaf.args().empty()) out.push_back("--" + leaf.keyword() + "=" + leaf.first_arg());
+  }
+  return out;
 }
 
 ProcessSpec ProcessCatalog::Finder() const {
@@ -40,7 +65,8 @@ ProcessSpec ProcessCatalog::Finder() const {
     s.argv.insert(s.argv.end(),
                   {"--await-permissions", std::to_string(options_.finder_await_permissions_ms)});
   }
-  s.env = {"STRATA_FINDER_ADMIN_SECRET=" + options_.admin_secret};
+  s.env = LogEnv("finder");
+  s.env.push_back("STRATA_FINDER_ADMIN_SECRET=" + options_.admin_secret);
   if (!options_.glibc_tunables.empty())
     s.env.push_back("GLIBC_TUNABLES=" + options_.glibc_tunables);
   s.log_file = LogFile("finder");
@@ -72,7 +98,8 @@ ProcessSpec ProcessCatalog::For(const ProcessInstance& p,
     targets = {"*"};
   }
   const std::string secret = NewSecret();
-  s.env = {"STRATA_SECRET=" + secret};
+  s.env = LogEnv(p.instance);
+  s.env.push_back("STRATA_SECRET=" + secret);
   if (!options_.glibc_tunables.empty())
     s.env.push_back("GLIBC_TUNABLES=" + options_.glibc_tunables);
   s.log_file = LogFile(p.instance);

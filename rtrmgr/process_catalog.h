@@ -4,7 +4,11 @@
 //   fea         may call the RIBs and BGP speakers (fea_client callbacks)
 //   rib.VR      may call the FEA and bgp.VR (redistribution and next-hop callbacks)
 //   bgp.VR      may call rib.VR and the FEA
-// Options of every process (log level, run dir) pass through the environment it inherits.
+// Options of every process pass through its environment: the run dir, and its logging
+// (common/log.h: STRATA_LOG_INSTANCE, so every logger name carries the instance and its VR;
+// STRATA_LOG_LEVEL; STRATA_LOG_FILE, one file for all or one per instance; STRATA_LOG_SYSLOG).
+// Command-line options from the configuration's `system processes PROCESS` node are appended
+// as --NAME=VALUE (OptionArgs).
 // Priorities: `nice` gives a process's nice increment by process name ("rib", "fea"); the
 // rtrmgr's default runs the RIB and the FEA, whose work is bulk route programming, at +10 so
 // that under CPU contention the routing protocols keep their sessions and their peers' updates
@@ -29,7 +33,10 @@ class ProcessCatalog {
  public:
   struct Options {
     std::string bin_dir;
-    std::string log_dir;  // "" : the processes log to the rtrmgr's stderr
+    std::string log_dir;      // each process logs to LOG_DIR/INSTANCE.log ("": see log_file)
+    std::string log_file;     // every process appends to this file ("": syslog or stderr)
+    bool log_syslog = false;  // syslog(3) when neither is set ("": the rtrmgr's stderr)
+    std::string log_levels;   // LogLevels text every process starts with ("": info)
     bool fea_no_kernel = false;
     bool fea_nexthop_objects = true;    // false: strata-fea --no-nexthop-objects
     std::vector<std::string> fea_args;  // extra arguments
@@ -45,9 +52,12 @@ class ProcessCatalog {
   explicit ProcessCatalog(Options options) : options_(std::move(options)) {}
 
   const Options& options() const { return options_; }
+  void set_log_levels(std::string levels) { options_.log_levels = std::move(levels); }
   ProcessSpec Finder() const;
   // A spec with a fresh secret; `rights` is what to tell the Finder before starting it.
   ProcessSpec For(const ProcessInstance& p, finder::v1::SetPermissionsRequest* rights) const;
+  // `system processes PROCESS`'s leaves of `config` as --NAME=VALUE arguments.
+  static std::vector<std::string> OptionArgs(const ConfigNode& config, const std::string& process);
   // The VR a per-VR instance serves ("rib.red" -> "red"; "fea" -> "").
   static std::string VrOf(const std::string& instance);
   // 32 hex characters from the kernel's random source.
@@ -56,6 +66,8 @@ class ProcessCatalog {
  private:
   std::string Binary(const std::string& process) const;
   std::string LogFile(const std::string& instance) const;
+  // The logging environment of `instance`.
+  std::vector<std::string> LogEnv(const std::string& instance) const;
   Options options_;
 };
 

@@ -31,7 +31,8 @@ RouterManager::RouterManager(boost::asio::io_context& io, const TemplateTree& te
       catalog_(options.catalog),
       supervisor_(io, options.supervisor),
       history_(options.state_dir),
-      confirmer_(io, options.state_dir, [this](const PendingConfirm& p) { RollBack(p); }) {
+      confirmer_(io, options.state_dir, [this](const PendingConfirm& p) { RollBack(p); }),
+      log_levels_(options.log_levels.value_or(LogLevels())) {
   supervisor_.set_on_started([this](const std::string& instance) {
     if (instance == "finder") return;  // its state comes back from the processes themselves
     registered_.erase(instance);
@@ -200,10 +201,13 @@ void RouterManager::StartRouter(BootPlan boot, std::function<void(const Status&)
       [this](const ConfigNode& candidate, CommitEngine::Done d) { Prepare(candidate, d); });
   engine_->set_finished([this](const ConfigNode& running) { StopUnneeded(running); });
   engine_->set_committed(
-      [this](const CommitRequest& request, uint64_t previous, const CommitResult& result) {
+      [this](const CommitRequest& request, uint64_t previous, CommitResult& result) {
         if (request.record) {
           confirmer_.Committed(result.revision, previous, request.confirm_minutes);
         }
+        NoteProcessOptions(last_running_, engine_->running(), result.warnings);
+        last_running_ = engine_->running();
+        ApplyLogLevels(last_running_);
       });
   service_ = std::make_unique<RtrmgrService>(*this, templates_);
   router_->AddTarget("rtrmgr", "rtrmgr", true).Serve(*service_);
@@ -238,6 +242,7 @@ void RouterManager::OnLifetime(const std::string& instance, bool alive) {
     return;
   }
   registered_.insert(instance);
+  SendLogLevels(instance);
   if (auto it = waiting_.find(instance); it != waiting_.end()) {
     auto waiters = std::move(it->second);
     waiting_.erase(it);
@@ -281,8 +286,11 @@ void RouterManager::Prepare(const ConfigNode& candidate, CommitEngine::Done done
     return;
   }
   std::vector<ProcessInstance> todo;
-  for (const auto& p : *need) {
-    if (!supervisor_.IsRunning(p.instance) || !registered_.contains(p.instance)) todo.push_back(p);
+  for (auto p : *need) {
+    if (supervisor_.IsRunning(p.instance) && registered_.contains(p.instance)) continue;
+    const auto options = ProcessCatalog::OptionArgs(candidate, p.process);
+    p.args.insert(p.args.end(), options.begin(), options.end());
+    todo.push_back(std::move(p));
   }
   std::reverse(todo.begin(), todo.end());  // popped from the back: lowest rank first
   StartNext(std::move(todo), std::move(done));

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "common/log_levels.h"
 #include "libipc/router.h"
 #include "rtrmgr/boot_config.h"
 #include "rtrmgr/commit_confirmer.h"
@@ -47,6 +48,8 @@ class RouterManager {
     std::string state_dir;  // "" keeps no history on disk
     ProcessSupervisor::Options supervisor;
     std::chrono::milliseconds register_timeout{15000};
+    // --log-level: overrides the configuration's `system log` levels.
+    std::optional<LogLevels> log_levels;
     std::chrono::milliseconds xrl_timeout{10000};
   };
   RouterManager(boost::asio::io_context& io, const TemplateTree& templates, Options options);
@@ -80,6 +83,14 @@ class RouterManager {
   void OnLifetime(const std::string& instance, bool alive);
   void StopUnneeded(const ConfigNode& running);
   void RegivePermissions();
+  // router_manager_system.cc: the `system` node, which no process serves.
+  // The log levels the running configuration (or --log-level) asks for, applied here and sent
+  // to every registered process when they change.
+  void ApplyLogLevels(const ConfigNode& running);
+  void SendLogLevels(const std::string& instance);
+  // Warnings for running processes whose `system processes` options changed.
+  void NoteProcessOptions(const ConfigNode& before, const ConfigNode& after,
+                          std::vector<std::string>& warnings) const;
   // Tells the Finder it has every running process's rights: it stops holding resolutions.
   void DeclarePermissionsComplete();
 
@@ -99,6 +110,8 @@ class RouterManager {
   std::set<std::string> needs_replay_;
   // What each started process may call, by instance: given again to a restarted Finder.
   std::map<std::string, finder::v1::SetPermissionsRequest> rights_;
+  LogLevels log_levels_;     // in force in every process
+  ConfigNode last_running_;  // the running configuration before the latest commit
   bool shutting_down_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

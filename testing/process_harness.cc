@@ -36,12 +36,15 @@ pid_t SpawnWithFiles(const std::vector<std::string>& args, const std::string& in
   std::vector<std::string> env_store;
   for (char** e = environ; *e != nullptr; ++e) {
     if (std::string_view(*e).starts_with("STRATA_RUN_DIR=") ||
+        std::string_view(*e).starts_with("STRATA_STATE_DIR=") ||
         std::string_view(*e).starts_with("STRATA_FINDER=")) {
       continue;
     }
     env_store.emplace_back(*e);
   }
   env_store.push_back("STRATA_RUN_DIR=" + run_dir);
+  // Commits stay in the test's directory, never in the host's /var/lib/strata.
+  env_store.push_back("STRATA_STATE_DIR=" + run_dir + "/state");
   std::vector<char*> envp;
   for (auto& e : env_store) envp.push_back(e.data());
   envp.push_back(nullptr);

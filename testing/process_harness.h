@@ -2,7 +2,8 @@
 // run directory, and cleans up after them.
 //
 // Binaries come from $STRATA_BIN_DIR (set by ctest through strata_test). Each started process
-// gets STRATA_RUN_DIR pointing at the harness's temporary directory, its stdout and stderr go to
+// gets STRATA_RUN_DIR pointing at the harness's temporary directory (and STRATA_STATE_DIR at its
+// `state` folder, so commits never reach the host's), its stdout and stderr go to
 // files there, and every process still running when the harness is destroyed is killed.
 #pragma once
 

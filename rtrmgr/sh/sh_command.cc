@@ -195,6 +195,22 @@ StatusOr<ShowRequest> ParseShow(const std::vector<std::string>& in) {
     if (auto s = extra(1, 0); !s.ok()) return s;
   } else if (w0 == "system" && words.size() == 2 && words[1] == "commit") {
     r.kind = K::kCommits;
+  } else if (w0 == "log") {
+    r.kind = K::kLog;
+    for (size_t i = 1; i < words.size(); ++i) {
+      if (words[i] == "last") {
+        if (i + 1 >= words.size() || words[i + 1].empty() ||
+            words[i + 1].find_first_not_of("0123456789") != std::string::npos ||
+            words[i + 1].size() > 6) {
+          return InvalidArgument("show log ... last N: N lines, a number");
+        }
+        r.last = static_cast<uint32_t>(std::stoul(words[++i]));
+      } else if (r.arg.empty()) {
+        r.arg = words[i];
+      } else {
+        return InvalidArgument("unexpected '" + words[i] + "' (show log [LOGGER] [last N])");
+      }
+    }
   } else {
     return InvalidArgument("unknown command 'show " + w0 + "'");
   }
@@ -249,6 +265,10 @@ StatusOr<ipc::Xrl> ShowXrl(const ShowRequest& r, const std::string& vr) {
     case K::kCommits:
       text = "finder://rtrmgr/rtrmgr/1.0/list_commits";
       break;
+    case K::kLog:
+      text = "finder://" + vr + "/log/1.0/get_lines?max:u32=" + std::to_string(r.last) +
+             "&prefix:txt=" + ipc::PercentEncode(r.arg);
+      break;
   }
   return ipc::Xrl::Parse(text);
 }
@@ -257,7 +277,7 @@ std::vector<std::string> OperationalCompletions(const std::vector<std::string>& 
   if (w.empty()) return {"configure", "exit", "help", "show"};
   if (w[0] != "show") return {};
   if (w.size() == 1) {
-    return {"bgp", "configuration", "fib", "interfaces", "processes", "route", "system"};
+    return {"bgp", "configuration", "fib", "interfaces", "log", "processes", "route", "system"};
   }
   if (w[1] == "bgp" && w.size() == 2) {
     return {"dampened", "neighbor", "routes", "stats", "summary"};

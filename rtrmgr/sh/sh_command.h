@@ -15,6 +15,8 @@
 //   show processes                       rtrmgr/1.0/list_processes
 //   show configuration                   rtrmgr/1.0/get_config
 //   show system commit                   rtrmgr/1.0/list_commits
+//   show log [LOGGER] [last N]           log/1.0/get_lines of every process (the last N lines,
+//                                        default 50, of loggers named LOGGER or below it)
 // A VR-scoped command without `vr NAME` runs for every configured VR. Stateless.
 #pragma once
 
@@ -54,16 +56,18 @@ struct ShowRequest {
     kCommits,
     kBgpDampened,
     kBgpStats,
+    kLog,
   };
   Kind kind = Kind::kInterfaces;
-  std::string vr;   // "" : every VR (VR-scoped kinds)
-  std::string arg;  // prefix, address or neighbour
+  std::string vr;      // "" : every VR (VR-scoped kinds)
+  std::string arg;     // prefix, address, neighbour or logger
+  uint32_t last = 50;  // show log: lines
   bool per_vr() const;
 };
 
 // `words` starts after "show". INVALID_ARGUMENT names what was expected.
 StatusOr<ShowRequest> ParseShow(const std::vector<std::string>& words);
-// The XRL for one VR (ignored by kinds that are not per VR).
+// The XRL for one VR (ignored by kinds that are not per VR; show log: the process instance).
 StatusOr<ipc::Xrl> ShowXrl(const ShowRequest& request, const std::string& vr);
 // The words that may follow `words` in operational mode (for `?` and Tab).
 std::vector<std::string> OperationalCompletions(const std::vector<std::string>& words);

@@ -156,6 +156,7 @@ int ShSession::Show(const std::vector<std::string>& words, bool json) {
   auto req = ParseShow(words);
   if (!req.ok()) return Fail(req.status());
   using K = ShowRequest::Kind;
+  if (req->kind == K::kLog) return ShowLog(*req, json);
   std::vector<std::string> vrs = {""};
   if (req->per_vr()) {
     if (!req->vr.empty()) {
@@ -195,6 +196,46 @@ int ShSession::Show(const std::vector<std::string>& words, bool json) {
   }
   if (json && (vrs.size() > 1 || (req->per_vr() && req->vr.empty()))) out_ << all.dump(2) << "\n";
   return rc;
+}
+
+// Every process keeps its last lines (log/1.0); merged by time, the last N of them.
+int ShSession::ShowLog(const ShowRequest& req, bool json) {
+  auto r = CallXrl(*ipc::Xrl::Parse("finder://finder/finder/1.0/list_targets"));
+  if (!r.status.ok()) return Fail(r.status);
+  std::vector<std::string> instances;
+  for (const auto& a : r.atoms) {
+    if (a.name() != "instances" || !a.is_list()) continue;
+    for (const auto& e : a.elements()) instances.push_back(std::get<std::string>(e));
+  }
+  // Loggers are named after their process instance: ask only the processes that may have some
+  // under the prefix.
+  const std::string& p = req.arg;
+  auto may_hold = [&](const std::string& i) {
+    return p.empty() || p == i || p.rfind(i + ".", 0) == 0 || i.rfind(p + ".", 0) == 0;
+  };
+  nlohmann::json lines = nlohmann::json::array();
+  for (const auto& instance : instances) {
+    if (!may_hold(instance)) continue;
+    auto xrl = ShowXrl(req, instance);
+    if (!xrl.ok()) return Fail(xrl.status());
+    auto got = CallXrl(*xrl);
+    if (!got.status.ok()) continue;  // a process that does not keep lines (the Finder)
+    nlohmann::json j = ipc::AtomsToJson(got.atoms);
+    if (j.contains("lines")) {
+      for (auto& l : j["lines"]) lines.push_back(std::move(l));
+    }
+  }
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const nlohmann::json& a, const nlohmann::json& b) {
+                     return a.value("unix_ns", int64_t{0}) < b.value("unix_ns", int64_t{0});
+                   });
+  if (lines.size() > req.last) lines.erase(lines.begin(), lines.end() - req.last);
+  if (json) {
+    out_ << nlohmann::json{{"lines", lines}}.dump(2) << "\n";
+  } else {
+    out_ << ShowFormat::LogLines(lines);
+  }
+  return 0;
 }
 
 Status ShSession::Reload() {

@@ -43,6 +43,7 @@ class ShSession {
   int Fail(const Status& s);
   int Help(const ShCommand& cmd);
   int Show(const std::vector<std::string>& words, bool json);
+  int ShowLog(const ShowRequest& request, bool json);
   int Configure();
   int ConfigCommand(const ShCommand& cmd);
   int Commit(const std::vector<std::string>& words);

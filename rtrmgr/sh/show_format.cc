@@ -1,6 +1,7 @@
 #include "rtrmgr/sh/show_format.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 
 namespace strata::rtrmgr::sh {
@@ -17,6 +18,22 @@ std::string UtcTime(int64_t unix_seconds) {
 }
 
 }  // namespace
+
+std::string ShowFormat::LogLines(const nlohmann::json& lines) {
+  std::string out;
+  for (const auto& l : lines) {
+    const int64_t ns = l.value("unix_ns", int64_t{0});
+    const auto t = static_cast<std::time_t>(ns / 1000000000);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    char when[40];
+    const size_t n = std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+    std::snprintf(when + n, sizeof when - n, ".%03d", static_cast<int>((ns / 1000000) % 1000));
+    out += std::string(when) + " " + l.value("level", std::string("info")) + " [" +
+           l.value("logger", std::string()) + "] " + l.value("text", std::string()) + "\n";
+  }
+  return out;
+}
 
 std::string ShowFormat::Cell(const nlohmann::json& v) {
   if (v.is_null()) return "-";
@@ -130,6 +147,8 @@ std::string ShowFormat::Format(ShowRequest::Kind kind, const nlohmann::json& rep
     }
     case K::kConfiguration:
       return reply.contains("config") ? reply["config"].get<std::string>() : "";
+    case K::kLog:
+      return reply.contains("lines") ? LogLines(reply["lines"]) : "";
     case K::kBgpNeighbor:
     case K::kBgpStats:
     case K::kFibLookup:

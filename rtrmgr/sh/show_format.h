@@ -16,6 +16,9 @@ class ShowFormat {
   static std::string Format(ShowRequest::Kind kind, const nlohmann::json& reply);
   // Columns of the objects in `rows`; a column is a key, or "a.b" into a nested object.
   static std::string Table(const nlohmann::json& rows, const std::vector<std::string>& columns);
+  // `show log`: one "TIME LEVEL [LOGGER] TEXT" line per log/1.0 line (local time, as the
+  // processes write their logs).
+  static std::string LogLines(const nlohmann::json& lines);
   // A value as one cell: strings bare, arrays joined by ',', objects compact.
   static std::string Cell(const nlohmann::json& value);
 };
