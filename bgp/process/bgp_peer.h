@@ -165,10 +165,13 @@ class BgpPeer : public SessionConsumer, public SessionSink {
           PeerSettings settings);
   ExportSelf export_self() const;
   // The pipeline hooks for the current policies (bgp_peer_policy.cc); with RFC 8212 in force
-  // (eBGP, ebgp_requires_policy, no policy) they drop every route, logged once per direction.
+  // (eBGP, ebgp_requires_policy, no policy) they drop every route, the first one dropped per
+  // direction logged.
   RoutePolicy import_hook();
   RoutePolicy export_hook();
-  bool default_deny(bool has_policy, bool& logged, const char* direction);
+  // RFC 8212 in force; a policy present re-arms the log line (`logged` false).
+  bool default_deny(bool has_policy, bool& logged) const;
+  RoutePolicy deny_hook(std::shared_ptr<bool> logged, const char* direction) const;
   void announce_adj_out(AfiSafi family);
   // Sends one group (`what` names the sender in logs). An UPDATE too big for the peer's message
   // size (RFC 8654 4) is tried again without the attributes eligible for attribute discard
@@ -195,9 +198,10 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   std::optional<IpAddr> local_address_;
   PolicyRef import_policy_;  // own
   PolicyRef export_policy_;
-  VrPolicies vr_policies_;           // the VR's, used where there is no own policy
-  bool import_deny_logged_ = false;  // the RFC 8212 log line was written
-  bool export_deny_logged_ = false;
+  VrPolicies vr_policies_;  // the VR's, used where there is no own policy
+  // The RFC 8212 log line was written (shared with the deny hooks, which write it).
+  std::shared_ptr<bool> import_deny_logged_ = std::make_shared<bool>(false);
+  std::shared_ptr<bool> export_deny_logged_ = std::make_shared<bool>(false);
   OutputGate gate_;  // the Adj-RIB-Out: what the peer has been sent, or held for it
   std::optional<std::chrono::steady_clock::time_point> since_;
   std::unique_ptr<boost::asio::steady_timer> eor_timer_;
