@@ -9,8 +9,8 @@
 #include <fstream>
 
 #include "rtrmgr/config/config_parser.h"
-#include "testing/rtrmgr/config_test_util.h"
 #include "rtrmgr/instance_lock.h"
+#include "testing/rtrmgr/config_test_util.h"
 
 namespace strata::rtrmgr {
 namespace {

@@ -5,8 +5,8 @@
 #include <set>
 #include <string>
 
-#include "testing/rtrmgr/config_test_util.h"
 #include "rtrmgr/config/config_validator.h"
+#include "testing/rtrmgr/config_test_util.h"
 
 namespace strata::rtrmgr {
 namespace {
