@@ -13,6 +13,7 @@ else
   dir=build
   extra=()
 fi
-cmake -S . -B "$dir" -G Ninja "${extra[@]}"
+# Warnings are errors here (CI and developers); a plain `cmake` build leaves them warnings.
+cmake -S . -B "$dir" -G Ninja -DSTRATA_WERROR=ON "${extra[@]}"
 cmake --build "$dir"
 ctest --test-dir "$dir" --output-on-failure -j2 --timeout 300

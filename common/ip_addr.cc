@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/parse_error.h"
+
 namespace strata {
 
 std::string_view FamilyName(Family f) { return f == Family::kIpv4 ? "ipv4" : "ipv6"; }
@@ -40,31 +42,20 @@ StatusOr<IpAddr> IpAddr::FromBytes(std::span<const uint8_t> bytes) {
   return a;
 }
 
-namespace {
-// Built with append: GCC 12 at -O3 reports a false -Wrestrict on "'" + std::string(text) + "...".
-Status NotAn(std::string_view text, std::string_view what) {
-  std::string m = "'";
-  m.append(text);
-  m.append("' is not ");
-  m.append(what);
-  return InvalidArgument(m);
-}
-}  // namespace
-
 StatusOr<IpAddr> IpAddr::Parse(std::string_view text) {
   char buf[INET6_ADDRSTRLEN + 1];
-  if (text.empty() || text.size() >= sizeof(buf)) return NotAn(text, "an IP address");
+  if (text.empty() || text.size() >= sizeof(buf)) return InvalidValue(text, "is not an IP address");
   std::memcpy(buf, text.data(), text.size());
   buf[text.size()] = '\0';
   IpAddr a;
   if (text.find(':') == std::string_view::npos) {
     a.family_ = Family::kIpv4;
     if (inet_pton(AF_INET, buf, a.bytes_.data()) == 1) return a;
-    return NotAn(text, "an IPv4 address");
+    return InvalidValue(text, "is not an IPv4 address");
   }
   a.family_ = Family::kIpv6;
   if (inet_pton(AF_INET6, buf, a.bytes_.data()) == 1) return a;
-  return NotAn(text, "an IPv6 address");
+  return InvalidValue(text, "is not an IPv6 address");
 }
 
 IpAddr IpAddr::Zero(Family f) {

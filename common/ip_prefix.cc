@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "common/parse_error.h"
+
 namespace strata {
 
 IpPrefix::IpPrefix(const IpAddr& addr, int len)
@@ -29,7 +31,7 @@ StatusOr<IpPrefix> IpPrefix::MakeStrict(const IpAddr& addr, int len) {
 StatusOr<IpPrefix> IpPrefix::Parse(std::string_view text, bool allow_host_bits) {
   const auto slash = text.find('/');
   if (slash == std::string_view::npos) {
-    return InvalidArgument("'" + std::string(text) + "' is not a prefix: expected ADDRESS/LENGTH");
+    return InvalidValue(text, "is not a prefix: expected ADDRESS/LENGTH");
   }
   auto addr = IpAddr::Parse(text.substr(0, slash));
   if (!addr.ok()) return addr.status();
@@ -38,7 +40,7 @@ StatusOr<IpPrefix> IpPrefix::Parse(std::string_view text, bool allow_host_bits) 
   auto [ptr, ec] = std::from_chars(len_text.data(), len_text.data() + len_text.size(), len);
   if (len_text.empty() || ec != std::errc() || ptr != len_text.data() + len_text.size() ||
       len_text.size() > 3) {
-    return InvalidArgument("'" + std::string(len_text) + "' is not a prefix length");
+    return InvalidValue(len_text, "is not a prefix length");
   }
   return allow_host_bits ? Make(*addr, len) : MakeStrict(*addr, len);
 }

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "common/parse_error.h"
+
 namespace strata {
 namespace {
 int HexValue(char c) {
@@ -14,15 +16,12 @@ int HexValue(char c) {
 
 StatusOr<MacAddr> MacAddr::Parse(std::string_view text) {
   std::array<uint8_t, 6> b{};
-  if (text.size() != 17) {
-    return InvalidArgument("'" + std::string(text) + "' is not a MAC address (aa:bb:cc:dd:ee:ff)");
-  }
+  if (text.size() != 17) return InvalidValue(text, "is not a MAC address (aa:bb:cc:dd:ee:ff)");
   for (int i = 0; i < 6; ++i) {
     const int hi = HexValue(text[i * 3]);
     const int lo = HexValue(text[i * 3 + 1]);
     if (hi < 0 || lo < 0 || (i < 5 && text[i * 3 + 2] != ':')) {
-      return InvalidArgument("'" + std::string(text) +
-                             "' is not a MAC address (aa:bb:cc:dd:ee:ff)");
+      return InvalidValue(text, "is not a MAC address (aa:bb:cc:dd:ee:ff)");
     }
     b[i] = static_cast<uint8_t>(hi * 16 + lo);
   }
