@@ -8,6 +8,7 @@
 
 #include "bgp/process/bgp_process.h"
 #include "common/log.h"
+#include "common/version.h"
 #include "libipc/router.h"
 
 int main(int argc, char** argv) {
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   // The memory serves the next table, as BIRD keeps its slabs (docs/bgp-memory.md).
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   CLI::App app{"strata-bgp: BGP-4 speaker for one virtual router"};
+  app.set_version_flag("--version", strata::VersionString("strata-bgp"));
   strata::bgp::BgpProcess::Options opts;
   std::string finder;
   std::vector<std::string> families = {"sunix", "grpc-unix"};

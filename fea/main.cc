@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "common/log.h"
+#include "common/version.h"
 #include "fea/fea_service.h"
 #include "fea/interface_table.h"
 #include "fea/kernel_routes.h"
@@ -16,6 +17,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"strata-fea: interfaces, the shared multi-VR FIB and kernel routes"};
+  app.set_version_flag("--version", strata::VersionString("strata-fea"));
   std::string finder;
   bool no_kernel = false;
   bool no_nexthop_objects = false;

@@ -5,11 +5,13 @@
 #include <csignal>
 #include <cstdlib>
 
+#include "common/version.h"
 #include "finder/finder_server.h"
 #include "libipc/router.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"strata-finder: resolves XRLs, hands out method keys, and watches lifetimes"};
+  app.set_version_flag("--version", strata::VersionString("strata-finder"));
   strata::finder::FinderOptions opts;
   opts.socket_path = strata::ipc::DefaultFinderPath();
   app.add_option("-s,--socket", opts.socket_path, "Unix socket to listen on")

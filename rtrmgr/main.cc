@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/log.h"
+#include "common/version.h"
 #include "rtrmgr/boot_config.h"
 #include "rtrmgr/config/config_parser.h"
 #include "rtrmgr/config/config_validator.h"
@@ -45,18 +46,14 @@ std::string DefaultStateDir() {
   return strata::ipc::DefaultRunDir() + "/state";
 }
 
-std::string DefaultTemplateDir() {
-  if (const char* d = std::getenv("STRATA_TEMPLATE_DIR"); d != nullptr && *d != '\0') return d;
-  return STRATA_TEMPLATE_DIR_DEFAULT;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"strata-rtrmgr: starts, configures and supervises the router's processes"};
+  app.set_version_flag("--version", strata::VersionString("strata-rtrmgr"));
   std::string config_file;
   std::string check_file;
-  std::string template_dir = DefaultTemplateDir();
+  std::string template_dir = strata::rtrmgr::TemplateTree::DefaultDirectory();
   std::string bin_dir;
   std::string run_dir;
   std::string state_dir;

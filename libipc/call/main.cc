@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "common/version.h"
 #include "libipc/call/atoms_json.h"
 #include "libipc/call/xrl_caller.h"
 #include "libipc/router.h"
@@ -40,6 +41,7 @@ int ExitCode(const Status& s) { return s.ok() ? 0 : static_cast<int>(s.code()); 
 
 int main(int argc, char** argv) {
   CLI::App app{"strata-call: call an XRL and print its reply"};
+  app.set_version_flag("--version", strata::VersionString("strata-call"));
   Options o;
   app.add_option("xrl", o.xrls, "XRLs to call, e.g. finder://test/test/1.0/ping");
   app.add_option("-l,--list", o.list_target, "list the methods of TARGET");

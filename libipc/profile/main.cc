@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "common/version.h"
 #include "libipc/interfaces/profile.strata.h"
 #include "libipc/profile/profile_report.h"
 #include "libipc/router.h"
@@ -74,6 +75,7 @@ class Sequence {
 
 int main(int argc, char** argv) {
   CLI::App app{"strata-profile: route profiling points of Strata processes"};
+  app.set_version_flag("--version", strata::VersionString("strata-profile"));
   Options o;
   app.add_option("--finder", o.finder, "Finder socket (default $STRATA_FINDER or the run dir)");
   app.require_subcommand(1);

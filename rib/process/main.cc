@@ -4,11 +4,13 @@
 #include <csignal>
 
 #include "common/log.h"
+#include "common/version.h"
 #include "libipc/router.h"
 #include "rib/process/rib_process.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"strata-rib: routing information base for one virtual router"};
+  app.set_version_flag("--version", strata::VersionString("strata-rib"));
   strata::rib::RibProcess::Options opts;
   std::string finder;
   std::vector<std::string> families = {"sunix", "grpc-unix"};

@@ -1,6 +1,7 @@
 #include "rtrmgr/config/template_tree.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -157,6 +158,14 @@ StatusOr<TemplateTree> TemplateTree::LoadTexts(
     }
   }
   return t;
+}
+
+std::string TemplateTree::DefaultDirectory() {
+  if (const char* d = std::getenv("STRATA_TEMPLATE_DIR"); d != nullptr && *d != '\0') return d;
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "share/strata/templates";
+  return (exe.parent_path().parent_path() / "share" / "strata" / "templates").string();
 }
 
 StatusOr<TemplateTree> TemplateTree::LoadDirectory(const std::string& dir) {

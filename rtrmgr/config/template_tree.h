@@ -48,6 +48,10 @@ struct ProcessDef {
 
 class TemplateTree {
  public:
+  // Where the templates are unless told: $STRATA_TEMPLATE_DIR, else share/strata/templates
+  // beside the running program (PREFIX/sbin/.. or PREFIX/bin/.. once installed; the build tree
+  // has a copy in build/share/strata/templates), so no path is compiled in.
+  static std::string DefaultDirectory();
   // Every *.tmpl file in `dir`. Errors read "file:line:column: reason".
   static StatusOr<TemplateTree> LoadDirectory(const std::string& dir);
   // (file name, text) pairs, in the order given.

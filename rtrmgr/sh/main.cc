@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "common/version.h"
 #include "rtrmgr/config/template_tree.h"
 #include "rtrmgr/sh/sh_session.h"
 
@@ -72,14 +73,10 @@ bool ReadLine(const std::string& prompt, std::string& line) {
 
 int main(int argc, char** argv) {
   CLI::App app{"strata-sh: show and configure the router"};
+  app.set_version_flag("--version", strata::VersionString("strata-sh"));
   std::vector<std::string> commands;
   std::string finder;
-  std::string template_dir;
-  if (const char* d = std::getenv("STRATA_TEMPLATE_DIR"); d != nullptr && *d != '\0') {
-    template_dir = d;
-  } else {
-    template_dir = STRATA_TEMPLATE_DIR_DEFAULT;
-  }
+  std::string template_dir = strata::rtrmgr::TemplateTree::DefaultDirectory();
   bool keep_going = false;
   app.add_option("-c,--command", commands, "run these commands (';' separates) and exit");
   app.add_option("--finder", finder, "Finder socket (default $STRATA_FINDER or the run dir)");
