@@ -168,17 +168,20 @@ TEST_F(RtrmgrNetnsTest, TableIdChangeMovesTheVrsKernelRoutesLive) {
       << KernelTable("200");
   EXPECT_EQ(KernelTable("100").find("198.51.100.0/24"), std::string::npos);
 
-  // A failing commit: the move (the FEA's step, rank 10) is done, then the RIB refuses a route
-  // (an IPv4 next hop for an IPv6 prefix) and the move is undone.
+  // A failing commit: the move (the FEA's first step) is done, then the FEA refuses to bind an
+  // interface the kernel does not have (nothing the validator can know) and the move is undone.
   r = h_.Run({"strata-sh", "-c",
-              "configure; set virtual-router red table-id 300; "
-              "set virtual-router red static route 2001:db8::/32 next-hop 10.0.0.2; commit"});
+              "configure; set virtual-router red table-id 300; set interfaces interface nosuch0; "
+              "set virtual-router red interface nosuch0; commit"});
   EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.err.find("virtual-router red interface nosuch0: fea: no interface named 'nosuch0'"),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("commit failed"), std::string::npos) << r.err;
   EXPECT_EQ(vr_table(), 200);
   EXPECT_NE(KernelTable("200").find("10.0.0.0/24"), std::string::npos) << KernelTable("200");
   EXPECT_NE(KernelTable("200").find("198.51.100.0/24"), std::string::npos) << KernelTable("200");
-  EXPECT_EQ(KernelTable("300"), "");
+  EXPECT_EQ(KernelTable("300").find("10.0.0.0/24"), std::string::npos) << KernelTable("300");
 
   // The RIB lived through it all.
   auto j = ShJson("show processes");

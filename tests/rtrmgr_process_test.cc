@@ -146,15 +146,27 @@ TEST_F(RtrmgrProcessTest, LiveCommitsAddAndDeleteRoutesAndVrs) {
 TEST_F(RtrmgrProcessTest, FailingCommitChangesNothing) {
   auto before = Sh("show configuration");
   ASSERT_EQ(before.exit_code, 0);
-  // The first route is fine; the RIB refuses the second (an IPv4 next hop for an IPv6 prefix),
-  // so the first must be taken back.
+  // Binding lo is fine; the FEA refuses the second interface (the kernel has none of that
+  // name: nothing the validator can know), so lo's binding must be taken back, and the route
+  // (the RIB's step, after the FEA's) never sent.
   auto r =
       Sh("configure; set virtual-router red static route 203.0.113.0/24 next-hop 127.0.0.1; "
-         "set virtual-router red static route 2001:db8::/32 next-hop 127.0.0.1; commit");
+         "set virtual-router red interface lo; set interfaces interface nosuch0; "
+         "set virtual-router red interface nosuch0; commit");
   EXPECT_NE(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.err.find("virtual-router red interface nosuch0: fea: no interface named 'nosuch0'"),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("commit failed"), std::string::npos) << r.err;
   EXPECT_EQ(Routes("red"), (std::set<std::string>{"192.0.2.0/24"}));
   EXPECT_EQ(Sh("show configuration").out, before.out);
+  auto ifs = ShJson("show interfaces");
+  ASSERT_TRUE(ifs.is_object()) << Sh("show interfaces").err;
+  for (const auto& i : ifs["interfaces"]) {
+    if (i["name"] == "lo") {
+      EXPECT_EQ(i.value("vr", ""), "") << i.dump();
+    }
+  }
   // A stale base revision is refused too: another session commits in between.
   r =
       Sh("configure; set virtual-router red static route 203.0.113.0/24 next-hop 127.0.0.1; "
