@@ -13,7 +13,6 @@
 #include <functional>
 #include <map>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "common/log.h"
@@ -132,13 +131,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", report.status().message().c_str());
       return 1;
     }
-    // One list, by position: errors and warnings as a compiler prints them.
-    std::vector<strata::rtrmgr::ConfigError> all = report->errors;
-    all.insert(all.end(), report->warnings.begin(), report->warnings.end());
-    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
-      return std::tie(a.pos.line, a.pos.column) < std::tie(b.pos.line, b.pos.column);
-    });
-    for (const auto& e : all) std::fprintf(stderr, "%s\n", e.ToString().c_str());
+    if (const std::string listing = report->Listing(); !listing.empty()) {
+      std::fprintf(stderr, "%s\n", listing.c_str());
+    }
     if (!report->ok()) return 1;
     const size_t n = report->warnings.size();
     const std::string note =

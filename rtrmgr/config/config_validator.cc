@@ -59,6 +59,13 @@ Status ValidationReport::ToStatus() const {
 
 std::string ValidationReport::WarningText() const { return Lines(warnings); }
 
+std::string ValidationReport::Listing() const {
+  std::vector<ConfigError> all = errors;
+  all.insert(all.end(), warnings.begin(), warnings.end());
+  SortByPosition(all);
+  return Lines(all);
+}
+
 bool ConfigValidator::CheckArgs(const ConfigNode& node, const TemplateNode& tmpl,
                                 const std::string& path, std::vector<ConfigError>& errors,
                                 std::vector<Ref>& refs) const {

@@ -47,6 +47,9 @@ struct ValidationReport {
   Status ToStatus() const;
   // The warnings, one per line ("" when none).
   std::string WarningText() const;
+  // Errors and warnings together by position, one per line, as a compiler prints them
+  // (`--check`, strata-sh's `load`).
+  std::string Listing() const;
 };
 
 class ConfigValidator {

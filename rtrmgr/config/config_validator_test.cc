@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <tuple>
 
 #include "testing/rtrmgr/config_test_util.h"
 
@@ -58,13 +57,7 @@ TEST(ConfigValidatorTest, BadCorpusGivesExactErrors) {
     if (tree.ok()) {
       auto report = v.Examine(*tree);
       EXPECT_FALSE(report.ok()) << conf;
-      std::vector<ConfigError> all = report.errors;
-      all.insert(all.end(), report.warnings.begin(), report.warnings.end());
-      std::stable_sort(all.begin(), all.end(), [](const ConfigError& a, const ConfigError& b) {
-        return std::tie(a.pos.line, a.pos.column) < std::tie(b.pos.line, b.pos.column);
-      });
-      got.clear();
-      for (const auto& e : all) got += (got.empty() ? "" : "\n") + e.ToString();
+      got = report.Listing();
     }
     EXPECT_EQ(got, Trim(*want)) << conf;
   }

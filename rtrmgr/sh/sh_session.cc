@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <tuple>
 
 #include "common/atomic_file.h"
 #include "libipc/call/atoms_json.h"
@@ -345,12 +344,7 @@ int ShSession::Load(const std::string& path) {
   candidate_ = std::move(*tree);
   // The validator `commit` runs, at once: the operator sees the file's problems at its lines.
   const ValidationReport report = ConfigValidator(templates_).Examine(candidate_);
-  std::vector<ConfigError> all = report.errors;
-  all.insert(all.end(), report.warnings.begin(), report.warnings.end());
-  std::stable_sort(all.begin(), all.end(), [](const ConfigError& a, const ConfigError& b) {
-    return std::tie(a.pos.line, a.pos.column) < std::tie(b.pos.line, b.pos.column);
-  });
-  for (const auto& e : all) err_ << e.ToString() << "\n";
+  if (const std::string listing = report.Listing(); !listing.empty()) err_ << listing << "\n";
   if (!report.ok()) {
     out_ << "load complete, with " << report.errors.size()
          << (report.errors.size() == 1 ? " error" : " errors")
