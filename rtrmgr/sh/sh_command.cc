@@ -19,6 +19,12 @@ std::string AddrType(const std::string& s) {
 
 }  // namespace
 
+std::string JoinWords(const std::vector<std::string>& words, const std::string& sep) {
+  std::string s;
+  for (const auto& w : words) s += (s.empty() ? "" : sep) + w;
+  return s;
+}
+
 StatusOr<ShCommand> ParseCommandLine(std::string_view line) {
   ShCommand cmd;
   std::string text(line);

@@ -38,6 +38,8 @@ struct ShCommand {
 };
 
 StatusOr<ShCommand> ParseCommandLine(std::string_view line);
+// The words with `sep` between them.
+std::string JoinWords(const std::vector<std::string>& words, const std::string& sep = ", ");
 // Splits a `-c` script into commands at ';' and newlines outside quotes.
 std::vector<std::string> SplitScript(std::string_view text);
 

@@ -8,6 +8,7 @@
 // ConfigEditor against the same templates the rtrmgr uses; `commit` sends it whole with its
 // base revision (the rtrmgr refuses it if someone committed meanwhile) and the places of the
 // nodes `load` read from a file, so that errors name the operator's file:line:column.
+// Configuration mode's commands are in sh_session_config.cc.
 // Calls block: the session runs the Router's io_context until each reply arrives.
 // Threading: the thread that runs the io_context.
 #pragma once
