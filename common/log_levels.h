@@ -5,7 +5,7 @@
 // Text form (STRATA_LOG_LEVEL, --log-level, log/1.0/set_levels): "LEVEL" or
 // "LEVEL,NAME=LEVEL,..." or "NAME=LEVEL,...". Levels: trace, debug, info, warning (or warn),
 // error, critical, off. A typo is an error value naming what was expected: spdlog's own parser
-// takes any unknown word for "off", which turned every log line off, fatal errors included.
+// takes any unknown word for "off", so a typo would silence every line, fatal errors included.
 // Value type.
 #pragma once
 

@@ -106,7 +106,7 @@ class RtrmgrOperatorTest : public ::testing::Test {
   pid_t rtrmgr_ = 0;
 };
 
-// The examples: what --check prints is what a commit of the loaded file prints, at the
+// Broken configurations: what --check prints is what a commit of the loaded file prints, at the
 // same places, and nothing changes.
 TEST_F(RtrmgrOperatorTest, CheckAndCommitRefuseAlikeAtTheSamePlace) {
   StartRouter();
