@@ -264,18 +264,18 @@ int main(int argc, char** argv) {
         manager.ReloadFile(config_file, [&](const strata::Status& s) {
           if (!s.ok()) {
             log->error("reload of {} refused; the running configuration (revision {}) stays:\n{}",
-                       config_file, manager.engine().revision(), s.message());
+                       config_file, manager.revision(), s.message());
           }
           strata::rtrmgr::SdNotify("READY=1\nSTATUS=running revision " +
-                                   std::to_string(manager.engine().revision()));
+                                   std::to_string(manager.revision()));
         });
       };
   signals.async_wait(on_signal);
   manager.Start(std::move(*plan), *pending, [&](const strata::Status& s) {
     if (s.ok()) {
-      log->info("router is up (revision {})", manager.engine().revision());
+      log->info("router is up (revision {})", manager.revision());
       strata::rtrmgr::SdNotify("READY=1\nSTATUS=running revision " +
-                               std::to_string(manager.engine().revision()));
+                               std::to_string(manager.revision()));
       return;
     }
     log->error("cannot start the router: {}", s.ToString());

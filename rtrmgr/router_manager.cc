@@ -205,9 +205,8 @@ void RouterManager::StartRouter(BootPlan boot, std::function<void(const Status&)
         if (request.record) {
           confirmer_.Committed(result.revision, previous, request.confirm_minutes);
         }
-        NoteProcessOptions(last_running_, engine_->running(), result.warnings);
-        last_running_ = engine_->running();
-        ApplyLogLevels(last_running_);
+        NoteProcessOptions(engine_->running(), result.warnings);
+        ApplyLogLevels(engine_->running());
       });
   service_ = std::make_unique<RtrmgrService>(*this, templates_);
   router_->AddTarget("rtrmgr", "rtrmgr", true).Serve(*service_);
@@ -290,6 +289,7 @@ void RouterManager::Prepare(const ConfigNode& candidate, CommitEngine::Done done
     if (supervisor_.IsRunning(p.instance) && registered_.contains(p.instance)) continue;
     const auto options = ProcessCatalog::OptionArgs(candidate, p.process);
     p.args.insert(p.args.end(), options.begin(), options.end());
+    started_options_[p.instance] = options;
     todo.push_back(std::move(p));
   }
   std::reverse(todo.begin(), todo.end());  // popped from the back: lowest rank first

@@ -67,7 +67,10 @@ class RouterManager {
   void ReloadFile(const std::string& file, std::function<void(const Status&)> done);
   void Shutdown(std::function<void()> done);
 
+  // REQUIRES: the router has started (Start's Finder is up).
   CommitEngine& engine() { return *engine_; }
+  // The running revision; 0 before the router has started.
+  uint64_t revision() const { return engine_ != nullptr ? engine_->revision() : 0; }
   CommitHistory& history() { return history_; }
   CommitConfirmer& confirmer() { return confirmer_; }
   const ProcessSupervisor& supervisor() const { return supervisor_; }
@@ -88,9 +91,9 @@ class RouterManager {
   // to every registered process when they change.
   void ApplyLogLevels(const ConfigNode& running);
   void SendLogLevels(const std::string& instance);
-  // Warnings for running processes whose `system processes` options changed.
-  void NoteProcessOptions(const ConfigNode& before, const ConfigNode& after,
-                          std::vector<std::string>& warnings) const;
+  // Warnings for running processes started with other `system processes` options than
+  // `running` gives.
+  void NoteProcessOptions(const ConfigNode& running, std::vector<std::string>& warnings) const;
   // Tells the Finder it has every running process's rights: it stops holding resolutions.
   void DeclarePermissionsComplete();
 
@@ -110,8 +113,9 @@ class RouterManager {
   std::set<std::string> needs_replay_;
   // What each started process may call, by instance: given again to a restarted Finder.
   std::map<std::string, finder::v1::SetPermissionsRequest> rights_;
+  // The `system processes` options each process was started with, by instance.
+  std::map<std::string, std::vector<std::string>> started_options_;
   LogLevels log_levels_;     // in force in every process
-  ConfigNode last_running_;  // the running configuration before the latest commit
   bool shutting_down_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

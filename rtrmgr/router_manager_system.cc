@@ -1,8 +1,6 @@
 // RouterManager and the configuration's `system` node, which no process serves: log levels
 // (applied here and sent to every process by log/1.0/set_levels) and process options (given
 // at a process's start, ProcessCatalog::OptionArgs).
-#include <set>
-
 #include "common/log.h"
 #include "libipc/interfaces/log.pb.h"
 #include "rtrmgr/router_manager.h"
@@ -34,12 +32,6 @@ LogLevels LevelsOf(const ConfigNode& config) {
   return out;
 }
 
-const ConfigNode* OptionsOf(const ConfigNode& config, const std::string& process) {
-  const ConfigNode* system = config.FindChild("system");
-  const ConfigNode* procs = system != nullptr ? system->FindChild("processes") : nullptr;
-  return procs != nullptr ? procs->FindChild(process) : nullptr;
-}
-
 }  // namespace
 
 void RouterManager::ApplyLogLevels(const ConfigNode& running) {
@@ -63,17 +55,12 @@ void RouterManager::SendLogLevels(const std::string& instance) {
       });
 }
 
-void RouterManager::NoteProcessOptions(const ConfigNode& before, const ConfigNode& after,
+void RouterManager::NoteProcessOptions(const ConfigNode& running,
                                        std::vector<std::string>& warnings) const {
-  std::set<std::string> changed;
-  for (const auto& [name, def] : templates_.processes()) {
-    const ConfigNode* b = OptionsOf(before, name);
-    const ConfigNode* a = OptionsOf(after, name);
-    if ((b == nullptr) != (a == nullptr) || (b != nullptr && !(*b == *a))) changed.insert(name);
-  }
-  if (changed.empty()) return;
   for (const auto& p : supervisor_.List()) {
-    if (!changed.contains(p.process) || p.state == ProcessState::kStopped) continue;
+    auto it = started_options_.find(p.instance);
+    if (it == started_options_.end() || p.state == ProcessState::kStopped) continue;
+    if (it->second == ProcessCatalog::OptionArgs(running, p.process)) continue;
     warnings.push_back("system processes " + p.process + ": " + p.instance +
                        " runs with its old options until it next starts");
   }
