@@ -68,11 +68,13 @@ Status RouterManager::LoadHistory() { return history_.Load(); }
 void RouterManager::Start(BootPlan boot, std::optional<PendingConfirm> pending,
                           std::function<void(const Status&)> done) {
   if (pending) {
-    // Kept only when the boot keeps the unconfirmed commit (--boot commit): its window goes on.
-    if (boot.record) {
-      PendingConfirm::Clear(options_.state_dir);
-    } else {
+    // Its window goes on only when the boot keeps the unconfirmed commit (--boot commit); a
+    // rollback or a file replaces it, and a record older than the last commit is stale (a
+    // confirming commit was written, the router stopped before the record was removed).
+    if (!boot.record && pending->revision == history_.last_revision()) {
       confirmer_.Resume(*pending);
+    } else {
+      PendingConfirm::Clear(options_.state_dir);
     }
   }
   const std::string run_dir = ipc::DefaultRunDir();
