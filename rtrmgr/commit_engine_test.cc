@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "common/asio.h"
 #include "rtrmgr/config/config_parser.h"
@@ -262,6 +263,14 @@ TEST(CommitHistoryTest, PersistsAndReloads) {
   EXPECT_TRUE(ConfigParser::ParseFile(h.FileOf(3)).ok());
   EXPECT_EQ(h.FindRevision(2)->user, "bob");
   EXPECT_EQ(h.FindRevision(1).status().code(), StatusCode::kNotFound);
+  // Files that cannot be shown are left out; a name that is not a revision is not a commit.
+  std::ofstream(dir + "/commit-9.conf") << "# comment: caf\xe9\nx;\n";
+  std::ofstream(dir + "/commit-99999999999999999999999.conf") << "y;\n";
+  CommitHistory again(dir, 5);
+  const Status s = again.Load();
+  EXPECT_EQ(s.code(), StatusCode::kDataLoss);
+  EXPECT_EQ(s.message(), "not UTF-8, left out of the history: commit-9.conf");
+  EXPECT_EQ(again.last_revision(), 3u);
   std::filesystem::remove_all(dir);
 }
 

@@ -1,6 +1,7 @@
 #include "rtrmgr/commit_history.h"
 
 #include <algorithm>
+#include <charconv>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "common/atomic_file.h"
+#include "common/utf8.h"
 
 namespace strata::rtrmgr {
 
@@ -70,21 +72,32 @@ Status CommitHistory::Load() {
   std::error_code ec;
   if (!fs::is_directory(dir_, ec)) return Status();
   std::vector<CommitRecord> found;
+  std::string skipped;
   for (const auto& e : fs::directory_iterator(dir_, ec)) {
     const std::string name = e.path().filename().string();
     if (name.rfind(kPrefix, 0) != 0 || !name.ends_with(kSuffix)) continue;
     const std::string num =
         name.substr(kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
-    if (num.empty() || !std::all_of(num.begin(), num.end(), ::isdigit)) continue;
+    uint64_t revision = 0;
+    const auto [end, err] = std::from_chars(num.data(), num.data() + num.size(), revision);
+    if (num.empty() || err != std::errc() || end != num.data() + num.size()) continue;
     std::ifstream f(e.path());
     std::stringstream ss;
     ss << f.rdbuf();
-    found.push_back(ParseRecord(std::stoull(num), ss.str()));
+    // Its text goes out as protobuf strings (show system commit, rollback): UTF-8 or nothing.
+    if (FirstInvalidUtf8(ss.str())) {
+      skipped += (skipped.empty() ? "" : ", ") + name;
+      continue;
+    }
+    found.push_back(ParseRecord(revision, ss.str()));
   }
   std::sort(found.begin(), found.end(),
             [](const auto& a, const auto& b) { return a.revision > b.revision; });
   entries_.assign(found.begin(), found.end());
   while (entries_.size() > max_) entries_.pop_back();
+  if (!skipped.empty()) {
+    return Status(StatusCode::kDataLoss, "not UTF-8, left out of the history: " + skipped);
+  }
   return Status();
 }
 

@@ -29,7 +29,8 @@ class CommitHistory {
   // `state_dir` "" keeps the history in memory only.
   explicit CommitHistory(std::string state_dir, size_t max_entries = 50);
 
-  // Reads the commits written by an earlier run (missing directory: none).
+  // Reads the commits written by an earlier run (missing directory: none). A file that is not
+  // UTF-8 is left out (DATA_LOSS names it; the others are loaded).
   Status Load();
   // Records a new running configuration; the revision must grow.
   Status Add(CommitRecord record);
