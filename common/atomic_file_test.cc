@@ -4,18 +4,11 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+
+#include "testing/common/file_text.h"
 
 namespace strata {
 namespace {
-
-std::string Read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 TEST(AtomicFileTest, ReplacesWithTheModeAndLeavesNoTemporary) {
   const std::string dir = ::testing::TempDir() + "/atomic_file_test";
@@ -24,7 +17,7 @@ TEST(AtomicFileTest, ReplacesWithTheModeAndLeavesNoTemporary) {
   const std::string path = dir + "/commit-1.conf";
   ASSERT_TRUE(WriteFileAtomically(path, "first\n", 0644).ok());
   ASSERT_TRUE(WriteFileAtomically(path, "second\n", 0600).ok());
-  EXPECT_EQ(Read(path), "second\n");
+  EXPECT_EQ(test_util::FileText(path), "second\n");
   struct stat st {};
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);

@@ -4,18 +4,11 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+
+#include "testing/common/file_text.h"
 
 namespace strata {
 namespace {
-
-std::string Read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 TEST(LogLevelsTest, ParsesLevelsAndComponents) {
   auto l = LogLevels::Parse("debug, bgp.red.session=trace,rib=warn");
@@ -68,12 +61,12 @@ TEST(ReopeningFileSinkTest, FollowsARotationByItself) {
   logger.info("before");
   std::filesystem::rename(path, path + ".1");  // what logrotate does
   logger.info("after");
-  EXPECT_EQ(Read(path + ".1"), "before\n");
-  EXPECT_EQ(Read(path), "after\n");
+  EXPECT_EQ(test_util::FileText(path + ".1"), "before\n");
+  EXPECT_EQ(test_util::FileText(path), "after\n");
   std::filesystem::rename(path, path + ".2");
   ASSERT_TRUE(sink->Reopen());  // SIGHUP / SIGUSR1
   logger.info("told");
-  EXPECT_EQ(Read(path), "told\n");
+  EXPECT_EQ(test_util::FileText(path), "told\n");
   std::filesystem::remove_all(dir);
 }
 

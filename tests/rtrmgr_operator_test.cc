@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/json.h"
+#include "testing/common/file_text.h"
 #include "testing/process_harness.h"
 
 namespace strata::testing {
@@ -301,12 +302,9 @@ TEST_F(RtrmgrOperatorTest, ShowLogAndLevelsFromTheConfiguration) {
   EXPECT_EQ(bad.exit_code, 3) << bad.out;
 
   // One file for every process.
-  std::ifstream in(h_.run_dir() + "/logs/strata.log");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_NE(ss.str().find("[rib.red.fea]"), std::string::npos);
-  EXPECT_NE(ss.str().find("info [rtrmgr] log levels: info,rib.red=debug"), std::string::npos)
-      << ss.str();
+  const std::string file = test_util::FileText(h_.run_dir() + "/logs/strata.log");
+  EXPECT_NE(file.find("[rib.red.fea]"), std::string::npos);
+  EXPECT_NE(file.find("info [rtrmgr] log levels: info,rib.red=debug"), std::string::npos) << file;
 }
 
 TEST_F(RtrmgrOperatorTest, UnconfirmedCommitRollsBackAtTheNextStart) {
@@ -347,11 +345,9 @@ TEST_F(RtrmgrOperatorTest, SaveWritesTheRunningConfiguration) {
   struct stat st {};
   ASSERT_EQ(::stat(saved.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
-  std::ifstream in(saved);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(ss.str(), Sh("show configuration").out);
-  EXPECT_EQ(ss.str().find("table-id 7"), std::string::npos);
+  const std::string text = test_util::FileText(saved);
+  EXPECT_EQ(text, Sh("show configuration").out);
+  EXPECT_EQ(text.find("table-id 7"), std::string::npos);
 }
 
 }  // namespace
