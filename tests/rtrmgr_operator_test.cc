@@ -58,17 +58,19 @@ class RtrmgrOperatorTest : public ::testing::Test {
   void TearDown() override { Stop(); }
 
   void Write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
-  // Starts the router (a log of its own per start) and waits for it to be up.
-  void StartRouter(std::vector<std::string> extra = {}) {
+  // Starts the router (a log of its own per start) and waits for it to be up, in that log or
+  // in `log_file` when it logs there.
+  void StartRouter(std::vector<std::string> extra = {}, const std::string& log_file = "") {
     std::vector<std::string> args = {"strata-rtrmgr",        "-c", conf_, "--no-kernel",
                                      "--restart-backoff-ms", "100"};
     args.insert(args.end(), extra.begin(), extra.end());
     log_ = "rtrmgr" + std::to_string(++starts_);
     rtrmgr_ = h_.Start(args, log_);
     ASSERT_GT(rtrmgr_, 0);
+    auto text = [&] { return log_file.empty() ? Log() : test_util::FileText(log_file); };
     ASSERT_TRUE(ProcessHarness::WaitFor(
-        [&] { return Log().find("router is up") != std::string::npos; }, 20s))
-        << Log();
+        [&] { return text().find("router is up") != std::string::npos; }, 20s))
+        << text();
   }
   void Stop() {
     if (rtrmgr_ > 0 && !h_.Exited(rtrmgr_)) {
@@ -86,11 +88,14 @@ class RtrmgrOperatorTest : public ::testing::Test {
     auto r = Sh(cmd + " --json");
     return r.exit_code == 0 ? nlohmann::json::parse(r.out, nullptr, false) : nlohmann::json();
   }
+  // The VR's static routes (red's lo also gives it connected ones).
   std::set<std::string> Routes(const std::string& vr) {
     std::set<std::string> out;
     auto j = ShJson("show route vr " + vr);
     if (!j.is_object() || !j.contains("routes")) return out;
-    for (const auto& r : j["routes"]) out.insert(r["prefix"].get<std::string>());
+    for (const auto& r : j["routes"]) {
+      if (r.value("protocol", "") == "static") out.insert(r["prefix"].get<std::string>());
+    }
     return out;
   }
   nlohmann::json Commits() { return ShJson("show system commit"); }
@@ -191,7 +196,9 @@ TEST_F(RtrmgrOperatorTest, CommitIsKeptAcrossARestart) {
   EXPECT_NE(log.find(conf_ + " differs from the last commit, revision 2"), std::string::npos)
       << log;
   EXPECT_NE(log.find("strata-rtrmgr -c " + conf_ + " --boot file"), std::string::npos) << log;
-  EXPECT_NE(log.find("-            route 203.0.113.0/24 {"), std::string::npos) << log;
+  EXPECT_NE(log.find("[edit virtual-router red static]\n-    route 203.0.113.0/24 {"),
+            std::string::npos)
+      << log;
   Stop();
 
   StartRouter({"--boot", "file"});  // the operator chooses the file: a new revision
@@ -282,7 +289,8 @@ TEST_F(RtrmgrOperatorTest, TyposAndBadFilesRefuseTheStart) {
 }
 
 TEST_F(RtrmgrOperatorTest, ShowLogAndLevelsFromTheConfiguration) {
-  StartRouter({"--log-file", h_.run_dir() + "/logs/strata.log"});
+  const std::string log_file = h_.run_dir() + "/logs/strata.log";
+  StartRouter({"--log-file", log_file}, log_file);
   // Every process keeps its last lines, each naming its process instance (and so its VR).
   auto r = Sh("show log last 500");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -302,7 +310,7 @@ TEST_F(RtrmgrOperatorTest, ShowLogAndLevelsFromTheConfiguration) {
   EXPECT_EQ(bad.exit_code, 3) << bad.out;
 
   // One file for every process.
-  const std::string file = test_util::FileText(h_.run_dir() + "/logs/strata.log");
+  const std::string file = test_util::FileText(log_file);
   EXPECT_NE(file.find("[rib.red.fea]"), std::string::npos);
   EXPECT_NE(file.find("info [rtrmgr] log levels: info,rib.red=debug"), std::string::npos) << file;
 }
@@ -332,7 +340,8 @@ TEST_F(RtrmgrOperatorTest, UnconfirmedCommitRollsBackAtTheNextStart) {
          "commit confirmed 5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_EQ(Sh("configure; commit").exit_code, 0);
-  EXPECT_EQ(Sh("show system commit").out.find("not confirmed"), std::string::npos);
+  EXPECT_EQ(Sh("show system commit").out.find("is not confirmed: it rolls back"),
+            std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(h_.run_dir() + "/state/confirm-pending"));
 }
 

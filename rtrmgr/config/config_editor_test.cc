@@ -102,7 +102,7 @@ TEST(ConfigEditorTest, CompletesKeywordsKeysAndValues) {
       "interfaces { interface veth1; interface lo; }\n"
       "policy { policy-statement p1; policy-statement p2; }\n"
       "virtual-router red; virtual-router blue;");
-  EXPECT_EQ(ed.Complete(root, {}, ""), (Words{"interfaces", "policy", "virtual-router"}));
+  EXPECT_EQ(ed.Complete(root, {}, ""), (Words{"interfaces", "policy", "system", "virtual-router"}));
   EXPECT_EQ(ed.Complete(root, {"virtual-router"}, ""), (Words{"blue", "red"}));
   EXPECT_EQ(ed.Complete(root, {"virtual-router", "red"}, "s"), (Words{"static"}));
   EXPECT_EQ(ed.Complete(root, Split("virtual-router red interface"), ""), (Words{"lo", "veth1"}));

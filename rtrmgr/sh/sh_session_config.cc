@@ -90,7 +90,8 @@ int ShSession::Commit(const std::vector<std::string>& words) {
   if (!r.status.ok()) {
     // Validation errors are "place: reason" lines, printed as they are (like --check).
     err_ << r.status.message() << "\n"
-         << "error: commit failed; nothing was changed\n";
+         << (check ? "error: configuration check fails\n"
+                   : "error: commit failed; nothing was changed\n");
     return static_cast<int>(r.status.code());
   }
   for (const auto& a : r.atoms) {
