@@ -112,6 +112,12 @@ StatusOr<std::unique_ptr<BgpListener>> BgpSpeaker::open_listener(const LocalConf
   return BgpListener::Open(io_, eps);
 }
 
+bool BgpSpeaker::listens_on(const LocalConfig& c, const IpAddr& addr, uint16_t port) {
+  if (port != c.port) return false;
+  if (c.listen_address) return *c.listen_address == addr;
+  return addr.is_v4() && IsLocalAddress(addr);  // open_listener's any address is IPv4's
+}
+
 Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
   if (config.local_as == 0) return InvalidArgument("local_as must be 1..4294967295");
   if (!config.router_id.is_v4() || config.router_id.is_zero()) {
@@ -135,6 +141,14 @@ Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
   const bool rebuild =
       local_ && (local_->local_as != config.local_as || local_->router_id != config.router_id ||
                  local_->cluster_id != config.cluster_id || local_->confed != config.confed);
+  if (rebind) {
+    for (const auto& [addr, p] : peers_) {
+      if (listens_on(config, addr, p->settings().session.peer_port)) {
+        return InvalidArgument("listening there would take the connections to peer " +
+                               addr.ToString() + ": it would connect to itself");
+      }
+    }
+  }
   std::unique_ptr<BgpListener> listener;
   if (rebind) {
     // Closing the old one first lets the same port be bound again with another address.
@@ -247,6 +261,12 @@ Status BgpSpeaker::prepare_settings(PeerSettings& settings) const {
     settings.session.multihop_ttl = 64;
   }
   if (Status s = settings.session.Validate(); !s.ok()) return s;
+  const PeerConfig& c = settings.session;
+  if (listens_on(*local_, c.peer_address, c.peer_port)) {
+    return InvalidArgument("peer " + c.peer_address.ToString() + " port " +
+                           std::to_string(c.peer_port) +
+                           " is this speaker's own listening socket: it would connect to itself");
+  }
   return ProbeSessionSocket(settings.session);
 }
 

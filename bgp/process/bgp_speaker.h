@@ -173,9 +173,12 @@ class BgpSpeaker {
   Status build_pipeline();
   void teardown_pipeline();
   StatusOr<std::unique_ptr<BgpListener>> open_listener(const LocalConfig& c) const;
+  // Whether the listener open_listener(c) opens accepts connections to `addr` port `port`.
+  static bool listens_on(const LocalConfig& c, const IpAddr& addr, uint16_t port);
   StatusOr<std::unique_ptr<BgpPeer>> make_peer(PeerSettings settings);
   // Fills in what the speaker decides (local AS, router id, graceful restart, iBGP TTL) and
-  // checks the settings, with the kernel too (ProbeSessionSocket).
+  // checks the settings, with the kernel too (ProbeSessionSocket); a peer on the speaker's own
+  // listening socket is refused (it would connect to itself).
   Status prepare_settings(PeerSettings& settings) const;
   // The old peer's session stays as it is; its in-place settings are set.
   void change_in_place(BgpPeer& p, const PeerSettings& settings);

@@ -330,6 +330,41 @@ TEST_F(BgpSpeakerTest, ListenerThatCannotBindIsAnErrorAndKeepsTheOldOne) {
   EXPECT_EQ(procs_["a"]->speaker().listen_ports(), std::vector<uint16_t>{kPort + 5});
 }
 
+// A peer on the speaker's own listening socket would connect to itself, over and over: refused
+// by add_peer (listening on one address, or on any: then any address of the host), and a new
+// listener that would take an existing peer's connections is refused by set_local_config.
+TEST_F(BgpSpeakerTest, PeerOnItsOwnListenerIsRefused) {
+  const Adjust kNoLocal = [](bpb::AddPeerRequest& r) { r.clear_local_address(); };
+  env_.StartRib("a");
+  StartBgp("a");
+  ASSERT_TRUE(SetLocal("a", 65001, "127.0.0.2", kPort + 6).ok());
+  Status s = AddPeer("a", "127.0.0.2", 65002, "127.0.0.1", kPort + 6, kNoLocal);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
+  EXPECT_NE(s.message().find("own listening socket: it would connect to itself"), std::string::npos)
+      << s.message();
+  ASSERT_TRUE(
+      AddPeer("a", "127.0.0.2", 65002, "127.0.0.1", kPort + 7, kNoLocal).ok());  // another port
+  ASSERT_TRUE(
+      AddPeer("a", "127.0.0.3", 65003, "127.0.0.1", kPort + 6, kNoLocal).ok());  // another address
+  s = SetLocal("a", 65001, "127.0.0.2", kPort + 7);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
+  EXPECT_EQ(procs_["a"]->speaker().listen_ports(), std::vector<uint16_t>{kPort + 6});
+  // Listening on any address: every address of the host is the speaker's own.
+  s = SetLocal("a", 65001, "127.0.0.2", kPort + 6,
+               [](bpb::SetLocalConfigRequest& r) { r.clear_listen_address(); });
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();  // 127.0.0.3 is local
+  bpb::PeerRequest other;
+  ipc::AddrToProto(A("127.0.0.3"), other.mutable_peer());
+  ASSERT_TRUE(Bgp("a", "delete_peer", other).ok());
+  ASSERT_TRUE(SetLocal("a", 65001, "127.0.0.2", kPort + 6, [](bpb::SetLocalConfigRequest& r) {
+                r.clear_listen_address();
+              }).ok());
+  s = AddPeer("a", "127.0.0.1", 65004, "127.0.0.1", kPort + 6, kNoLocal);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
+  EXPECT_TRUE(AddPeer("a", "203.0.113.200", 65004, "127.0.0.1", kPort + 6, kNoLocal)
+                  .ok());  // not this host
+}
+
 // Per-peer maximum prefixes: b allows 2 routes from a; the third tears the session down with
 // Cease / Maximum Number of Prefixes Reached (RFC 4486); after the restart time it comes back.
 TEST_F(BgpSpeakerTest, MaxPrefixesTearsDownAndRestartsAfterTheTimer) {

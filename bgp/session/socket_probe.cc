@@ -1,5 +1,10 @@
 #include "bgp/session/socket_probe.h"
 
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
+#include <span>
+
 #include "bgp/session/asio_address.h"
 #include "bgp/session/socket_security.h"
 
@@ -37,6 +42,29 @@ Status ProbeSessionSocket(const PeerConfig& config) {
     }
   }
   return Status::Ok();
+}
+
+bool IsLocalAddress(const IpAddr& addr) {
+  if (addr.is_v4() && (addr.v4_host_order() >> 24) == 127) return true;
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return false;
+  bool found = false;
+  for (const ifaddrs* i = list; i != nullptr && !found; i = i->ifa_next) {
+    if (i->ifa_addr == nullptr) continue;
+    std::span<const uint8_t> bytes;
+    if (i->ifa_addr->sa_family == AF_INET && addr.is_v4()) {
+      const auto* sin = reinterpret_cast<const sockaddr_in*>(i->ifa_addr);
+      bytes = {reinterpret_cast<const uint8_t*>(&sin->sin_addr), 4};
+    } else if (i->ifa_addr->sa_family == AF_INET6 && addr.is_v6()) {
+      const auto* sin6 = reinterpret_cast<const sockaddr_in6*>(i->ifa_addr);
+      bytes = {reinterpret_cast<const uint8_t*>(&sin6->sin6_addr), 16};
+    } else {
+      continue;
+    }
+    found = std::equal(bytes.begin(), bytes.end(), addr.bytes().begin(), addr.bytes().end());
+  }
+  ::freeifaddrs(list);
+  return found;
 }
 
 }  // namespace strata::bgp
