@@ -70,7 +70,9 @@ const std::vector<RuleInfo>& ConfigRules::All() {
        "a BGP session is a TCP connection to one host (RFC 4271 8; strata-bgp refuses the zero "
        "address)"},
       {"bgp-peer-is-self", false,
-       "a peer at the VR's own listen-address (and port), or at its own local-address",
+       "a peer at the VR's own listen-address (and port); without a listen-address, at an "
+       "address of this host (127.0.0.0/8, an interface's address) on the VR's port; or at its "
+       "own local-address",
        "the speaker would connect to itself, over and over"},
       {"bgp-local-address-family", false, "a local-address of the other family than the peer",
        "a TCP connection has one family (strata-bgp refuses)"},

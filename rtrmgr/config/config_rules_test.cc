@@ -110,6 +110,11 @@ std::vector<Case> Cases() {
        Bgp("listen-address 127.0.0.2; port 1179; peer 127.0.0.2 { as 2; port 1179;" + kPol + " }"),
        "test.conf:5:43: peer 127.0.0.2 port 1179 is this VR's own listen-address and port: it "
        "would connect to itself"},
+      {"bgp-peer-is-self",
+       "interfaces { interface eth0 { address 192.0.2.1/24; } }\n" +
+           Bgp("peer 192.0.2.1 { as 2;" + kPol + " }"),
+       "test.conf:6:6: peer 192.0.2.1 port 179 is an address of this host, and this VR listens "
+       "on port 179 of every address (no listen-address): it would connect to itself"},
       {"bgp-local-address-family",
        Bgp("peer 192.0.2.2 { as 2; local-address 2001:db8::1;" + kPol + " }"),
        "test.conf:5:38: local-address 2001:db8::1 is not of the family of peer 192.0.2.2"},
@@ -194,6 +199,10 @@ TEST(ConfigRulesTest, LegalNeighboursOfEachRuleAreClean) {
           "peer 2001:db8::2 { as 4; local-address 2001:db8::1; max-prefixes 10; "
           "max-prefixes-warning 50; }\n"
           "peer 127.0.0.2 { as 5; port 1180; }"),
+      // Listening on any address: a peer at another host, or on another port of this one.
+      "interfaces { interface eth0 { address 192.0.2.1/24; } }\n" +
+          Bgp("import all; export all; peer 192.0.2.2 { as 2; } peer 127.0.0.1 { as 3; port "
+              "1180; } peer 192.0.2.1 { as 4; port 1180; } peer ::1 { as 5; }"),
       // Confederation peers need no policy; members without local-as.
       Bgp("confederation-identifier 65000; confederation-members 64512;\n"
           "peer 192.0.2.9 { as 64512; }",

@@ -22,7 +22,34 @@ struct VrBgp {
   std::vector<uint32_t> confed_members;
   bool vr_import = false;
   bool vr_export = false;
+  // The host's addresses the configuration names (`interfaces interface X address`): a
+  // speaker without listen-address listens on all of them.
+  const std::vector<IpAddr>* host_addresses = nullptr;
 };
+
+// Whether the VR's speaker listening on any address (strata-bgp's any is IPv4's) takes the
+// connections to `addr`: 127.0.0.0/8 and the configured addresses are the host's.
+bool ListensOnAnyIncluding(const VrBgp& vr, const IpAddr& addr) {
+  if (vr.listen_address || !addr.is_v4()) return false;
+  if ((addr.v4_host_order() >> 24) == 127) return true;
+  return std::find(vr.host_addresses->begin(), vr.host_addresses->end(), addr) !=
+         vr.host_addresses->end();
+}
+
+std::vector<IpAddr> HostAddresses(const ConfigNode& root) {
+  std::vector<IpAddr> out;
+  const ConfigNode* ifs = root.FindChild("interfaces");
+  if (ifs == nullptr) return out;
+  for (const ConfigNode& i : ifs->children()) {
+    const ConfigNode* a = i.FindChild("address");
+    if (i.keyword() != "interface" || a == nullptr) continue;
+    for (const auto& arg : a->args()) {
+      const std::string_view text = arg.text;
+      if (auto addr = RuleContext::AddrText(text.substr(0, text.find('/')))) out.push_back(*addr);
+    }
+  }
+  return out;
+}
 
 void CheckAddresses(const VrBgp& vr, const ConfigNode& peer, const IpAddr& addr,
                     const std::string& path, RuleContext& ctx) {
@@ -36,6 +63,12 @@ void CheckAddresses(const VrBgp& vr, const ConfigNode& peer, const IpAddr& addr,
     ctx.ReportAt("bgp-peer-is-self", peer, path,
                  "peer " + addr.ToString() + " port " + std::to_string(*port) +
                      " is this VR's own listen-address and port: it would connect to itself");
+  } else if (port && vr.port && *port == *vr.port && ListensOnAnyIncluding(vr, addr)) {
+    ctx.ReportAt("bgp-peer-is-self", peer, path,
+                 "peer " + addr.ToString() + " port " + std::to_string(*port) +
+                     " is an address of this host, and this VR listens on port " +
+                     std::to_string(*port) +
+                     " of every address (no listen-address): it would connect to itself");
   }
   if (const ConfigNode* la = peer.FindChild("local-address")) {
     auto local = RuleContext::Addr(la);
@@ -143,11 +176,13 @@ VrBgp ReadVr(const ConfigNode& vr, const ConfigNode& bgp, RuleContext& ctx) {
 }  // namespace
 
 void CheckBgpPeerRules(const ConfigNode& root, RuleContext& ctx) {
+  const std::vector<IpAddr> host_addresses = HostAddresses(root);
   for (const ConfigNode& vr : root.children()) {
     if (vr.keyword() != "virtual-router" || vr.args().empty()) continue;
     const ConfigNode* bgp = vr.FindChild("bgp");
     if (bgp == nullptr) continue;
-    const VrBgp v = ReadVr(vr, *bgp, ctx);
+    VrBgp v = ReadVr(vr, *bgp, ctx);
+    v.host_addresses = &host_addresses;
     for (const ConfigNode& peer : bgp->children()) {
       if (peer.keyword() != "peer" || peer.args().empty()) continue;
       auto addr = RuleContext::AddrText(peer.first_arg());
