@@ -25,8 +25,10 @@ CommitConfirmer::~CommitConfirmer() { timer_.cancel(); }
 void CommitConfirmer::Committed(uint64_t revision, uint64_t previous, uint32_t minutes) {
   if (minutes == 0) {
     if (!pending_) return;
-    Log()->info("commit {} confirmed by commit {}", pending_->revision, revision);
+    // After the window ended, this commit is the rollback itself (its caller logs it).
+    if (!expired_) Log()->info("commit {} confirmed by commit {}", pending_->revision, revision);
     pending_.reset();
+    expired_ = false;
     timer_.cancel();
     PendingConfirm::Clear(state_dir_);
     return;
@@ -40,8 +42,8 @@ void CommitConfirmer::Committed(uint64_t revision, uint64_t previous, uint32_t m
     Log()->error("commit confirmed: cannot record it ({}): a restart would not roll it back",
                  s.ToString());
   }
-  Log()->warn("commit {} rolls back to revision {} in {} minutes unless confirmed (commit)",
-              revision, p.rollback_to, minutes);
+  Log()->warn("commit {} rolls back to revision {} in {} minute{} unless confirmed (commit)",
+              revision, p.rollback_to, minutes, minutes == 1 ? "" : "s");
   Arm();
 }
 
@@ -54,12 +56,14 @@ void CommitConfirmer::Resume(const PendingConfirm& pending) {
 }
 
 void CommitConfirmer::Arm() {
+  expired_ = false;
   timer_.cancel();
   timer_.expires_at(
       std::chrono::system_clock::time_point(std::chrono::seconds(pending_->deadline_unix)));
   timer_.async_wait([this](const boost::system::error_code& ec) {
     if (ec || !pending_) return;
     const PendingConfirm p = *pending_;
+    expired_ = true;
     Log()->warn("commit {} was not confirmed in time: rolling back to revision {}", p.revision,
                 p.rollback_to);
     rollback_(p);

@@ -40,6 +40,7 @@ class CommitConfirmer {
   std::string state_dir_;
   Rollback rollback_;
   std::optional<PendingConfirm> pending_;
+  bool expired_ = false;  // the window ended: the rollback is under way
   boost::asio::system_timer timer_;
 };
 

@@ -115,7 +115,7 @@ class RouterManager {
   std::map<std::string, finder::v1::SetPermissionsRequest> rights_;
   // The `system processes` options each process was started with, by instance.
   std::map<std::string, std::vector<std::string>> started_options_;
-  LogLevels log_levels_;     // in force in every process
+  LogLevels log_levels_;  // in force in every process
   bool shutting_down_ = false;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
