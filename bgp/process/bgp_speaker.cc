@@ -149,34 +149,42 @@ Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {
       }
     }
   }
-  std::unique_ptr<BgpListener> listener;
-  if (rebind) {
-    // Closing the old one first lets the same port be bound again with another address.
-    std::unique_ptr<BgpListener> old = std::move(listener_);
-    auto opened = open_listener(config);
-    if (!opened.ok()) {
-      listener_ = std::move(old);
-      return InvalidArgument(
-          "cannot listen on " +
-          (config.listen_address ? config.listen_address->ToString() : std::string("any address")) +
-          " port " + std::to_string(config.port) + ": " + opened.status().message());
-    }
-    listener = std::move(*opened);
-  }
-  const std::optional<LocalConfig> previous = local_;
-  local_ = config;
-  if (listener) {
-    listener_ = std::move(listener);
+  // Every peer's connections are taken by the listener.
+  auto attach_peers = [this](BgpListener& listener) {
     for (auto& [addr, p] : peers_) {
       BgpPeer* raw = p.get();
-      if (Status s = listener_->AddPeer(
+      if (Status s = listener.AddPeer(
               addr, [raw](boost::asio::ip::tcp::socket s) { raw->Accept(std::move(s)); },
               raw->settings().session.md5_password);
           !s.ok()) {
         log_->error("peer {}: {}", addr.ToString(), s.ToString());
       }
     }
+  };
+  if (rebind) {
+    // The old listener closes first: the new one may take its port on another address (any).
+    listener_.reset();
+    auto opened = open_listener(config);
+    if (!opened.ok()) {
+      if (local_) {
+        auto back = open_listener(*local_);
+        if (back.ok()) {
+          listener_ = std::move(*back);
+          attach_peers(*listener_);
+        } else {
+          log_->error("cannot listen again on the old address: {}", back.status().ToString());
+        }
+      }
+      return InvalidArgument(
+          "cannot listen on " +
+          (config.listen_address ? config.listen_address->ToString() : std::string("any address")) +
+          " port " + std::to_string(config.port) + ": " + opened.status().message());
+    }
+    listener_ = std::move(*opened);
+    attach_peers(*listener_);
   }
+  const std::optional<LocalConfig> previous = local_;
+  local_ = config;
   if (!previous) return build_pipeline();
   if (!rebuild && !previous->graceful_restart.SameSessionTimes(config.graceful_restart)) {
     log_->info("graceful restart times changed: resetting every session");

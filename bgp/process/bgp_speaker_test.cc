@@ -332,7 +332,8 @@ TEST_F(BgpSpeakerTest, ListenerThatCannotBindIsAnErrorAndKeepsTheOldOne) {
 
 // A peer on the speaker's own listening socket would connect to itself, over and over: refused
 // by add_peer (listening on one address, or on any: then any address of the host), and a new
-// listener that would take an existing peer's connections is refused by set_local_config.
+// listener that would take an existing peer's connections is refused by set_local_config. A
+// speaker moves from one address to any on the same port (the old listener closes first).
 TEST_F(BgpSpeakerTest, PeerOnItsOwnListenerIsRefused) {
   const Adjust kNoLocal = [](bpb::AddPeerRequest& r) { r.clear_local_address(); };
   env_.StartRib("a");
@@ -356,9 +357,9 @@ TEST_F(BgpSpeakerTest, PeerOnItsOwnListenerIsRefused) {
   bpb::PeerRequest other;
   ipc::AddrToProto(A("127.0.0.3"), other.mutable_peer());
   ASSERT_TRUE(Bgp("a", "delete_peer", other).ok());
-  ASSERT_TRUE(SetLocal("a", 65001, "127.0.0.2", kPort + 6, [](bpb::SetLocalConfigRequest& r) {
-                r.clear_listen_address();
-              }).ok());
+  s = SetLocal("a", 65001, "127.0.0.2", kPort + 6,
+               [](bpb::SetLocalConfigRequest& r) { r.clear_listen_address(); });
+  ASSERT_TRUE(s.ok()) << s.ToString();
   s = AddPeer("a", "127.0.0.1", 65004, "127.0.0.1", kPort + 6, kNoLocal);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
   EXPECT_TRUE(AddPeer("a", "203.0.113.200", 65004, "127.0.0.1", kPort + 6, kNoLocal)
