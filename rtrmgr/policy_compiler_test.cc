@@ -46,6 +46,7 @@ virtual-router red {
     bgp {
         local-as 65001;
         router-id 10.255.0.1;
+        listen-address 127.0.0.2;
         peer 127.0.0.3 { as 65002; import from-blue; }
     }
 }
@@ -211,6 +212,7 @@ virtual-router red {
     bgp {
         local-as 65001;
         router-id 10.255.0.1;
+        listen-address 127.0.0.2;
         peer 127.0.0.3 { as 65002; import sets; }
     }
 }

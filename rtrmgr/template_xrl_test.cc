@@ -253,6 +253,7 @@ virtual-router red {
     bgp {
         local-as 65001;
         router-id 10.0.0.1;
+        listen-address 127.0.0.2;
         peer 127.0.0.3 { as 65002; }
     }
 }
