@@ -86,11 +86,11 @@ void FeaStage::enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route) 
     } else {  // delete + add
       slot = FeaChange{prev == FeaOp::kDelete ? FeaOp::kReplace : prev, prefix, route};
     }
-    return;
+  } else {
+    queued_at_[prefix] = head_seq_ + queue_.size();
+    queue_.push_back(FeaChange{op, prefix, route});
+    ++live_;
   }
-  queued_at_[prefix] = head_seq_ + queue_.size();
-  queue_.push_back(FeaChange{op, prefix, route});
-  ++live_;
   if (live_ > options_.max_queue) {
     // The consumer has been away too long: drop the backlog and re-send everything later.
     queue_.clear();
@@ -105,8 +105,11 @@ void FeaStage::enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route) 
   }
   // A full batch goes at once, unless the consumer refused the last one: then copying a batch
   // per route only to be refused again would cost O(max_batch) per route; the owner's next
-  // flush() (after the consumer drained or came back) tries again.
-  if (live_ >= options_.max_batch && !refused_) flush();
+  // flush() (after the consumer drained or came back) tries again. Never right after a delete:
+  // a replace reaches this stage as a delete then an add of the prefix, and a batch sent between
+  // the two would have the FEA (and the kernel) drop a route that is only changing; the add
+  // that follows turns the pair into one replace first.
+  if (live_ >= options_.max_batch && !refused_ && op != FeaOp::kDelete) flush();
 }
 
 bool FeaStage::send_queued() {
