@@ -1,5 +1,7 @@
 #include "libipc/channel.h"
 
+#include <fcntl.h>
+
 #include <cstring>
 
 namespace strata::ipc {
@@ -221,6 +223,16 @@ void ConnectChannel(asio::io_context& io, const std::string& protocol, const std
     return;
   }
   auto socket = std::make_shared<Channel::Socket>(io);
+  boost::system::error_code opened;
+  socket->open(ep.protocol(), opened);
+  if (opened) {
+    asio::post(io, [done = std::move(done), protocol, address, opened] {
+      done(Unavailable("cannot connect to " + protocol + "://" + address + ": " +
+                       opened.message()));
+    });
+    return;
+  }
+  SetCloseOnExec(socket->native_handle());
   socket->async_connect(ep, [socket, done = std::move(done), protocol, address,
                              tcp](const boost::system::error_code& ec) {
     if (ec) {
@@ -233,6 +245,11 @@ void ConnectChannel(asio::io_context& io, const std::string& protocol, const std
     }
     done(std::make_shared<Channel>(std::move(*socket), protocol + "://" + address));
   });
+}
+
+void SetCloseOnExec(int fd) {
+  const int flags = ::fcntl(fd, F_GETFD);
+  if (flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
 }
 
 }  // namespace strata::ipc

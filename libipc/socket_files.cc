@@ -1,0 +1,63 @@
+#include "libipc/socket_files.h"
+
+#include <signal.h>
+
+#include <cerrno>
+#include <charconv>
+#include <filesystem>
+#include <string_view>
+#include <system_error>
+
+namespace strata::ipc {
+namespace {
+
+bool ProcessExists(pid_t pid) { return ::kill(pid, 0) == 0 || errno == EPERM; }
+
+template <typename Pred>
+size_t RemoveMatching(const std::string& run_dir, Pred pred) {
+  size_t removed = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(run_dir, ec)) {
+    const pid_t pid = SocketFilePid(entry.path().filename().string());
+    if (pid == 0 || !pred(pid)) continue;
+    std::error_code rm;
+    if (entry.is_socket(rm) && std::filesystem::remove(entry.path(), rm)) ++removed;
+  }
+  return removed;
+}
+
+}  // namespace
+
+std::string SocketFilePath(const std::string& run_dir, const std::string& name, pid_t pid,
+                           bool grpc) {
+  return run_dir + "/" + name + "." + std::to_string(pid) + (grpc ? ".grpc.sock" : ".sock");
+}
+
+pid_t SocketFilePid(const std::string& file_name) {
+  std::string_view s = file_name;
+  for (std::string_view suffix : {".grpc.sock", ".sock"}) {
+    if (s.size() > suffix.size() && s.ends_with(suffix)) {
+      s.remove_suffix(suffix.size());
+      break;
+    }
+  }
+  if (s.size() == file_name.size()) return 0;
+  const auto dot = s.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == s.size()) return 0;
+  pid_t pid = 0;
+  const char* first = s.data() + dot + 1;
+  const char* last = s.data() + s.size();
+  auto [end, err] = std::from_chars(first, last, pid);
+  if (err != std::errc() || end != last || pid <= 0) return 0;
+  return pid;
+}
+
+size_t RemoveSocketFiles(const std::string& run_dir, pid_t pid) {
+  return RemoveMatching(run_dir, [pid](pid_t p) { return p == pid; });
+}
+
+size_t RemoveStaleSocketFiles(const std::string& run_dir) {
+  return RemoveMatching(run_dir, [](pid_t p) { return !ProcessExists(p); });
+}
+
+}  // namespace strata::ipc
