@@ -145,7 +145,7 @@ bool FeaStage::send_queued() {
 }
 
 void FeaStage::flush() {
-  if (flushing_) return;
+  if (flushing_ || held_) return;
   flushing_ = true;
   if (state_ == SyncState::kNeedResync) start_resync();
   while (send_queued()) {
@@ -166,6 +166,25 @@ void FeaStage::flush() {
 }
 
 void FeaStage::consumer_drained() { dump_waits_ = false; }
+
+void FeaStage::set_held(bool held) {
+  if (held == held_) return;
+  held_ = held;
+  if (!held) {
+    flush();
+    return;
+  }
+  refused_prefixes_.clear();  // the resync at the release sends them with the rest
+  queue_.clear();
+  queued_at_.clear();
+  head_seq_ = 0;
+  live_ = 0;
+  dump_task_.reset();
+  dumped_to_.reset();
+  state_ = SyncState::kNeedResync;
+  refused_ = false;
+  dump_waits_ = false;
+}
 
 void FeaStage::start_resync() {
   state_ = SyncState::kResyncing;
