@@ -1,8 +1,8 @@
 #include "libipc/channel.h"
 
-#include <fcntl.h>
-
 #include <cstring>
+
+#include "libipc/socket_files.h"
 
 namespace strata::ipc {
 
@@ -245,11 +245,6 @@ void ConnectChannel(asio::io_context& io, const std::string& protocol, const std
     }
     done(std::make_shared<Channel>(std::move(*socket), protocol + "://" + address));
   });
-}
-
-void SetCloseOnExec(int fd) {
-  const int flags = ::fcntl(fd, F_GETFD);
-  if (flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
 }
 
 }  // namespace strata::ipc

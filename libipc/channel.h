@@ -129,9 +129,4 @@ void ConnectChannel(boost::asio::io_context& io, const std::string& protocol,
 // Parses "host:port" / "[v6]:port" into a TCP endpoint.
 StatusOr<boost::asio::ip::tcp::endpoint> ParseTcpEndpoint(const std::string& address);
 
-// Marks a socket close-on-exec. Boost.Asio opens and accepts without SOCK_CLOEXEC, and a process
-// that starts others (strata-rtrmgr) must not hand them its listener and its connections: a
-// child holding them keeps the rtrmgr's peers connected to a socket nobody reads.
-void SetCloseOnExec(int fd);
-
 }  // namespace strata::ipc

@@ -6,6 +6,8 @@
 
 #include <cstring>
 
+#include "libipc/socket_files.h"
+
 namespace strata::ipc {
 
 namespace asio = boost::asio;

@@ -1,5 +1,6 @@
 #include "libipc/socket_files.h"
 
+#include <fcntl.h>
 #include <signal.h>
 
 #include <cerrno>
@@ -58,6 +59,11 @@ size_t RemoveSocketFiles(const std::string& run_dir, pid_t pid) {
 
 size_t RemoveStaleSocketFiles(const std::string& run_dir) {
   return RemoveMatching(run_dir, [](pid_t p) { return !ProcessExists(p); });
+}
+
+void SetCloseOnExec(int fd) {
+  const int flags = ::fcntl(fd, F_GETFD);
+  if (flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
 }
 
 }  // namespace strata::ipc

@@ -1,5 +1,5 @@
-// Socket files: the Unix socket paths a process's Router listens on, and their removal once the
-// process is gone.
+// Socket files and descriptors: the Unix socket paths a process's Router listens on, their
+// removal once the process is gone, and close-on-exec for every IPC socket.
 //
 // Each Router serves its lean and gRPC families on RUN_DIR/<first target>.<pid>.sock and
 // RUN_DIR/<first target>.<pid>.grpc.sock; the listener removes its file when it closes, but a
@@ -24,5 +24,10 @@ pid_t SocketFilePid(const std::string& file_name);
 size_t RemoveSocketFiles(const std::string& run_dir, pid_t pid);
 // Removes the socket files in `run_dir` whose process no longer exists; returns how many.
 size_t RemoveStaleSocketFiles(const std::string& run_dir);
+
+// Marks a socket close-on-exec. Boost.Asio opens and accepts without SOCK_CLOEXEC, and a process
+// that starts others (strata-rtrmgr) must not hand them its listener and its connections: a
+// child holding them keeps the rtrmgr's peers connected to a socket nobody reads.
+void SetCloseOnExec(int fd);
 
 }  // namespace strata::ipc
