@@ -29,6 +29,9 @@ RibProcess::RibProcess(ipc::Router& router, Options options)
   ro.max_extension = options_.max_restart_deferral;
   readiness_ = std::make_unique<TableReadiness>(ro, std::chrono::steady_clock::now());
   readiness_->set_on_complete([this] { table_complete(); });
+  readiness_->set_on_change([this] {
+    if (service_) service_->readiness_changed();
+  });
   RibService::Parts parts;
   parts.rib = rib_.get();
   parts.owners = owners_.get();
@@ -50,7 +53,6 @@ RibProcess::RibProcess(ipc::Router& router, Options options)
   });
   fea_->set_on_vr_added([this](uint64_t held_routes) {
     readiness_->FeaAnswered(held_routes > 0, std::chrono::steady_clock::now());
-    service_->restart_state_known();
     arm_readiness_timer();
   });
   fea_->set_on_ready([this] { fea_ready(); });
@@ -76,6 +78,7 @@ RibProcess::~RibProcess() {
   // Stop background work before the stages it refers to go.
   scheduler_.set_wakeup(nullptr);
   readiness_->set_on_complete(nullptr);
+  readiness_->set_on_change(nullptr);
   service_.reset();
   connected_.reset();
   owners_.reset();

@@ -264,6 +264,11 @@ void RibService::RegisterInterest(const v1::RegisterInterestRequest& request,
   if (!request.has_addr()) return reply.Fail(InvalidArgument("addr is missing"));
   auto addr = ipc::AddrFromProto(request.addr(), "addr");
   if (!addr.ok()) return reply.Fail(addr.status());
+  if (parts_.readiness != nullptr && parts_.readiness->hold_answers()) {
+    // Recovering without the connected or static routes yet: the answer would be wrong.
+    held_interests_.push_back(HeldInterest{request, std::move(reply)});
+    return;
+  }
   const RouteRange range = rib_.register_interest(request.client(), *addr);
   v1::RegisterInterestReply out;
   if (range.route) {

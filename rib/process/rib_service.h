@@ -9,7 +9,9 @@
 // changed routes (the process flushes the FEA queue once per burst).
 // Restarts (rib_service_restart.cc, docs/restart.md): config_complete, graceful_restart_done and
 // registrations with a selection deferral feed the TableReadiness; get_restart_state is held
-// until restart_state_known() (the FEA answered add_vr), at most kRestartStateWait.
+// while the readiness cannot tell whether the RIB recovers (at most kRestartStateWait), and
+// register_interest while it holds answers (TableReadiness::hold_answers); readiness_changed()
+// answers what may be answered.
 // Threading: the io_context thread.
 #pragma once
 
@@ -54,8 +56,9 @@ class RibService : public v1::RibHandler {
 
   // A birth or death of a watched instance: a dead client's subscriptions are dropped.
   void instance_event(const std::string& instance, bool alive);
-  // The readiness now knows whether the RIB recovers: held get_restart_state calls are answered.
-  void restart_state_known();
+  // The readiness changed: held get_restart_state and register_interest calls are answered if
+  // they may be now.
+  void readiness_changed();
   static constexpr std::chrono::milliseconds kRestartStateWait{5000};
 
   void AddOriginTable(const v1::AddOriginTableRequest& request,
@@ -124,6 +127,12 @@ class RibService : public v1::RibHandler {
     ipc::Responder<v1::GetRestartStateReply> reply;
   };
   std::vector<HeldRestartState> held_restart_states_;
+  struct HeldInterest {
+    v1::RegisterInterestRequest request;
+    ipc::Responder<v1::RegisterInterestReply> reply;
+  };
+  std::vector<HeldInterest> held_interests_;
+  void answer_restart_states();
   std::unique_ptr<boost::asio::steady_timer> restart_state_timer_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

@@ -38,7 +38,7 @@ v1::GetRestartStateReply RibService::restart_state(
 
 void RibService::GetRestartState(const v1::GetRestartStateRequest& request,
                                  ipc::Responder<v1::GetRestartStateReply> reply) {
-  if (parts_.readiness == nullptr || parts_.readiness->fea_answered()) {
+  if (parts_.readiness == nullptr || !parts_.readiness->recovery_unknown()) {
     return reply(restart_state(request));
   }
   held_restart_states_.push_back(HeldRestartState{request, std::move(reply)});
@@ -46,15 +46,26 @@ void RibService::GetRestartState(const v1::GetRestartStateRequest& request,
   restart_state_timer_ = std::make_unique<boost::asio::steady_timer>(router_.io(), kRestartStateWait);
   restart_state_timer_->async_wait(
       [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
-        if (!ec && !alive.expired()) restart_state_known();
+        if (!ec && !alive.expired()) answer_restart_states();
       });
 }
 
-void RibService::restart_state_known() {
+void RibService::answer_restart_states() {
   restart_state_timer_.reset();
   auto held = std::move(held_restart_states_);
   held_restart_states_.clear();
   for (HeldRestartState& h : held) h.reply(restart_state(h.request));
+}
+
+void RibService::readiness_changed() {
+  if (parts_.readiness == nullptr) return;
+  if (!held_restart_states_.empty() && !parts_.readiness->recovery_unknown()) {
+    answer_restart_states();
+  }
+  if (held_interests_.empty() || parts_.readiness->hold_answers()) return;
+  auto held = std::move(held_interests_);
+  held_interests_.clear();
+  for (HeldInterest& h : held) RegisterInterest(h.request, std::move(h.reply));
 }
 
 void RibService::note_resent(const std::string& protocol) {

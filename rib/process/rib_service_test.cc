@@ -443,8 +443,8 @@ class RibRecoveryTest : public RibServiceTest {
     for (const char* p : {"10.0.0.0/8", "12.0.0.0/8"}) {
       fea::v1::RouteChange c;
       c.set_op(fea::v1::OP_ADD);
-      PrefixToProto(P(p), c.mutable_prefix());
-      AddrToProto(A("192.168.1.2"), c.add_nexthops()->mutable_address());
+      ipc::PrefixToProto(P(p), c.mutable_prefix());
+      ipc::AddrToProto(A("192.168.1.2"), c.add_nexthops()->mutable_address());
       fea_->routes["red"][P(p)] = c;
     }
   }
@@ -500,6 +500,29 @@ TEST_F(RibRecoveryTest, RoutesWaitForTheConfigurationTheConnectedRoutesAndEveryO
   EXPECT_TRUE(fea_->routes["red"].contains(P("11.0.0.0/8")));
   EXPECT_TRUE(fea_->routes["red"].contains(P("192.168.1.0/24")));
   EXPECT_EQ(fea_->bad_changes, 0u);
+}
+
+// While recovering, next-hop answers wait for the connected and static routes: a BGP next hop
+// answered "unreachable" before they are back would withdraw routes that stay valid.
+TEST_F(RibRecoveryTest, InterestAnswersWaitForTheIgpSide) {
+  StartFeaHolding();
+  ASSERT_TRUE(RunUntil([&] { return Stats().recovering(); }));
+  std::optional<std::pair<Status, rpb::RegisterInterestReply>> answer;
+  rpb::RegisterInterestRequest reg;
+  reg.set_client("bgp.red");
+  ipc::AddrToProto(A("192.168.1.7"), reg.mutable_addr());
+  client_->Call<rpb::RegisterInterestRequest, rpb::RegisterInterestReply>(
+      "rib.red", "rib/1.0/register_interest", reg,
+      [&](const Status& s, const rpb::RegisterInterestReply& r) { answer.emplace(s, r); });
+  ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 1; }));
+  Run(100ms);
+  EXPECT_FALSE(answer.has_value()) << "the static routes are not replayed yet";
+  ASSERT_TRUE((Call<rpb::ConfigCompleteRequest, rpb::ConfigCompleteReply>(
+                   "config_complete", rpb::ConfigCompleteRequest()))
+                  .first.ok());
+  ASSERT_TRUE(RunUntil([&] { return answer.has_value(); }));
+  ASSERT_TRUE(answer->first.ok()) << answer->first.ToString();
+  EXPECT_TRUE(answer->second.resolves());
 }
 
 TEST_F(RibRecoveryTest, GetRestartStateWaitsForTheFeasAnswer) {

@@ -8,8 +8,8 @@ TableReadiness::TableReadiness(Options options, TimePoint start)
     : options_(options), deadline_(start + options.recovery_time), config_(!options.await_config) {}
 
 void TableReadiness::ConfigComplete(const std::vector<std::string>& owners, TimePoint now) {
-  if (complete_) return;
   config_ = true;
+  if (complete_) return;
   for (const std::string& o : owners) {
     if (!owners_done_.contains(o)) owners_waited_.insert(o);
   }
@@ -52,15 +52,16 @@ std::vector<std::string> TableReadiness::awaiting() const {
 }
 
 void TableReadiness::Check(TimePoint now) {
-  if (complete_) return;
-  if (config_ && connected_ && owners_waited_.empty()) {
-    Complete("every owner re-sent its routes");
-    return;
+  if (!complete_) {
+    if (config_ && connected_ && owners_waited_.empty()) {
+      Complete("every owner re-sent its routes");
+    } else if (now >= deadline_) {
+      std::string waited;
+      for (const std::string& a : awaiting()) waited += (waited.empty() ? "" : ", ") + a;
+      Complete("the recovery deadline passed (awaiting " + waited + ")");
+    }
   }
-  if (now < deadline_) return;
-  std::string waited;
-  for (const std::string& a : awaiting()) waited += (waited.empty() ? "" : ", ") + a;
-  Complete("the recovery deadline passed (awaiting " + waited + ")");
+  if (on_change_) on_change_();
 }
 
 void TableReadiness::Complete(std::string how) {

@@ -15,6 +15,12 @@
 // from the kernel) while the table is not complete. The FEA's output is then held: the FEA keeps
 // forwarding with what it has, and gets the complete table in one resync, so only what is really
 // gone is removed. A RIB that finds the FEA empty (a first start) sends routes as they come.
+// Answers to the table's owners wait too, so that no owner acts on a partial table: a RIB
+// started by the rtrmgr (await_config) cannot say whether it recovers before the FEA answered
+// (get_restart_state waits), and while recovering its IGP side (configuration and connected
+// routes) is incomplete until both are in: interest registrations (next-hop resolution) wait,
+// so that strata-bgp never sees its next hops unreachable only because the connected routes
+// were not back yet.
 // Pure logic on caller-supplied time: the process feeds it events and the time of each, and
 // arms a timer for deadline(). Thread-compatible.
 #pragma once
@@ -58,6 +64,12 @@ class TableReadiness {
   // Whether the FEA has answered add_vr once (recovering() means something only then).
   bool fea_answered() const { return fea_answered_; }
   bool recovering() const { return fea_holds_ && !complete_; }
+  // Whether recovering() is not known yet (started by the rtrmgr, the FEA has not answered).
+  bool recovery_unknown() const { return options_.await_config && !fea_answered_; }
+  // The configuration and the connected routes are in (the owners may not be).
+  bool igp_ready() const { return complete_ || (config_ && connected_); }
+  // Whether next-hop answers should wait (see above).
+  bool hold_answers() const { return recovery_unknown() || (recovering() && !igp_ready()); }
   TimePoint deadline() const { return deadline_; }
   // What the table still waits for: "configuration", "connected routes", "owner bgp.red".
   std::vector<std::string> awaiting() const;
@@ -67,6 +79,8 @@ class TableReadiness {
 
   // Runs once, when complete() becomes true.
   void set_on_complete(std::function<void()> cb) { on_complete_ = std::move(cb); }
+  // Runs after every input (the owner re-checks what waits on hold_answers()).
+  void set_on_change(std::function<void()> cb) { on_change_ = std::move(cb); }
 
  private:
   void Check(TimePoint now);
@@ -83,6 +97,7 @@ class TableReadiness {
   bool complete_ = false;
   std::string completed_how_;
   std::function<void()> on_complete_;
+  std::function<void()> on_change_;
 };
 
 }  // namespace strata::rib

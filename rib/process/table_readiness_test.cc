@@ -106,5 +106,32 @@ TEST_F(TableReadinessTest, ACompleteTableDoesNotRecoverAgain) {
   EXPECT_FALSE(r.recovering());
 }
 
+TEST_F(TableReadinessTest, NextHopAnswersWaitForTheIgpSideWhileRecovering) {
+  TableReadiness r = Make(true);
+  int changes = 0;
+  r.set_on_change([&] { ++changes; });
+  EXPECT_TRUE(r.recovery_unknown());
+  EXPECT_TRUE(r.hold_answers()) << "not known yet whether the RIB recovers";
+  r.FeaAnswered(true, at(0ms));
+  EXPECT_FALSE(r.recovery_unknown());
+  EXPECT_TRUE(r.hold_answers()) << "recovering, no connected routes yet";
+  r.ConnectedSynced(at(10ms));
+  EXPECT_TRUE(r.hold_answers()) << "static routes come with the configuration";
+  r.ConfigComplete({"bgp.red"}, at(20ms));
+  EXPECT_TRUE(r.igp_ready());
+  EXPECT_FALSE(r.hold_answers()) << "the owners need the answers to re-send their tables";
+  EXPECT_FALSE(r.complete());
+  EXPECT_EQ(changes, 3);
+}
+
+TEST_F(TableReadinessTest, ARibThatFindsTheFeaEmptyAnswersAtOnce) {
+  TableReadiness r = Make(true);
+  r.FeaAnswered(false, at(0ms));
+  EXPECT_FALSE(r.hold_answers());
+  TableReadiness standalone = Make(false);
+  EXPECT_FALSE(standalone.recovery_unknown()) << "no rtrmgr, no FEA perhaps: nothing to wait for";
+  EXPECT_FALSE(standalone.hold_answers());
+}
+
 }  // namespace
 }  // namespace strata::rib
