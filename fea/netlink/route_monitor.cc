@@ -257,6 +257,12 @@ std::map<IpPrefix, KernelRoute> RouteMonitor::table() const {
   return out;
 }
 
+void RouteMonitor::ForEach(
+    const std::function<void(const IpPrefix&, const KernelRoute&)>& fn) const {
+  std::lock_guard lock(mu_);
+  for (const auto& [p, e] : routes_) fn(p, e.route);
+}
+
 std::vector<RouteMonitor::Event> RouteMonitor::events() const {
   std::lock_guard lock(mu_);
   return events_;

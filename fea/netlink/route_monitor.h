@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -60,6 +61,9 @@ class RouteMonitor {
   size_t min_count() const;                // smallest since Start or ResetMin
   void ResetMin();
   std::map<IpPrefix, KernelRoute> table() const;
+  // Calls fn(prefix, route) for each route now, under the monitor's lock (keep it short: the
+  // monitor cannot read the kernel's messages meanwhile).
+  void ForEach(const std::function<void(const IpPrefix&, const KernelRoute&)>& fn) const;
   std::vector<Event> events() const;
   std::map<IpPrefix, Tally> tallies() const;
   // Forgets events, tallies and the minimum (the table stays).
