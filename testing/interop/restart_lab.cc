@@ -45,7 +45,8 @@ StatusOr<std::unique_ptr<RestartLab>> RestartLab::Create(Options options) {
   for (size_t i = 0; i < lab->options_.table.size(); ++i) {
     lab->gateways_.emplace(
         lab->options_.table[i],
-        *IpAddr::Parse("10.200.1." + std::to_string(kFirstGateway + static_cast<int>(i % kGateways))));
+        *IpAddr::Parse("10.200.1." +
+                       std::to_string(kFirstGateway + static_cast<int>(i % kGateways))));
   }
   fea::netlink::RouteMonitor::Options mo;
   mo.netns = lab->router_ns_->name();
@@ -71,8 +72,8 @@ Status RestartLab::WriteBirdRoutes() const {
   for (size_t i = 0; i < options_.table.size(); ++i) {
     const IpPrefix& p = options_.table[i];
     if (!announced_.contains(p)) continue;
-    f << "route " << p.ToString() << " via 10.200.1." << kFirstGateway + static_cast<int>(i % kGateways)
-      << ";\n";
+    f << "route " << p.ToString() << " via 10.200.1."
+      << kFirstGateway + static_cast<int>(i % kGateways) << ";\n";
   }
   return f ? Status::Ok() : Internal("cannot write " + options_.dir + "/bird-routes.conf");
 }
@@ -83,7 +84,8 @@ Status RestartLab::StartBird() {
   c << "log \"" << options_.dir << "/bird.log\" all;\n"
     << "router id 10.200.1.1;\n"
     << "protocol device {}\n"
-    << "protocol static st4 { ipv4; include \"" << options_.dir << "/bird-routes.conf\"; }\n"
+    // BIRD reads an include only at the start of a line.
+    << "protocol static st4 {\n  ipv4;\n  include \"" << options_.dir << "/bird-routes.conf\";\n}\n"
     << "protocol bgp nb0 {\n"
     << "  local 10.200.1.1 as 65010;\n"
     << "  neighbor 10.200.1.2 as 65001;\n"
@@ -101,9 +103,11 @@ Status RestartLab::StartBird() {
       !s.ok()) {
     return s;
   }
-  if (!PollUntil([&] { return RunCommand({"birdc", "-s", dir + "/bird.ctl", "show", "status"})
-                                   .ok(); },
-                 10s)) {
+  if (!PollUntil(
+          [&] {
+            return RunCommand({"birdc", "-s", dir + "/bird.ctl", "show", "status"}).ok();
+          },
+          10s)) {
     return Unavailable("bird did not start: " + Tail(dir + "/bird.out", 2000));
   }
   return Status::Ok();
@@ -147,9 +151,8 @@ bool RestartLab::SignalRouter(int sig, std::chrono::milliseconds limit) {
 }
 
 json RestartLab::Call(const std::string& xrl) const {
-  const auto r = router_ns_->Exec({"env", "STRATA_RUN_DIR=" + run_dir_,
-                                   options_.bin_dir + "/strata-call", "--json", xrl},
-                                  10s);
+  const auto r = router_ns_->Exec(
+      {"env", "STRATA_RUN_DIR=" + run_dir_, options_.bin_dir + "/strata-call", "--json", xrl}, 10s);
   if (!r.ok()) return nullptr;
   return json::parse(r.output, nullptr, false);
 }
@@ -218,15 +221,35 @@ StatusOr<std::vector<IpPrefix>> RestartLab::Withdraw(size_t n) {
   return gone;
 }
 
+void RestartLab::FaultBegins() {
+  before_fault_.clear();
+  monitor_->ForEach([&](const IpPrefix& p, const fea::KernelRoute&) { before_fault_.insert(p); });
+  monitor_->Reset();
+}
+
+std::vector<std::pair<IpPrefix, fea::netlink::RouteMonitor::Tally>> RestartLab::Touched(
+    const std::set<IpPrefix>& withdrawn) const {
+  std::vector<std::pair<IpPrefix, fea::netlink::RouteMonitor::Tally>> out;
+  for (const auto& [prefix, t] : monitor_->tallies()) {
+    if (t.deletes + t.replaces + t.adds == 0 || withdrawn.contains(prefix) ||
+        !before_fault_.contains(prefix)) {
+      continue;
+    }
+    out.emplace_back(prefix, t);
+  }
+  return out;
+}
+
 std::string RestartLab::Diff::ToString() const {
   return std::to_string(missing) + " missing, " + std::to_string(extra) + " extra, " +
-         std::to_string(wrong) + " through another gateway" + (first.empty() ? "" : " (" + first + ")");
+         std::to_string(wrong) + " through another gateway" +
+         (first.empty() ? "" : " (" + first + ")");
 }
 
 RestartLab::Diff RestartLab::Compare() const {
   Diff d;
   size_t present = 0;
-  monitor_->ForEach([&](const IpPrefix& p, const KernelRoute& r) {
+  monitor_->ForEach([&](const IpPrefix& p, const fea::KernelRoute& r) {
     const bool gateway = !r.nexthops.empty() && r.nexthops[0].gateway.has_value();
     if (!gateway) return;  // the link's connected routes
     if (!announced_.contains(p)) {
@@ -252,9 +275,8 @@ bool RestartLab::WaitExact(std::chrono::milliseconds limit) const {
 size_t RestartLab::KernelRoutes() const {
   size_t n = 0;
   for (const char* family : {"-4", "-6"}) {
-    const auto r = router_ns_->Exec({"ip", family, "route", "show", "table", "all", "proto",
-                                     std::to_string(kProtocol)},
-                                    60s);
+    const auto r = router_ns_->Exec(
+        {"ip", family, "route", "show", "table", "all", "proto", std::to_string(kProtocol)}, 60s);
     n += static_cast<size_t>(std::count(r.output.begin(), r.output.end(), '\n'));
   }
   return n;

@@ -77,6 +77,15 @@ class RestartLab {
   // The gateway BIRD gives prefix `p` (REQUIRES: in the table).
   const IpAddr& GatewayOf(const IpPrefix& p) const { return gateways_.at(p); }
 
+  // A fault begins: remembers the Strata routes in table 100 now (the routes whose disturbance
+  // counts) and resets the monitor.
+  void FaultBegins();
+  // The prefixes in table 100 at FaultBegins, not in `withdrawn`, that saw a route message since
+  // (deleted, replaced or added again), with what they saw. A prefix that appears only later (a
+  // link-local route once the address passed DAD) disturbs nothing.
+  std::vector<std::pair<IpPrefix, fea::netlink::RouteMonitor::Tally>> Touched(
+      const std::set<IpPrefix>& withdrawn) const;
+
   struct Diff {
     size_t missing = 0;  // announced, not in the kernel
     size_t extra = 0;    // Strata routes with a gateway in the kernel that BIRD does not announce
@@ -109,6 +118,7 @@ class RestartLab {
   std::unique_ptr<VethLink> link_;
   std::string run_dir_;
   std::set<IpPrefix> announced_;
+  std::set<IpPrefix> before_fault_;
   absl::flat_hash_map<IpPrefix, IpAddr, std::hash<IpPrefix>> gateways_;
   Daemon bird_;
   Daemon rtrmgr_;
