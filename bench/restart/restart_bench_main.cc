@@ -64,7 +64,7 @@ std::vector<IpPrefix> Synthetic(size_t n) {
 
 struct Figures {
   std::string fault;
-  double back_s = -1;   // until the process (the router) runs again
+  double back_s = -1;  // until the process (the router) runs again
   size_t min_routes = 0;
   size_t valid_touched = 0;  // valid routes deleted, replaced or added again
   double exact_s = -1;       // until the kernel table is exact (-1: not within the bound)
@@ -83,7 +83,7 @@ class Bench {
               const std::function<bool()>& back) {
     Figures f;
     f.fault = name;
-    lab_.monitor().Reset();
+    lab_.FaultBegins();
     const int downs = lab_.SessionDowns();
     const auto t0 = Clock::now();
     std::set<IpPrefix> withdrawn;
@@ -96,13 +96,12 @@ class Bench {
       if (gone.ok()) withdrawn.insert(gone->begin(), gone->end());
     }
     if (PollUntil(back, bound_)) f.back_s = Seconds(Clock::now() - t0);
-    if (lab_.WaitExact(bound_ - std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - t0))) {
+    if (lab_.WaitExact(bound_ -
+                       std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - t0))) {
       f.exact_s = Seconds(Clock::now() - t0);
     }
     f.min_routes = lab_.monitor().min_count();
-    for (const auto& [prefix, t] : lab_.monitor().tallies()) {
-      if (!withdrawn.contains(prefix) && t.deletes + t.replaces + t.adds > 0) ++f.valid_touched;
-    }
+    f.valid_touched = lab_.Touched(withdrawn).size();
     f.flaps = lab_.SessionDowns() - downs;
     const auto diff = lab_.Compare();
     f.stale_left = diff.extra;
@@ -121,13 +120,18 @@ class Bench {
   std::chrono::seconds bound_;
 };
 
+std::string Secs(double s) {
+  if (s < 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+
 std::string Row(const Figures& f) {
   char buf[512];
   std::snprintf(buf, sizeof buf, "| %s | %s | %zu | %zu | %s | %d | %zu |", f.fault.c_str(),
-                f.back_s < 0 ? "-" : (std::to_string(f.back_s).substr(0, 6) + " s").c_str(),
-                f.min_routes, f.valid_touched,
-                f.exact_s < 0 ? "not exact" : (std::to_string(f.exact_s).substr(0, 6) + " s").c_str(),
-                f.flaps, f.stale_left);
+                Secs(f.back_s).c_str(), f.min_routes, f.valid_touched,
+                f.exact_s < 0 ? "not exact" : Secs(f.exact_s).c_str(), f.flaps, f.stale_left);
   return buf;
 }
 
@@ -170,9 +174,9 @@ int main(int argc, char** argv) {
     bound_s = 120;
   }
   // Up to 577,703 routes: one full feed of 2015 (PCH, AS3856); more: RouteViews 2024.
-  const std::string source =
-      n <= 577000 ? data + "/pch_as3856_20151023/AS3856_206.220.231.55.v4.txt.gz"
-                  : data + "/rv_pfx2as_20240406/rv2_20240406.v4.txt.gz";
+  const std::string source = n <= 577000
+                                 ? data + "/pch_as3856_20151023/AS3856_206.220.231.55.v4.txt.gz"
+                                 : data + "/rv_pfx2as_20240406/rv2_20240406.v4.txt.gz";
   std::vector<IpPrefix> table = LoadPrefixes(source, n);
   std::string table_from = source;
   if (table.size() < n) {
@@ -243,7 +247,7 @@ int main(int argc, char** argv) {
       [&] {
         return lab.SignalRouter(SIGTERM, bound) &&
                PollUntil([&] { return lab.RouterProcesses().empty(); }, 30s) &&
-               lab.StartRouter({"--graceful-stop"}).ok();
+               lab.StartRouter().ok();  // without --graceful-stop: the last stop is clean
       },
       [&] {
         return lab.Established() &&
@@ -265,8 +269,9 @@ int main(int argc, char** argv) {
       "| fault | back after | fewest kernel routes | valid routes deleted or replaced | exact "
       "after | BGP session flaps | stale routes left |\n|---|---|---|---|---|---|---|\n");
   for (const Figures& f : results) std::printf("%s\n", Row(f).c_str());
-  std::printf("\nClean stop: %s in %.1f s; %zu of %zu Strata routes and %zu nexthop objects left.\n",
-              stopped ? "done" : "NOT DONE", stop_s, left_routes, before_stop, left_objects);
+  std::printf(
+      "\nClean stop: %s in %.1f s; %zu of %zu Strata routes and %zu nexthop objects left.\n",
+      stopped ? "done" : "NOT DONE", stop_s, left_routes, before_stop, left_objects);
   if (!json_path.empty()) {
     json j;
     j["routes"] = table.size();
@@ -283,8 +288,8 @@ int main(int argc, char** argv) {
                              {"stale_left", f.stale_left},
                              {"missing_left", f.missing_left}});
     }
-    j["clean_stop"] = {{"seconds", stop_s}, {"routes_left", left_routes},
-                       {"objects_left", left_objects}};
+    j["clean_stop"] = {
+        {"seconds", stop_s}, {"routes_left", left_routes}, {"objects_left", left_objects}};
     std::ofstream(json_path) << j.dump(1) << "\n";
   }
   bool ok = stopped && left_routes == 0 && left_objects == 0;
