@@ -344,7 +344,8 @@ TEST_F(FeaServiceRestartTest, RoutesAdoptedWaitForTheRibAndOnlyWhatItDoesNotRese
   std::optional<std::pair<Status, v1::WaitConfigReply>> waited;
   v1::WaitConfigRequest wreq;
   wreq.set_vr("red");
-  fea_->WaitConfig(wreq, [&](const Status& s, const v1::WaitConfigReply& r) { waited.emplace(s, r); });
+  fea_->WaitConfig(wreq,
+                   [&](const Status& s, const v1::WaitConfigReply& r) { waited.emplace(s, r); });
   v1::AddVrRequest add;
   add.set_vr("red");
   add.set_table_id(100);
@@ -352,7 +353,8 @@ TEST_F(FeaServiceRestartTest, RoutesAdoptedWaitForTheRibAndOnlyWhatItDoesNotRese
   ASSERT_TRUE(as.ok()) << as.ToString();
   EXPECT_EQ(arep.held_routes(), 2u) << "adopted from the kernel";
   EXPECT_FALSE(waited.has_value());
-  auto [ls, vrs] = Wait<v1::ListVrsReply>([&](auto cb) { fea_->ListVrs(v1::ListVrsRequest(), cb); });
+  auto [ls, vrs] =
+      Wait<v1::ListVrsReply>([&](auto cb) { fea_->ListVrs(v1::ListVrsRequest(), cb); });
   ASSERT_EQ(vrs.vrs_size(), 1);
   EXPECT_TRUE(vrs.vrs(0).stale());
   EXPECT_EQ(vrs.vrs(0).kernel_routes(), 2u);
@@ -369,7 +371,8 @@ TEST_F(FeaServiceRestartTest, RoutesAdoptedWaitForTheRibAndOnlyWhatItDoesNotRese
   v1::BeginResyncRequest begin;
   begin.set_vr("red");
   begin.set_hold_ms(3600000);
-  ASSERT_TRUE(Wait<v1::BeginResyncReply>([&](auto cb) { fea_->BeginResync(begin, cb); }).first.ok());
+  ASSERT_TRUE(
+      Wait<v1::BeginResyncReply>([&](auto cb) { fea_->BeginResync(begin, cb); }).first.ok());
   auto [ps, prep] = Apply("red", {Change(v1::OP_ADD, "192.0.2.0", 24, "10.0.0.2")});
   ASSERT_TRUE(ps.ok()) << ps.ToString();
   EXPECT_TRUE(kernel_.applied.empty()) << "an identical adopted route is left as it is";

@@ -81,9 +81,10 @@ size_t KernelRoutes::AddVr(const std::string& name) {
   stats_.adopted += adopted;
   st->grace = adopted > 0;
   if (adopted > 0) {
-    log_->info("VR {}: adopted {} Strata routes from table {}; they stay until the RIB's resync "
-               "ends (or the stale window closes)",
-               name, adopted, st->table);
+    log_->info(
+        "VR {}: adopted {} Strata routes from table {}; they stay until the RIB's resync "
+        "ends (or the stale window closes)",
+        name, adopted, st->table);
   }
   return adopted;
 }

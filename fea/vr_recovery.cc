@@ -18,8 +18,7 @@ void VrRecovery::Adopted(const std::string& vr, size_t routes, TimePoint now) {
   windows_[vr] = now + options_.grace;
 }
 
-void VrRecovery::BeginResync(const std::string& vr, std::chrono::milliseconds hold,
-                             TimePoint now) {
+void VrRecovery::BeginResync(const std::string& vr, std::chrono::milliseconds hold, TimePoint now) {
   std::optional<TimePoint> d;
   if (hold.count() > 0) d = now + hold;
   windows_[vr] = d;

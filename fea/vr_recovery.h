@@ -28,8 +28,8 @@ class VrRecovery {
   using TimePoint = Clock::time_point;
 
   struct Options {
-    std::chrono::milliseconds grace{60000};        // adopted routes wait this long for a RIB
-    std::chrono::milliseconds await_config{0};    // 0: the configuration is complete at start
+    std::chrono::milliseconds grace{60000};     // adopted routes wait this long for a RIB
+    std::chrono::milliseconds await_config{0};  // 0: the configuration is complete at start
   };
 
   VrRecovery(Options options, TimePoint start);
@@ -51,7 +51,7 @@ class VrRecovery {
   std::optional<TimePoint> deadline(const std::string& vr) const;
 
   struct Due {
-    std::vector<std::string> vrs;  // windows whose deadline passed: closed, stale routes go
+    std::vector<std::string> vrs;   // windows whose deadline passed: closed, stale routes go
     bool config_timed_out = false;  // the configuration wait ended without config_complete
   };
   Due Expire(TimePoint now);

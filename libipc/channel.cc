@@ -227,8 +227,8 @@ void ConnectChannel(asio::io_context& io, const std::string& protocol, const std
   socket->open(ep.protocol(), opened);
   if (opened) {
     asio::post(io, [done = std::move(done), protocol, address, opened] {
-      done(Unavailable("cannot connect to " + protocol + "://" + address + ": " +
-                       opened.message()));
+      done(
+          Unavailable("cannot connect to " + protocol + "://" + address + ": " + opened.message()));
     });
     return;
   }

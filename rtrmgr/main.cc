@@ -70,9 +70,10 @@ int main(int argc, char** argv) {
   app.add_option("--crash-window", window_s, "seconds")->capture_default_str();
   app.add_option("--restart-backoff-ms", backoff_ms, "first restart delay, doubled per crash")
       ->capture_default_str();
-  app.add_flag("--graceful-stop", graceful_stop,
-               "on SIGTERM/SIGINT leave Strata's kernel routes (and BGP peers helping) for the next "
-               "start to adopt; without it a stop removes them");
+  app.add_flag(
+      "--graceful-stop", graceful_stop,
+      "on SIGTERM/SIGINT leave Strata's kernel routes (and BGP peers helping) for the next "
+      "start to adopt; without it a stop removes them");
   app.add_option("--liveness-interval-ms", liveness_interval_ms,
                  "ping each process (common/1.0/get_status) this often")
       ->capture_default_str()

@@ -61,8 +61,9 @@ TEST(ProcessCatalogTest, FeaAndRibsAwaitTheConfiguration) {
   ProcessCatalog catalog(o);
   EXPECT_EQ(catalog.For({"fea", "fea", 10, {}}, nullptr).argv,
             (std::vector<std::string>{"/opt/strata/bin/strata-fea", "--await-config-ms", "45000"}));
-  EXPECT_EQ(catalog.For({"rib", "rib.red", 20, {}}, nullptr).argv,
-            (std::vector<std::string>{"/opt/strata/bin/strata-rib", "--vr", "red", "--await-config"}));
+  EXPECT_EQ(
+      catalog.For({"rib", "rib.red", 20, {}}, nullptr).argv,
+      (std::vector<std::string>{"/opt/strata/bin/strata-rib", "--vr", "red", "--await-config"}));
   EXPECT_EQ(catalog.For({"bgp", "bgp.red", 30, {}}, nullptr).argv,
             (std::vector<std::string>{"/opt/strata/bin/strata-bgp", "--vr", "red"}));
 }

@@ -58,9 +58,10 @@ void ProcessLiveness::Arm() {
   const auto next = tracker_.NextDeadline(Clock::now());
   if (!next) return;
   timer_.expires_at(*next);
-  timer_.async_wait([this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
-    if (!ec && !alive.expired()) OnTimer();
-  });
+  timer_.async_wait(
+      [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+        if (!ec && !alive.expired()) OnTimer();
+      });
 }
 
 }  // namespace strata::rtrmgr

@@ -207,14 +207,14 @@ Status ProcessSupervisor::Adopt(ProcessSpec spec, pid_t pid, uint32_t restarts,
 void ProcessSupervisor::WatchPidfd(Child& c, int fd) {
   c.pidfd = std::make_unique<boost::asio::posix::stream_descriptor>(io_, fd);
   const pid_t pid = c.status.pid;
-  c.pidfd->async_wait(boost::asio::posix::stream_descriptor::wait_read,
-                      [this, name = c.spec.instance, pid, alive = alive_](
-                          const boost::system::error_code& ec) {
-                        if (ec || !*alive) return;
-                        auto it = children_.find(name);
-                        if (it == children_.end() || it->second->status.pid != pid) return;
-                        OnExit(*it->second, -1);
-                      });
+  c.pidfd->async_wait(
+      boost::asio::posix::stream_descriptor::wait_read,
+      [this, name = c.spec.instance, pid, alive = alive_](const boost::system::error_code& ec) {
+        if (ec || !*alive) return;
+        auto it = children_.find(name);
+        if (it == children_.end() || it->second->status.pid != pid) return;
+        OnExit(*it->second, -1);
+      });
 }
 
 void ProcessSupervisor::Kill(const std::string& instance, std::string reason) {

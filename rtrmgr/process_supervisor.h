@@ -101,7 +101,8 @@ class ProcessSupervisor {
     on_give_up_ = std::move(cb);
   }
   // Runs before each stop's SIGTERM; the stop goes on when `proceed` is called.
-  using BeforeStop = std::function<void(const std::string& instance, std::function<void()> proceed)>;
+  using BeforeStop =
+      std::function<void(const std::string& instance, std::function<void()> proceed)>;
   void set_before_stop(BeforeStop cb) { before_stop_ = std::move(cb); }
 
  private:

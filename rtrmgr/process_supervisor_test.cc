@@ -258,7 +258,8 @@ TEST(ProcessSupervisorTest, EveryStopWaitsForTheBeforeStopHook) {
   ASSERT_TRUE(sup.Start(Sh("bgp.red", 30, "sleep 30")).ok());
   bool stopped = false;
   sup.StopAll([&] { stopped = true; });
-  RunUntil(io, [] { return false; }, milliseconds(100));
+  RunUntil(
+      io, [] { return false; }, milliseconds(100));
   EXPECT_EQ(asked, std::vector<std::string>{"bgp.red"}) << "one rank at a time";
   EXPECT_EQ(sup.List()[1].state, ProcessState::kStopping);
   EXPECT_TRUE(Alive(sup.List()[1].pid)) << "no SIGTERM before the hook proceeds";

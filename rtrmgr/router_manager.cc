@@ -102,8 +102,7 @@ void RouterManager::Start(ConfigNode boot, std::function<void(const Status&)> do
   if (auto st = RtrmgrState::Load(RtrmgrState::PathIn(run_dir)); st.ok()) {
     if (st->rtrmgr_pid != ::getpid() && SameProgram(st->rtrmgr_pid, ::getpid())) {
       done(FailedPrecondition("strata-rtrmgr (pid " + std::to_string(st->rtrmgr_pid) +
-                              ") runs this router already (" + RtrmgrState::PathIn(run_dir) +
-                              ")"));
+                              ") runs this router already (" + RtrmgrState::PathIn(run_dir) + ")"));
       return;
     }
     if (!Alive(*st).empty()) {

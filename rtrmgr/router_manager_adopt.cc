@@ -39,7 +39,8 @@ std::vector<const StateProcess*> RouterManager::Alive(const RtrmgrState& st) {
   return out;
 }
 
-void RouterManager::Adopt(RtrmgrState st, ConfigNode boot, std::function<void(const Status&)> done) {
+void RouterManager::Adopt(RtrmgrState st, ConfigNode boot,
+                          std::function<void(const Status&)> done) {
   Log()->info("the router of strata-rtrmgr pid {} still runs: taking it over", st.rtrmgr_pid);
   catalog_.set_admin_secret(st.admin_secret);
   const std::vector<const StateProcess*> alive = Alive(st);
@@ -89,9 +90,10 @@ void RouterManager::FinishAdoption() {
     engine_->Adopt(std::move(*running), adopting_->revision);
     Log()->info("running configuration of revision {} adopted", adopting_->revision);
   } else {
-    Log()->error("cannot read the running configuration of the last run ({}): the boot "
-                 "configuration is applied as a whole",
-                 running.status().ToString());
+    Log()->error(
+        "cannot read the running configuration of the last run ({}): the boot "
+        "configuration is applied as a whole",
+        running.status().ToString());
   }
   for (ProcessSpec& spec : restart_after_adoption_) {
     const std::string instance = spec.instance;

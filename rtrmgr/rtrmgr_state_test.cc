@@ -48,7 +48,7 @@ TEST_F(RtrmgrStateTest, SavesAndLoadsWhatATakeoverNeeds) {
   st.processes.push_back(finder);
   const std::string path = RtrmgrState::PathIn(dir_);
   ASSERT_TRUE(st.Save(path).ok());
-  struct stat sb{};
+  struct stat sb {};
   ASSERT_EQ(::stat(path.c_str(), &sb), 0);
   EXPECT_EQ(sb.st_mode & 0777, 0600u) << "it holds secrets";
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));

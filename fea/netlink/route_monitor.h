@@ -37,18 +37,18 @@ class RouteMonitor {
   struct Event {
     Clock::time_point at;
     EventKind kind = EventKind::kAdd;
-    KernelRoute route;   // as reported (kFlushed: as it was)
-    uint32_t nhid = 0;   // the route's nexthop object, if it names one
+    KernelRoute route;  // as reported (kFlushed: as it was)
+    uint32_t nhid = 0;  // the route's nexthop object, if it names one
   };
   struct Options {
     std::string netns;  // "" : the calling thread's namespace
     uint32_t table = 254;
-    uint8_t protocol = 0;       // 0: every protocol
-    bool keep_events = true;    // false: only counts and the per-prefix tallies
+    uint8_t protocol = 0;     // 0: every protocol
+    bool keep_events = true;  // false: only counts and the per-prefix tallies
   };
   // What happened to one prefix since the start (or Reset()).
   struct Tally {
-    uint32_t deletes = 0;   // kDelete and kFlushed
+    uint32_t deletes = 0;  // kDelete and kFlushed
     uint32_t replaces = 0;
     uint32_t adds = 0;
   };
@@ -57,8 +57,8 @@ class RouteMonitor {
   ~RouteMonitor();
   void Stop();
 
-  size_t count() const;                    // routes in the table now
-  size_t min_count() const;                // smallest since Start or ResetMin
+  size_t count() const;      // routes in the table now
+  size_t min_count() const;  // smallest since Start or ResetMin
   void ResetMin();
   std::map<IpPrefix, KernelRoute> table() const;
   // Calls fn(prefix, route) for each route now, under the monitor's lock (keep it short: the

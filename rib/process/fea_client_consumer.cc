@@ -113,7 +113,8 @@ void FeaClientConsumer::send_wait_config() {
   opts.timeout = std::chrono::minutes(10);
   client_.WaitConfig(
       req,
-      [this, gen, self = std::weak_ptr<bool>(self_)](const Status& s, const fpb::WaitConfigReply& r) {
+      [this, gen, self = std::weak_ptr<bool>(self_)](const Status& s,
+                                                     const fpb::WaitConfigReply& r) {
         if (self.expired() || gen != generation_) return;
         if (!s.ok() && s.code() != StatusCode::kUnimplemented) {
           log_->warn("wait_config {} failed: {}; retrying in 1 s", options_.vr, s.ToString());
@@ -133,10 +134,8 @@ bool FeaClientConsumer::begin_hold(std::chrono::milliseconds hold) {
   fpb::BeginResyncRequest req;
   req.set_vr(options_.vr);
   req.set_hold_ms(static_cast<uint32_t>(std::clamp<int64_t>(hold.count(), 1, UINT32_MAX)));
-  client_.BeginResync(req, [done = track("begin_resync")](const Status& s,
-                                                          const fpb::BeginResyncReply&) {
-    done(s);
-  });
+  client_.BeginResync(req, [done = track("begin_resync")](
+                               const Status& s, const fpb::BeginResyncReply&) { done(s); });
   return true;
 }
 

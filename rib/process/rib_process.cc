@@ -108,10 +108,12 @@ void RibProcess::fea_ready() {
     // Until the deadline, and the time the resync then takes.
     fea_->begin_hold(std::max(left, std::chrono::milliseconds(0)) + resync_hold_);
     std::string awaiting;
-    for (const std::string& a : readiness_->awaiting()) awaiting += (awaiting.empty() ? "" : ", ") + a;
-    log_->info("the FEA holds routes of VR {} and our table is not complete (awaiting {}): "
-             "routes are held back until it is",
-             options_.vr, awaiting);
+    for (const std::string& a : readiness_->awaiting())
+      awaiting += (awaiting.empty() ? "" : ", ") + a;
+    log_->info(
+        "the FEA holds routes of VR {} and our table is not complete (awaiting {}): "
+        "routes are held back until it is",
+        options_.vr, awaiting);
   } else {
     rib_->fea_hold(false);
     rib_->fea_reconnected();
@@ -133,7 +135,8 @@ void RibProcess::arm_readiness_timer() {
     readiness_timer_.reset();
     return;
   }
-  readiness_timer_ = std::make_unique<boost::asio::steady_timer>(router_.io(), readiness_->deadline());
+  readiness_timer_ =
+      std::make_unique<boost::asio::steady_timer>(router_.io(), readiness_->deadline());
   readiness_timer_->async_wait(
       [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
         if (ec || alive.expired()) return;

@@ -27,8 +27,8 @@
 #include "rib/process/protocol_owners.h"
 #include "rib/process/remote_interest_listener.h"
 #include "rib/process/rib_service.h"
-#include "rib/rib.h"
 #include "rib/process/table_readiness.h"
+#include "rib/rib.h"
 
 namespace strata::rib {
 

@@ -30,8 +30,8 @@
 #include "rib/process/protocol_owners.h"
 #include "rib/process/remote_interest_listener.h"
 #include "rib/process/remote_redist_output.h"
-#include "rib/rib.h"
 #include "rib/process/table_readiness.h"
+#include "rib/rib.h"
 
 namespace strata::rib {
 

@@ -43,7 +43,8 @@ void RibService::GetRestartState(const v1::GetRestartStateRequest& request,
   }
   held_restart_states_.push_back(HeldRestartState{request, std::move(reply)});
   if (restart_state_timer_) return;
-  restart_state_timer_ = std::make_unique<boost::asio::steady_timer>(router_.io(), kRestartStateWait);
+  restart_state_timer_ =
+      std::make_unique<boost::asio::steady_timer>(router_.io(), kRestartStateWait);
   restart_state_timer_->async_wait(
       [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
         if (!ec && !alive.expired()) answer_restart_states();

@@ -12,9 +12,8 @@ class TableReadinessTest : public ::testing::Test {
  protected:
   TableReadiness::TimePoint at(std::chrono::milliseconds ms) const { return t0_ + ms; }
   TableReadiness Make(bool await_config) {
-    TableReadiness r({.await_config = await_config, .recovery_time = 60000ms,
-                      .max_extension = 600000ms},
-                     t0_);
+    TableReadiness r(
+        {.await_config = await_config, .recovery_time = 60000ms, .max_extension = 600000ms}, t0_);
     return r;
   }
   const TableReadiness::TimePoint t0_{};
