@@ -93,13 +93,7 @@ void FeaStage::enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route) 
   }
   if (live_ > options_.max_queue) {
     // The consumer has been away too long: drop the backlog and re-send everything later.
-    queue_.clear();
-    queued_at_.clear();
-    head_seq_ = 0;
-    live_ = 0;
-    dump_task_.reset();
-    dumped_to_.reset();
-    state_ = SyncState::kNeedResync;
+    drop_backlog();
     ++overflows_;
     return;
   }
@@ -175,6 +169,12 @@ void FeaStage::set_held(bool held) {
     return;
   }
   refused_prefixes_.clear();  // the resync at the release sends them with the rest
+  drop_backlog();
+  refused_ = false;
+  dump_waits_ = false;
+}
+
+void FeaStage::drop_backlog() {
   queue_.clear();
   queued_at_.clear();
   head_seq_ = 0;
@@ -182,8 +182,6 @@ void FeaStage::set_held(bool held) {
   dump_task_.reset();
   dumped_to_.reset();
   state_ = SyncState::kNeedResync;
-  refused_ = false;
-  dump_waits_ = false;
 }
 
 void FeaStage::start_resync() {

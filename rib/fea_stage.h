@@ -83,6 +83,8 @@ class FeaStage : public PassThroughStage {
   bool send_queued();
   bool dump_slice();
   void start_resync();
+  // Forgets the queue and any dump under way: the whole table goes again in a resync.
+  void drop_backlog();
   bool covered_by_dump(const IpPrefix& p) const;
 
   FeaConsumer& consumer_;

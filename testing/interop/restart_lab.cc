@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "testing/process_harness.h"
+
 namespace strata::interop {
 namespace {
 
@@ -172,22 +174,7 @@ pid_t RestartLab::Pid(const std::string& instance) const {
 }
 
 std::vector<pid_t> RestartLab::RouterProcesses() const {
-  std::vector<pid_t> out;
-  const std::string want = "STRATA_RUN_DIR=" + run_dir_;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
-    std::ifstream env(e.path() / "environ", std::ios::binary);
-    std::string var;
-    while (std::getline(env, var, '\0')) {
-      if (var == want) {
-        out.push_back(static_cast<pid_t>(std::stoi(name)));
-        break;
-      }
-    }
-  }
-  return out;
+  return strata::testing::ProcessHarness::RunningIn(run_dir_);
 }
 
 bool RestartLab::Established() const {
