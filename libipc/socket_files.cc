@@ -6,13 +6,24 @@
 #include <cerrno>
 #include <charconv>
 #include <filesystem>
+#include <fstream>
+#include <string>
 #include <string_view>
 #include <system_error>
 
 namespace strata::ipc {
 namespace {
 
-bool ProcessExists(pid_t pid) { return ::kill(pid, 0) == 0 || errno == EPERM; }
+// Alive, not a zombie: a process that died and is not reaped yet (its parent, or init, has not
+// waited for it) answers kill(0) but holds no socket.
+bool ProcessExists(pid_t pid) {
+  if (::kill(pid, 0) != 0 && errno != EPERM) return false;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  const auto paren = line.rfind(')');  // the command name may hold anything
+  return paren == std::string::npos || paren + 2 >= line.size() || line[paren + 2] != 'Z';
+}
 
 template <typename Pred>
 size_t RemoveMatching(const std::string& run_dir, Pred pred) {

@@ -59,5 +59,20 @@ TEST(SocketFilesTest, RemovesTheFilesOfDeadProcessesOnly) {
   std::filesystem::remove_all(dir);
 }
 
+// A process that died but is not reaped yet (a killed rtrmgr whose parent has not waited) is gone.
+TEST(SocketFilesTest, AZombiesFilesAreStale) {
+  char tmpl[] = "/tmp/strata-sockfiles-XXXXXX";
+  const std::string dir = ::mkdtemp(tmpl);
+  const pid_t zombie = ::fork();
+  if (zombie == 0) ::_exit(0);
+  ASSERT_GT(zombie, 0);
+  siginfo_t info{};
+  ASSERT_EQ(::waitid(P_PID, zombie, &info, WEXITED | WNOWAIT), 0);  // exited, not reaped
+  MakeSocketFile(SocketFilePath(dir, "rtrmgr", zombie, false));
+  EXPECT_EQ(RemoveStaleSocketFiles(dir), 1u);
+  ::waitpid(zombie, nullptr, 0);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace strata::ipc
