@@ -86,27 +86,24 @@ void FeaStage::enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route) 
     } else {  // delete + add
       slot = FeaChange{prev == FeaOp::kDelete ? FeaOp::kReplace : prev, prefix, route};
     }
-    return;
+  } else {
+    queued_at_[prefix] = head_seq_ + queue_.size();
+    queue_.push_back(FeaChange{op, prefix, route});
+    ++live_;
   }
-  queued_at_[prefix] = head_seq_ + queue_.size();
-  queue_.push_back(FeaChange{op, prefix, route});
-  ++live_;
   if (live_ > options_.max_queue) {
     // The consumer has been away too long: drop the backlog and re-send everything later.
-    queue_.clear();
-    queued_at_.clear();
-    head_seq_ = 0;
-    live_ = 0;
-    dump_task_.reset();
-    dumped_to_.reset();
-    state_ = SyncState::kNeedResync;
+    drop_backlog();
     ++overflows_;
     return;
   }
   // A full batch goes at once, unless the consumer refused the last one: then copying a batch
   // per route only to be refused again would cost O(max_batch) per route; the owner's next
-  // flush() (after the consumer drained or came back) tries again.
-  if (live_ >= options_.max_batch && !refused_) flush();
+  // flush() (after the consumer drained or came back) tries again. Never right after a delete:
+  // a replace reaches this stage as a delete then an add of the prefix, and a batch sent between
+  // the two would have the FEA (and the kernel) drop a route that is only changing; the add
+  // that follows turns the pair into one replace first.
+  if (live_ >= options_.max_batch && !refused_ && op != FeaOp::kDelete) flush();
 }
 
 bool FeaStage::send_queued() {
@@ -142,7 +139,7 @@ bool FeaStage::send_queued() {
 }
 
 void FeaStage::flush() {
-  if (flushing_) return;
+  if (flushing_ || held_) return;
   flushing_ = true;
   if (state_ == SyncState::kNeedResync) start_resync();
   while (send_queued()) {
@@ -163,6 +160,29 @@ void FeaStage::flush() {
 }
 
 void FeaStage::consumer_drained() { dump_waits_ = false; }
+
+void FeaStage::set_held(bool held) {
+  if (held == held_) return;
+  held_ = held;
+  if (!held) {
+    flush();
+    return;
+  }
+  refused_prefixes_.clear();  // the resync at the release sends them with the rest
+  drop_backlog();
+  refused_ = false;
+  dump_waits_ = false;
+}
+
+void FeaStage::drop_backlog() {
+  queue_.clear();
+  queued_at_.clear();
+  head_seq_ = 0;
+  live_ = 0;
+  dump_task_.reset();
+  dumped_to_.reset();
+  state_ = SyncState::kNeedResync;
+}
 
 void FeaStage::start_resync() {
   state_ = SyncState::kResyncing;

@@ -14,6 +14,9 @@
 // no interface of the VR); it has sent the rest of their batch again itself. The stage keeps the
 // refused prefixes (dropping one when a newer change for it is queued) and reoffer_refused()
 // queues each again with its current route, e.g. when the VR gains a connected subnet.
+// Held (set_held): while the RIB's table is not complete after a restart and the FEA keeps the
+// routes it had (docs/restart.md), nothing goes to the consumer, so the FEA never sees a partial
+// table; releasing sends the whole table as one resync.
 // Threading: single-threaded.
 #pragma once
 
@@ -59,6 +62,9 @@ class FeaStage : public PassThroughStage {
   void consumer_drained();
   // Queues every refused prefix again (as an add of its current route, if it still has one).
   void reoffer_refused();
+  // Holding drops what is queued and sends nothing until released; the release resyncs.
+  void set_held(bool held);
+  bool held() const { return held_; }
 
   SyncState sync_state() const { return state_; }
   size_t queued() const { return live_; }
@@ -77,6 +83,8 @@ class FeaStage : public PassThroughStage {
   bool send_queued();
   bool dump_slice();
   void start_resync();
+  // Forgets the queue and any dump under way: the whole table goes again in a resync.
+  void drop_backlog();
   bool covered_by_dump(const IpPrefix& p) const;
 
   FeaConsumer& consumer_;
@@ -93,6 +101,7 @@ class FeaStage : public PassThroughStage {
   bool resync_start_sent_ = false;
   std::optional<IpPrefix> dumped_to_;
   bool flushing_ = false;
+  bool held_ = false;
   bool refused_ = false;     // the consumer refused the last batch; retried on the next flush()
   bool dump_waits_ = false;  // the consumer refused the dump: it waits for consumer_drained()
   uint64_t batches_sent_ = 0;

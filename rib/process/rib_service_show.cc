@@ -109,6 +109,7 @@ void RibService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
   if (parts_.interest) out.set_invalidations_sent(parts_.interest->sent());
   out.set_redist_subscriptions(redist_.size());
   if (parts_.connected) out.set_connected_routes(parts_.connected->routes());
+  fill_readiness(out);
   reply(out);
 }
 

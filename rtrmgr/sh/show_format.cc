@@ -102,8 +102,8 @@ std::string ShowFormat::Format(ShowRequest::Kind kind, const nlohmann::json& rep
     case K::kFib:
       return Table(rows("routes"), {"prefix", "nexthops", "metric"});
     case K::kProcesses:
-      return Table(rows("processes"),
-                   {"instance", "pid", "state", "restarts", "last_exit", "uptime_s"});
+      return Table(rows("processes"), {"instance", "pid", "state", "restarts",
+                                       "last_restart_reason", "uptime_s", "rss_kb", "adopted"});
     case K::kCommits:
       return Table(rows("commits"), {"index", "revision", "time", "user", "comment"});
     case K::kConfiguration:
