@@ -244,5 +244,38 @@ TEST_F(ShPtyTest, RouterGoneIsOneClearErrorAndTheShellStays) {
   EXPECT_TRUE(sh_->Exited(5s));
 }
 
+// Scripts (-c) use the same grammar: levels, show PATH, load merge (all or nothing).
+TEST_F(ShPtyTest, LoadMergeAndLevelsInScripts) {
+  const std::string good = h_.run_dir() + "/merge.conf";
+  std::ofstream(good) << R"(
+virtual-router red {
+    static {
+        route 203.0.113.0/24 { next-hop 127.0.0.1; }
+        route 192.0.2.0/24 { next-hop 127.0.0.1; metric 7; }
+    }
+}
+)";
+  const std::string bad = h_.run_dir() + "/bad.conf";
+  std::ofstream(bad) << "virtual-router red { static { route 10.0.0.0/8 { nexthop x; } } }\n";
+  auto r = h_.Run({"strata-sh", "-c", "conf; load merge " + bad + "; sh | compare | count"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("nexthop"), std::string::npos) << r.err;
+  r = h_.Run({"strata-sh", "-k", "-c",
+              "conf; load merge " + bad + "; sh | compare | count; load merge " + good +
+                  "; edit virtual-router red static; show route 192.0.2.0/24; up 2; "
+                  "edit virt blue; show; show | compare; top; commit; run show route vr red"});
+  EXPECT_NE(r.out.find("Count: 0 lines"), std::string::npos) << r.out;  // the bad file: nothing
+  EXPECT_NE(r.out.find("load complete (3 statements merged)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("next-hop 127.0.0.1;\nmetric 7;"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("route 198.51.100.0/24"), std::string::npos) << r.out;  // blue kept
+  EXPECT_NE(r.out.find("commit complete"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("203.0.113.0/24"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1/7"), std::string::npos) << r.out;
+  r = h_.Run({"strata-sh", "-c", "configure; edit virtual-router red static route"});
+  EXPECT_NE(r.err.find("wants its key"), std::string::npos) << r.err;
+  r = h_.Run({"strata-sh", "-c", "configure; edit virtual-router red table-id"});
+  EXPECT_NE(r.err.find("is a value"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace strata::testing
