@@ -194,15 +194,17 @@ class BgpPipeline : private RibFeed {
   // The fate of the route peer `id` holds for `prefix`; nullopt if it holds none. Error: no
   // such peer.
   StatusOr<std::optional<RouteFate>> fate(PeerId id, const IpPrefix& prefix) const;
-  // Each route the peer holds, in prefix order (only `prefix` if given), until `visit` returns
-  // false. Error: no such peer.
+  // Each route the peer holds, in prefix order (only `prefix` if given, else those after
+  // `start_after` if given), until `visit` returns false. Error: no such peer.
   Status for_each_received(PeerId id, const std::optional<IpPrefix>& prefix,
-                           const std::function<bool(const RouteFate&)>& visit) const;
+                           const std::function<bool(const RouteFate&)>& visit,
+                           const std::optional<IpPrefix>& start_after = std::nullopt) const;
   // What the peer is sent now for each prefix with a winner (its export policy applied), in
-  // prefix order (only `prefix` if given), until `visit` returns false. Error: no such peer,
-  // or it is not up (nothing is advertised to it).
+  // prefix order (only `prefix` if given, else those after `start_after` if given), until
+  // `visit` returns false. Error: no such peer, or it is not up (nothing is advertised to it).
   Status for_each_advertised(PeerId id, const std::optional<IpPrefix>& prefix,
-                             const std::function<bool(const BgpRouteRef&)>& visit) const;
+                             const std::function<bool(const BgpRouteRef&)>& visit,
+                             const std::optional<IpPrefix>& start_after = std::nullopt) const;
 
   DecisionStage& decision() { return *decision_; }
   FanoutStage& fanout() { return *fanout_; }

@@ -28,7 +28,8 @@ StatusOr<std::optional<BgpPipeline::RouteFate>> BgpPipeline::fate(PeerId id,
 }
 
 Status BgpPipeline::for_each_received(PeerId id, const std::optional<IpPrefix>& prefix,
-                                      const std::function<bool(const RouteFate&)>& visit) const {
+                                      const std::function<bool(const RouteFate&)>& visit,
+                                      const std::optional<IpPrefix>& start_after) const {
   const Peer* p = find(id);
   if (!p) return NotFound("no peer " + std::to_string(id));
   if (prefix) {
@@ -36,7 +37,7 @@ Status BgpPipeline::for_each_received(PeerId id, const std::optional<IpPrefix>& 
     if (f.ok() && *f) visit(**f);
     return Status::Ok();
   }
-  std::optional<IpPrefix> after;
+  std::optional<IpPrefix> after = start_after;
   while (true) {
     const auto hit = p->in->table().next_after(after);
     if (!hit.value) return Status::Ok();
@@ -46,9 +47,9 @@ Status BgpPipeline::for_each_received(PeerId id, const std::optional<IpPrefix>& 
   }
 }
 
-Status BgpPipeline::for_each_advertised(
-    PeerId id, const std::optional<IpPrefix>& prefix,
-    const std::function<bool(const BgpRouteRef&)>& visit) const {
+Status BgpPipeline::for_each_advertised(PeerId id, const std::optional<IpPrefix>& prefix,
+                                        const std::function<bool(const BgpRouteRef&)>& visit,
+                                        const std::optional<IpPrefix>& start_after) const {
   const Peer* p = find(id);
   if (!p) return NotFound("no peer " + std::to_string(id));
   if (!p->filter_out) return FailedPrecondition("peer " + std::to_string(id) + " is not up");
@@ -57,7 +58,7 @@ Status BgpPipeline::for_each_advertised(
     return Status::Ok();
   }
   // The prefixes with a winner are among those some branch holds.
-  std::optional<IpPrefix> after;
+  std::optional<IpPrefix> after = start_after;
   while (true) {
     std::optional<IpPrefix> next;
     for (const auto& [other, q] : peers_) {
