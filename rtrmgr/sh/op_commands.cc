@@ -47,6 +47,19 @@ CommandTree BuildOperational() {
       {Positional(ArgType::kAddress, "ADDRESS", "The peer's address (default: every peer)"), Vr()});
   Add(t, Op::kShowBgpRoutes, "show bgp route|routes",
       "The decision's candidates, with why the best won",
+      {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix"),
+       Flag("detail",
+            "With PREFIX: every path any peer sent, what became of it and why, and the "
+            "decision step that ranked it"),
+       Vr()});
+  Add(t, Op::kShowBgpReceivedRoutes, "show bgp neighbor|neighbors ADDRESS received-routes",
+      "Every route the peer sent (before import policy), what became of it and why",
+      {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix"), Vr()});
+  Add(t, Op::kShowBgpFilteredRoutes, "show bgp neighbor|neighbors ADDRESS filtered-routes",
+      "The peer's routes not used: rejected by policy, looped, damped, next hop unresolved",
+      {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix"), Vr()});
+  Add(t, Op::kShowBgpAdvertisedRoutes, "show bgp neighbor|neighbors ADDRESS advertised-routes",
+      "What the peer is sent (export policy applied)",
       {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix"), Vr()});
   Add(t, Op::kShowBgpDampened, "show bgp dampened|dampening", "Routes with flap-damping history",
       {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix"), Vr()});

@@ -132,14 +132,12 @@ int ShSession::Operational(const CommandMatch& m, bool json) {
         return ipc::Xrl::Parse(t);
       });
     }
-    case Op::kShowBgpRoutes: {
-      const std::string prefix = m.get("prefix");
-      return ForEachVr("bgp", vr, json, op, [&](const std::string& v) {
-        std::string t = "finder://bgp." + v + "/bgp/1.0/list_routes";
-        if (!prefix.empty()) t += "?prefix:" + NetType(prefix) + "=" + prefix;
-        return ipc::Xrl::Parse(t);
-      });
-    }
+    case Op::kShowBgpRoutes:
+      return ShowBgpRoutes(m, json);
+    case Op::kShowBgpReceivedRoutes:
+    case Op::kShowBgpFilteredRoutes:
+    case Op::kShowBgpAdvertisedRoutes:
+      return ShowPeerRoutes(m, op, json);
     case Op::kShowBgpDampened: {
       const std::string prefix = m.get("prefix");
       return ForEachVr("bgp", vr, json, op, [&](const std::string& v) {

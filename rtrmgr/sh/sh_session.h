@@ -73,6 +73,10 @@ class ShSession {
   StatusOr<std::vector<std::string>> VrsWithPeer(const std::string& vr, const std::string& addr);
   int BgpPeerAction(const CommandMatch& m, Op op);
   int ShowVersion(bool json);
+  // BGP route views (sh_bgp_views.cc): a peer's received / filtered / advertised routes, and
+  // `show bgp route [PREFIX [detail]]`.
+  int ShowPeerRoutes(const CommandMatch& m, Op op, bool json);
+  int ShowBgpRoutes(const CommandMatch& m, bool json);
   StatusOr<std::vector<std::string>> InstancesOf(const std::string& cls);
 
   // Configuration mode (sh_configuration.cc).

@@ -133,7 +133,12 @@ std::vector<ShowFormat::Column> RibColumns() {
            }},
           {"NEXT HOP", [](const nlohmann::json& r) { return F::RibNextHop(r); }},
           {"FLAGS", [](const nlohmann::json& r) {
-             return std::string(r.value("stale", false) ? "stale" : "");
+             std::string flags = r.value("stale", false) ? "stale" : "";
+             const std::string refused = r.value("not_installed", "");
+             if (!refused.empty()) {
+               flags += (flags.empty() ? "" : ", ") + std::string("NOT INSTALLED: ") + refused;
+             }
+             return flags;
            }}};
 }
 
@@ -162,8 +167,13 @@ std::string ShowFormat::Format(Op op, const nlohmann::json& reply) {
       return BgpSummary(reply);
     case Op::kShowBgpNeighbor:
       return BgpNeighbors(reply);
-    case Op::kShowBgpRoutes:
-      return BgpRoutes(reply);
+    case Op::kShowBgpRoutes:  // explain_prefix (detail) or list_routes
+      return reply.contains("best_reason") ? BgpRouteDetail(reply) : BgpRoutes(reply);
+    case Op::kShowBgpReceivedRoutes:
+    case Op::kShowBgpFilteredRoutes:
+      return BgpPeerRoutes(reply);
+    case Op::kShowBgpAdvertisedRoutes:
+      return BgpAdvertisedRoutes(reply);
     case Op::kShowBgpDampened:
       return Table(Rows(reply, "routes"),
                    {Key("PREFIX", "prefix"),

@@ -43,6 +43,11 @@ class ShowFormat {
   static std::string BgpSummary(const nlohmann::json& reply);
   static std::string BgpNeighbors(const nlohmann::json& reply);
   static std::string BgpRoutes(const nlohmann::json& reply);
+  // bgp/1.0/list_peer_routes: received (with fate and reason) and advertised routes.
+  static std::string BgpPeerRoutes(const nlohmann::json& reply);
+  static std::string BgpAdvertisedRoutes(const nlohmann::json& reply);
+  // bgp/1.0/explain_prefix: a block per path.
+  static std::string BgpRouteDetail(const nlohmann::json& reply);
   // A BGP next hop: the unspecified address (our own routes) as "self".
   static std::string BgpNextHop(const nlohmann::json& value);
 

@@ -1,4 +1,6 @@
-// ShowFormat's BGP views: the summary table, the neighbour blocks, the route table.
+// ShowFormat's BGP views: the summary table, the neighbour blocks, the route tables (the
+// decision's, a peer's received and advertised routes), the per-path detail of a prefix.
+#include <cctype>
 #include <cstdint>
 
 #include "rtrmgr/sh/show_format.h"
@@ -90,6 +92,37 @@ std::string Neighbor(const nlohmann::json& p) {
   return o;
 }
 
+// "ROUTE_FATE_NEXTHOP_UNRESOLVED" -> "nexthop-unresolved".
+std::string FateName(const nlohmann::json& r) {
+  std::string f = r.value("fate", "");
+  if (f.rfind("ROUTE_FATE_", 0) == 0) f = f.substr(11);
+  for (char& c : f) c = c == '_' ? '-' : static_cast<char>(std::tolower(c));
+  return f.empty() ? "-" : f;
+}
+
+std::string AsPath(const nlohmann::json& r) {
+  return r.value("as_path", "").empty() ? std::string("(empty)") : Str(r, "as_path");
+}
+
+// A route's attributes on one line: "AS path 65002, origin igp, next hop 10.0.0.2, local
+// pref 100, MED 5, communities 65002:1".
+std::string Attributes(const nlohmann::json& r) {
+  std::string o = "AS path " + AsPath(r) + ", origin " + Str(r, "origin") + ", next hop " +
+                  F::BgpNextHop(F::At(r, "nexthop"));
+  if (r.contains("local_pref")) o += ", local pref " + Str(r, "local_pref");
+  if (r.contains("med")) o += ", MED " + Str(r, "med");
+  for (const char* key : {"communities", "large_communities", "ext_communities"}) {
+    const nlohmann::json v = F::At(r, key);
+    if (v.is_array() && !v.empty()) {
+      std::string name = key;
+      for (char& c : name) c = c == '_' ? ' ' : c;
+      o += ", " + name + " " + List(v);
+    }
+  }
+  if (r.contains("originator_id")) o += ", originator " + Str(r, "originator_id");
+  return o;
+}
+
 }  // namespace
 
 std::string ShowFormat::BgpNextHop(const nlohmann::json& v) {
@@ -146,6 +179,59 @@ std::string ShowFormat::BgpRoutes(const nlohmann::json& reply) {
         }}});
   if (reply.value("truncated", false)) out += "(truncated)\n";
   return out;
+}
+
+std::string ShowFormat::BgpPeerRoutes(const nlohmann::json& reply) {
+  const nlohmann::json rows = reply.contains("routes") ? reply["routes"] : nlohmann::json::array();
+  if (rows.empty()) return "no routes\n";
+  return Table(
+      rows,
+      {Key("PREFIX", "route.prefix"),
+       {"NEXT HOP", [](const nlohmann::json& r) { return BgpNextHop(At(r, "route.nexthop")); }},
+       {"AS PATH", [](const nlohmann::json& r) { return AsPath(r["route"]); }},
+       {"FATE",
+        [](const nlohmann::json& r) { return FateName(r) + (Bool(r, "stale") ? " (stale)" : ""); }},
+       Key("WHY", "reason")});
+}
+
+std::string ShowFormat::BgpAdvertisedRoutes(const nlohmann::json& reply) {
+  const nlohmann::json rows = reply.contains("routes") ? reply["routes"] : nlohmann::json::array();
+  if (rows.empty()) return "no routes\n";
+  return Table(rows, {Key("PREFIX", "route.prefix"),
+                      {"NEXT HOP",
+                       [](const nlohmann::json& r) { return BgpNextHop(At(r, "route.nexthop")); }},
+                      {"AS PATH", [](const nlohmann::json& r) { return AsPath(r["route"]); }},
+                      Key("ORIGIN", "route.origin"),
+                      Key("LOCAL PREF", "route.local_pref"),
+                      Key("MED", "route.med"),
+                      {"COMMUNITIES", [](const nlohmann::json& r) {
+                         const nlohmann::json c = At(r, "route.communities");
+                         return c.is_array() && !c.empty() ? List(c) : std::string("");
+                       }}});
+}
+
+std::string ShowFormat::BgpRouteDetail(const nlohmann::json& reply) {
+  const nlohmann::json paths = reply.contains("paths") ? reply["paths"] : nlohmann::json::array();
+  if (paths.empty()) return "no path for the prefix\n";
+  const std::string prefix = Str(paths[0], "route.prefix");
+  std::string o = prefix + ": " + std::to_string(paths.size()) + " path(s)";
+  if (!reply.value("best_reason", "").empty()) o += ", best by " + Str(reply, "best_reason");
+  o += "\n";
+  for (const auto& p : paths) {
+    const nlohmann::json& r = p["route"];
+    const std::string from = r.contains("peer") ? "peer " + Str(r, "peer") : std::string("local");
+    o += "  From " + from + ": " + FateName(p) + (Bool(p, "stale") ? " (stale)" : "") + "\n";
+    o += "    Received: " + Attributes(r) + "\n";
+    if (p.contains("accepted")) {
+      const std::string after = Attributes(p["accepted"]);
+      if (after != Attributes(r)) o += "    After import policy: " + after + "\n";
+      if (p["accepted"].contains("igp_metric") && Num(p["accepted"], "igp_metric") != 0) {
+        o += "    IGP metric to the next hop: " + Str(p["accepted"], "igp_metric") + "\n";
+      }
+    }
+    o += "    Why: " + Str(p, "reason") + "\n";
+  }
+  return o;
 }
 
 }  // namespace strata::rtrmgr::sh
