@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "rtrmgr/sh/op_commands.h"
 
 namespace strata::rtrmgr::sh {
@@ -48,6 +50,25 @@ TEST(CommandTreeTest, AliasesOnlyWhenTypedInFull) {
   EXPECT_EQ(next, (std::vector<std::string>{"dampened", "neighbor", "route", "stats", "summary"}));
 }
 
+TEST(CommandTreeTest, NeighborRouteViewsAfterTheAddress) {
+  EXPECT_EQ(ParseOp({"show", "bgp", "neighbor", "192.0.2.1"}), Op::kShowBgpNeighbor);
+  EXPECT_EQ(ParseOp({"sh", "bgp", "nei", "192.0.2.1", "rec"}), Op::kShowBgpReceivedRoutes);
+  EXPECT_EQ(ParseOp({"show", "bgp", "neighbors", "192.0.2.1", "filtered-routes"}),
+            Op::kShowBgpFilteredRoutes);
+  auto m = OperationalCommands().Parse(
+      {"show", "bgp", "neighbor", "192.0.2.1", "adv", "10.0.0.0/8", "vr", "red"});
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(m->id, static_cast<int>(Op::kShowBgpAdvertisedRoutes));
+  EXPECT_EQ(m->get("address"), "192.0.2.1");
+  EXPECT_EQ(m->get("prefix"), "10.0.0.0/8");
+  EXPECT_EQ(m->get("vr"), "red");
+  m = OperationalCommands().Parse({"show", "bgp", "route", "10.0.0.0/8", "detail"});
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_TRUE(m->has("detail"));
+  auto next = Words(OperationalCommands().Next({"show", "bgp", "neighbor", "192.0.2.1"}, ""));
+  EXPECT_NE(std::find(next.begin(), next.end(), "received-routes"), next.end());
+}
+
 TEST(CommandTreeTest, OptionsInAnyOrderWithTypedValues) {
   auto m = OperationalCommands().Parse({"show", "route", "vr", "red", "192.0.2.0/24"});
   ASSERT_TRUE(m.ok()) << m.status().message();
@@ -89,7 +110,7 @@ TEST(CommandTreeTest, IncompleteCommandSaysWhatIsExpected) {
 
 TEST(CommandTreeTest, NextListsKeywordsArgumentsAndEnterWithHelp) {
   auto next = OperationalCommands().Next({"show", "route"}, "");
-  EXPECT_EQ(Words(next), (std::vector<std::string>{"vr", "<DEST>", "<Enter>"}));
+  EXPECT_EQ(Words(next), (std::vector<std::string>{"detail", "vr", "<DEST>", "<Enter>"}));
   for (const auto& c : next) EXPECT_FALSE(c.help.empty()) << c.word;
   next = OperationalCommands().Next({"show"}, "b");
   ASSERT_EQ(next.size(), 1u);

@@ -41,6 +41,9 @@ CommandTree BuildOperational() {
   Add(t, Op::kShowRoute, "show route", "The RIB's routes (winners)",
       {Positional(ArgType::kDest, "DEST",
                   "An address (longest match) or a prefix (it and the routes within)"),
+       Flag("detail",
+            "With DEST: every protocol's candidate for the prefix, its distance and why it won "
+            "or lost, and whether the winner is installed"),
        Vr()});
   Add(t, Op::kShowBgpSummary, "show bgp summary", "One line per peer", {Vr()});
   Add(t, Op::kShowBgpNeighbor, "show bgp neighbor|neighbors", "Peers in detail",

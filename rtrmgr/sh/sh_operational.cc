@@ -94,6 +94,7 @@ int ShSession::Operational(const CommandMatch& m, bool json) {
       return ShowConfig(*tree, *words, false);
     }
     case Op::kShowRoute: {
+      if (m.has("detail")) return ShowRouteDetail(m, json);
       const std::string dest = m.get("dest");
       return ForEachVr("rib", vr, json, op, [&](const std::string& v) {
         if (dest.empty()) return ipc::Xrl::Parse("finder://rib." + v + "/rib/1.0/list_routes");

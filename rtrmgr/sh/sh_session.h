@@ -77,6 +77,9 @@ class ShSession {
   // `show bgp route [PREFIX [detail]]`.
   int ShowPeerRoutes(const CommandMatch& m, Op op, bool json);
   int ShowBgpRoutes(const CommandMatch& m, bool json);
+  // `show route DEST detail` (sh_rib_views.cc): every candidate for the prefix in one VR.
+  StatusOr<nlohmann::json> RouteDetail(const std::string& vr, const std::string& dest);
+  int ShowRouteDetail(const CommandMatch& m, bool json);
   StatusOr<std::vector<std::string>> InstancesOf(const std::string& cls);
 
   // Configuration mode (sh_configuration.cc).

@@ -244,4 +244,35 @@ std::string ShowFormat::Format(Op op, const nlohmann::json& reply) {
   }
 }
 
+std::string ShowFormat::RibRouteDetail(const nlohmann::json& d) {
+  if (d.value("prefix", "").empty()) return "no route\n";
+  const nlohmann::json cands = d.value("candidates", nlohmann::json::array());
+  if (cands.empty()) {
+    return Cell(At(d, "prefix")) +
+           ": in no origin table (a BGP route held back: show bgp route PREFIX detail)\n";
+  }
+  std::string o = Cell(At(d, "prefix")) + ": " + std::to_string(cands.size()) + " candidate(s)";
+  if (d.contains("winner")) {
+    const nlohmann::json& w = d["winner"];
+    o += ", winner " + Cell(At(w, "protocol"));
+    const std::string refused = w.value("not_installed", "");
+    o += refused.empty() ? ", installed" : ", NOT INSTALLED: " + refused;
+  } else {
+    o += ", no winner";
+  }
+  o += "\n";
+  auto line = [](const nlohmann::json& c) {
+    return "  " + Cell(At(c, "protocol")) + ", distance " + Cell(At(c, "admin_distance")) +
+           ", metric " + Cell(At(c, "metric")) + ", next hop " + RibNextHop(c) +
+           (c.value("stale", false) ? " (stale)" : "") + "\n    " + Cell(At(c, "why")) + "\n";
+  };
+  for (const auto& c : cands) {
+    if (c.value("why", "").starts_with("best")) o += line(c);
+  }
+  for (const auto& c : cands) {
+    if (!c.value("why", "").starts_with("best")) o += line(c);
+  }
+  return o;
+}
+
 }  // namespace strata::rtrmgr::sh

@@ -39,6 +39,9 @@ class ShowFormat {
   // FIB next hops: "10.0.1.2 via veth0, 10.0.2.2 via veth1 (weight 2)"; none: "blackhole".
   static std::string FibNextHops(const nlohmann::json& nexthops);
 
+  // `show route DEST detail` (ShSession::RouteDetail): a line per candidate, the winner first.
+  static std::string RibRouteDetail(const nlohmann::json& detail);
+
   // BGP (show_format_bgp.cc).
   static std::string BgpSummary(const nlohmann::json& reply);
   static std::string BgpNeighbors(const nlohmann::json& reply);

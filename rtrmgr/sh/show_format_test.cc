@@ -100,6 +100,70 @@ TEST(ShowFormatTest, BgpRoutesShowSelfAndMissingAttributes) {
       "only-route\n");
 }
 
+TEST(ShowFormatTest, PeerRoutesShowFateAndReason) {
+  auto j = nlohmann::json::parse(R"({"routes":[
+    {"route":{"prefix":"10.1.0.0/24","nexthop":"10.0.1.2","as_path":"65010"},
+     "fate":"ROUTE_FATE_BEST","reason":"best: local-pref","stale":false},
+    {"route":{"prefix":"10.3.0.0/24","nexthop":"100.64.0.1","as_path":"65010"},
+     "fate":"ROUTE_FATE_NEXTHOP_UNRESOLVED","reason":"next hop 100.64.0.1 does not resolve",
+     "stale":true}]})");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpReceivedRoutes, j),
+            "PREFIX       NEXT HOP    AS PATH  FATE                        WHY\n"
+            "10.1.0.0/24  10.0.1.2    65010    best                        best: local-pref\n"
+            "10.3.0.0/24  100.64.0.1  65010    nexthop-unresolved (stale)  next hop 100.64.0.1 "
+            "does not resolve\n");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpFilteredRoutes, nlohmann::json::object()),
+            "no routes\n");
+}
+
+TEST(ShowFormatTest, RouteDetailShowsEachPathAndThePolicysChanges) {
+  auto j = nlohmann::json::parse(R"({"best_reason":"local-pref","paths":[
+    {"route":{"prefix":"10.1.0.0/24","peer":"10.0.1.2","nexthop":"10.0.1.2","as_path":"65010",
+              "origin":"igp"},
+     "accepted":{"prefix":"10.1.0.0/24","peer":"10.0.1.2","nexthop":"10.0.1.2",
+                 "as_path":"65010","origin":"igp","local_pref":200,"igp_metric":0},
+     "fate":"ROUTE_FATE_BEST","reason":"best: local-pref"},
+    {"route":{"prefix":"10.1.0.0/24","peer":"10.0.2.2","nexthop":"10.0.2.2","as_path":"65020",
+              "origin":"igp","communities":["65020:1"]},
+     "fate":"ROUTE_FATE_REJECTED_POLICY","reason":"rejected by policy in term t"}]})");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpRoutes, j),
+            "10.1.0.0/24: 2 path(s), best by local-pref\n"
+            "  From peer 10.0.1.2: best\n"
+            "    Received: AS path 65010, origin igp, next hop 10.0.1.2\n"
+            "    After import policy: AS path 65010, origin igp, next hop 10.0.1.2, local pref "
+            "200\n"
+            "    Why: best: local-pref\n"
+            "  From peer 10.0.2.2: rejected-policy\n"
+            "    Received: AS path 65020, origin igp, next hop 10.0.2.2, communities 65020:1\n"
+            "    Why: rejected by policy in term t\n");
+}
+
+TEST(ShowFormatTest, RouteTheFeaRefusedIsFlaggedNotInstalled) {
+  auto j = nlohmann::json::parse(R"({"found":true,"route":{"prefix":"198.18.0.0/24",
+    "protocol":"static","admin_distance":1,"metric":1,"nexthop":"203.0.113.77",
+    "not_installed":"next hop 0: 203.0.113.77 is on no interface of VR 'red'"}})");
+  const std::string out = ShowFormat::Format(Op::kShowRoute, j);
+  EXPECT_NE(out.find("NOT INSTALLED: next hop 0: 203.0.113.77 is on no interface of VR 'red'"),
+            std::string::npos)
+      << out;
+}
+
+TEST(ShowFormatTest, RibRouteDetailPutsTheWinnerFirst) {
+  auto j = nlohmann::json::parse(R"j({"prefix":"10.1.0.0/24","winner":{"protocol":"static",
+    "not_installed":""},"candidates":[
+    {"protocol":"ebgp","admin_distance":20,"metric":0,"nexthop":"10.0.1.2",
+     "why":"lost: admin distance 20 > 1 (static)"},
+    {"protocol":"static","admin_distance":1,"metric":1,"nexthop":"127.0.0.9",
+     "why":"best: lowest admin distance, then metric"}]})j");
+  EXPECT_EQ(ShowFormat::RibRouteDetail(j),
+            "10.1.0.0/24: 2 candidate(s), winner static, installed\n"
+            "  static, distance 1, metric 1, next hop 127.0.0.9\n"
+            "    best: lowest admin distance, then metric\n"
+            "  ebgp, distance 20, metric 0, next hop 10.0.1.2\n"
+            "    lost: admin distance 20 > 1 (static)\n");
+  EXPECT_EQ(ShowFormat::RibRouteDetail(nlohmann::json{{"prefix", ""}}), "no route\n");
+}
+
 TEST(ShowFormatTest, BgpStatsCountsRedistributedRoutesPerProtocol) {
   auto j = nlohmann::json::parse(R"({"peers":"2","export_policy":"vr-out",
     "redistributed_protocols":["connected","static"],
