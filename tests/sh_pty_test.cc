@@ -158,6 +158,9 @@ TEST_F(ShPtyTest, AbbreviationsAndPipes) {
   out = Line("show route 192.0.2.200 vr red");  // the longest match
   EXPECT_NE(out.find("192.0.2.128/25"), std::string::npos) << out;
   EXPECT_EQ(out.find("192.0.2.0/24"), std::string::npos) << out;
+  // Red owns no interface: the FEA refuses its static routes, and `show route` says so.
+  EXPECT_NE(out.find("NOT INSTALLED: "), std::string::npos) << out;
+  EXPECT_NE(out.find("on no interface of VR 'red'"), std::string::npos) << out;
   out = Line("c");
   EXPECT_NE(out.find("ambiguous"), std::string::npos) << out;
 }
