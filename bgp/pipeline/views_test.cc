@@ -92,6 +92,14 @@ TEST_F(ViewsTest, EachReceivedRouteHasItsFate) {
   EXPECT_TRUE(f.candidate);
   EXPECT_FALSE(f.best);
   EXPECT_TRUE(Fate(e2, "5.0.0.0/8").best);
+  // The decision names the step that eliminated e1's route: the longer AS path.
+  const auto ex = pipeline->explain(P("5.0.0.0/8"));
+  ASSERT_TRUE(ex);
+  ASSERT_EQ(ex->candidates.size(), 2u);
+  ASSERT_EQ(ex->lost_at.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(ex->lost_at[i], DecisionReason::kAsPathLength) << i;  // winner: its reason too
+  }
   EXPECT_FALSE(pipeline->fate(e2, P("1.0.0.0/8")).value().has_value());
   EXPECT_FALSE(pipeline->fate(99, P("1.0.0.0/8")).ok());
 
@@ -114,6 +122,18 @@ TEST_F(ViewsTest, EachReceivedRouteHasItsFate) {
                                       })
                   .ok());
   EXPECT_EQ(seen.size(), 2u);
+  // A page after a cursor starts past it.
+  seen.clear();
+  ASSERT_TRUE(pipeline
+                  ->for_each_received(
+                      e1, std::nullopt,
+                      [&](const BgpPipeline::RouteFate& r) {
+                        seen.push_back(r.received->prefix.ToString());
+                        return true;
+                      },
+                      P("3.0.0.0/8"))
+                  .ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"4.0.0.0/8", "5.0.0.0/8"}));
 
   // e2 is advertised e1's usable winners (1/8), with our AS prepended; e1 gets e2's 5/8.
   std::map<std::string, std::string> adv;
