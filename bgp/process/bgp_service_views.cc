@@ -55,6 +55,7 @@ void BgpService::fill_fate(PeerId id, const BgpPipeline::RouteFate& f, v1::PeerR
                            : "rejected by import policy");
       return;
   }
+  if (!f.accepted) return;  // the filter passes what it accepts; guards the invariant
   if (f.suppressed) {
     out->set_fate(v1::ROUTE_FATE_DAMPED);
     out->set_reason("suppressed by flap damping (show bgp dampened)");
