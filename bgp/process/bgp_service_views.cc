@@ -69,7 +69,12 @@ void BgpService::fill_fate(PeerId id, const BgpPipeline::RouteFate& f, v1::PeerR
       out->set_reason("next hop " + nh_text + ": waiting for the RIB's answer");
     } else {
       out->set_fate(v1::ROUTE_FATE_NEXTHOP_UNRESOLVED);
-      out->set_reason(nh ? "next hop " + nh_text + " does not resolve in the RIB" : "no next hop");
+      // The resolver does not keep which: no route to it, or (RFC 4271 5.1.3, 6.3) our own
+      // address, a subnet's network or broadcast address, off-link from a single-hop eBGP peer.
+      out->set_reason(nh ? "next hop " + nh_text +
+                               " unusable: no route in the RIB, or not valid for this peer "
+                               "(RFC 4271 5.1.3, 6.3)"
+                         : "no next hop");
     }
     return;
   }
