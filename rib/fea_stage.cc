@@ -26,17 +26,18 @@ FeaStage::FeaStage(RouteStage* parent, FeaConsumer& consumer, TaskScheduler& sch
   if (options_.max_queue < options_.max_batch) options_.max_queue = options_.max_batch;
   // The listener is a member of the consumer, which outlives this stage (see the constructor's
   // REQUIRES); the destructor removes it.
-  consumer_.set_refusal_listener([this](std::span<const IpPrefix> p) { on_refused(p); });
+  consumer_.set_refusal_listener(
+      [this](std::span<const FeaConsumer::Refusal> r) { on_refused(r); });
 }
 
 FeaStage::~FeaStage() { consumer_.set_refusal_listener(nullptr); }
 
-void FeaStage::on_refused(std::span<const IpPrefix> prefixes) {
-  for (const IpPrefix& p : prefixes) {
+void FeaStage::on_refused(std::span<const FeaConsumer::Refusal> refusals) {
+  for (const FeaConsumer::Refusal& r : refusals) {
     // A newer change for the prefix is queued (or the queue was dropped for a resync): that
     // one goes to the FEA anyway.
-    if (queued_at_.contains(p) || covered_by_dump(p)) continue;
-    refused_prefixes_.insert(p);
+    if (queued_at_.contains(r.prefix) || covered_by_dump(r.prefix)) continue;
+    refused_prefixes_[r.prefix] = r.reason;
     ++routes_refused_;
   }
 }
@@ -44,7 +45,7 @@ void FeaStage::on_refused(std::span<const IpPrefix> prefixes) {
 void FeaStage::reoffer_refused() {
   auto prefixes = std::move(refused_prefixes_);
   refused_prefixes_.clear();
-  for (const IpPrefix& p : prefixes) {
+  for (const auto& [p, reason] : prefixes) {
     if (queued_at_.contains(p) || covered_by_dump(p)) continue;
     if (RouteRef r = lookup_route(p)) enqueue(FeaOp::kAdd, p, r);
   }

@@ -12,7 +12,8 @@
 // stage keeps no index of the prefixes present: the dump walks the table upstream with lookup_next.
 // Refused routes: the consumer reports the prefixes whose change the FEA refused (a next hop on
 // no interface of the VR); it has sent the rest of their batch again itself. The stage keeps the
-// refused prefixes (dropping one when a newer change for it is queued) and reoffer_refused()
+// refused prefixes with the FEA's reason (dropping one when a newer change for it is queued;
+// `show route` shows them as not installed) and reoffer_refused()
 // queues each again with its current route, e.g. when the VR gains a connected subnet.
 // Held (set_held): while the RIB's table is not complete after a restart and the FEA keeps the
 // routes it had (docs/restart.md), nothing goes to the consumer, so the FEA never sees a partial
@@ -23,8 +24,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -75,10 +76,16 @@ class FeaStage : public PassThroughStage {
   uint64_t resyncs() const { return resyncs_; }
   size_t refused() const { return refused_prefixes_.size(); }  // waiting for a re-offer
   uint64_t routes_refused() const { return routes_refused_; }  // refusals ever reported
+  // Why the FEA refused the route for `prefix` (it is not installed), or null if it did not (or
+  // a newer change for the prefix is on its way).
+  const std::string* refusal(const IpPrefix& prefix) const {
+    auto it = refused_prefixes_.find(prefix);
+    return it == refused_prefixes_.end() ? nullptr : &it->second;
+  }
 
  private:
   void enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route);
-  void on_refused(std::span<const IpPrefix> prefixes);
+  void on_refused(std::span<const FeaConsumer::Refusal> refusals);
   // Sends one batch of queued changes; false if none was queued or the consumer refused it.
   bool send_queued();
   bool dump_slice();
@@ -108,7 +115,7 @@ class FeaStage : public PassThroughStage {
   uint64_t send_failures_ = 0;
   uint64_t overflows_ = 0;
   uint64_t resyncs_ = 0;
-  std::set<IpPrefix> refused_prefixes_;
+  std::map<IpPrefix, std::string> refused_prefixes_;  // and the FEA's reason
   uint64_t routes_refused_ = 0;
   TaskHandle dump_task_;
 };

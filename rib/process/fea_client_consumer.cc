@@ -248,18 +248,18 @@ void FeaClientConsumer::apply_finished(uint64_t id, const Status& status,
       }
     }
     const auto& changes = done.request().changes();
-    std::vector<bool> refused(static_cast<size_t>(changes.size()), false);
+    std::vector<const std::string*> refused(static_cast<size_t>(changes.size()), nullptr);
     for (const fpb::RefusedChange& r : reply.refused()) {
-      if (r.index() < refused.size()) refused[r.index()] = true;
+      if (r.index() < refused.size()) refused[r.index()] = &r.reason();
     }
     ArenaRequest rest_held = NewApply();
     fpb::ApplyRoutesRequest& rest = *rest_held.request;
-    std::vector<IpPrefix> refused_prefixes;
+    std::vector<Refusal> refused_prefixes;
     for (int i = 0; i < changes.size(); ++i) {
       auto p = ipc::PrefixFromProto(changes[i].prefix(), "prefix");
       if (!p.ok() || later.contains(*p)) continue;
-      if (refused[static_cast<size_t>(i)]) {
-        refused_prefixes.push_back(*p);
+      if (const std::string* why = refused[static_cast<size_t>(i)]) {
+        refused_prefixes.push_back({*p, *why});
       } else {
         *rest.add_changes() = changes[i];
       }

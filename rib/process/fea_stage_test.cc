@@ -296,6 +296,11 @@ TEST_F(FeaStageOverIpcTest, RefusedEntriesAreLeftOutAndTheRestOfTheBatchGoesAtOn
   EXPECT_EQ(stage_->routes_refused(), 2u);
   EXPECT_EQ(stage_->refused(), 2u);
   EXPECT_EQ(fea_->bad_changes, 0u);
+  // The FEA's reason is kept for `show route` (not installed, and why).
+  const std::string* why = stage_->refusal(P("10.0.2.0/24"));
+  ASSERT_NE(why, nullptr);
+  EXPECT_NE(why->find("198.51.100.1"), std::string::npos) << *why;
+  EXPECT_EQ(stage_->refusal(P("10.0.1.0/24")), nullptr);
 }
 
 TEST_F(FeaStageOverIpcTest, ReofferSendsOnlyTheRefusedRoutesWithTheirCurrentState) {

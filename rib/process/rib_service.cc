@@ -240,6 +240,7 @@ void RibService::LookupRoute(const v1::LookupRouteRequest& request,
     out.set_found(true);
     RouteToProto(*r, out.mutable_route());
     out.mutable_route()->set_best(true);
+    set_not_installed(r->prefix, out.mutable_route());
   }
   reply(out);
 }
@@ -254,6 +255,7 @@ void RibService::LookupPrefix(const v1::LookupPrefixRequest& request,
     out.set_found(true);
     RouteToProto(*r, out.mutable_route());
     out.mutable_route()->set_best(true);
+    set_not_installed(r->prefix, out.mutable_route());
   }
   reply(out);
 }

@@ -106,6 +106,8 @@ class RibService : public v1::RibHandler {
   StatusOr<uint32_t> delete_routes(
       const std::string& protocol,
       const google::protobuf::RepeatedPtrField<common::v1::IpPrefix>& prefixes);
+  // The FEA's reason when it refused the winner for `prefix` (Route.not_installed).
+  void set_not_installed(const IpPrefix& prefix, v1::Route* out) const;
   void list_table(const OriginTable& t, const std::optional<IpPrefix>& within, uint32_t limit,
                   v1::ListRoutesReply& out) const;
   void list_winners(const std::optional<IpPrefix>& within, uint32_t limit,
