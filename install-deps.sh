@@ -9,6 +9,7 @@ pkgs=(
   libfmt-dev libspdlog-dev libcli11-dev libmnl-dev nlohmann-json3-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libreadline-dev
   clang-format iproute2 procps
+  clang libclang-rt-14-dev
   bird2 frr gobgpd exabgp
 )
 missing=()

@@ -9,6 +9,7 @@
 #include "bgp/process/bgp_process.h"
 #include "common/log.h"
 #include "common/version.h"
+#include "libipc/common_service.h"
 #include "libipc/router.h"
 
 int main(int argc, char** argv) {
@@ -69,7 +70,15 @@ int main(int argc, char** argv) {
   ropts.wait_for_finder = true;  // started before the Finder: wait for it
   strata::ipc::Router router(io, ropts);
   strata::bgp::BgpProcess process(router, opts);
-  process.AddTarget();
+  auto exit = [&] {
+    router.Stop();
+    io.stop();
+  };
+  strata::ipc::CommonService common(
+      io, "bgp." + opts.vr,
+      [&](bool graceful, std::function<void()> done) { process.PrepareStop(graceful, done); },
+      exit);
+  process.AddTarget(&common);
   int rc = 0;
   router.Start([&](const strata::Status& s) {
     if (!s.ok()) {
@@ -82,10 +91,9 @@ int main(int argc, char** argv) {
     process.Started();
   });
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code&, int) {
-    router.Stop();
-    io.stop();
-  });
+  // SIGTERM alone ends the sessions without a NOTIFICATION: peers with graceful restart keep
+  // our routes while we are restarted (a clean stop comes as common/1.0/shutdown first).
+  signals.async_wait([&](const boost::system::error_code&, int) { exit(); });
   std::signal(SIGPIPE, SIG_IGN);
   io.run();
   return rc;

@@ -100,14 +100,21 @@ StatusOr<RouteChange> FromProto(const v1::RouteChange& c, size_t index) {
 }  // namespace
 
 FeaService::FeaService(boost::asio::io_context& io, ipc::Router& router, InterfaceTable& interfaces,
-                       VrTable& vrs, KernelRoutes& kernel)
+                       VrTable& vrs, KernelRoutes& kernel, VrRecovery::Options recovery)
     : io_(io),
       router_(router),
       interfaces_(interfaces),
       vrs_(vrs),
       kernel_(kernel),
-      log_(MakeLogger("fea")) {
+      log_(MakeLogger("fea")),
+      recovery_(recovery, std::chrono::steady_clock::now()),
+      recovery_timer_(io) {
   interfaces_.set_on_change([this](const InterfaceChange& c) { OnInterfaceChange(c); });
+  if (!recovery_.config_complete()) {
+    log_->info("VRs wait for the rtrmgr's configuration (config_complete) up to {} ms",
+               recovery.await_config.count());
+  }
+  ArmRecoveryTimer();
 }
 
 FeaService::~FeaService() {
@@ -116,18 +123,32 @@ FeaService::~FeaService() {
 }
 
 void FeaService::AddVr(const v1::AddVrRequest& req, ipc::Responder<v1::AddVrReply> reply) {
+  auto held = [&] {
+    v1::AddVrReply out;
+    const Vr* vr = vrs_.Find(req.vr());
+    out.set_held_routes(
+        std::max<uint64_t>(vr ? vr->routes.size() : 0, kernel_.Installed(req.vr())));
+    return out;
+  };
   if (const Vr* vr = vrs_.Find(req.vr()); vr != nullptr && req.move_table()) {
     if (Status s = MoveVr(req.vr(), req.table_id()); !s.ok()) return reply.Fail(s);
-    return reply(v1::AddVrReply());
+    return reply(held());
   }
+  const bool existed = vrs_.Find(req.vr()) != nullptr;
   if (Status s = vrs_.AddVr(req.vr(), req.table_id()); !s.ok()) return reply.Fail(s);
-  kernel_.AddVr(req.vr());
-  log_->info("VR {} added (table {})", req.vr(), req.table_id());
-  reply(v1::AddVrReply());
+  if (!existed) {
+    const size_t adopted = kernel_.AddVr(req.vr());
+    recovery_.Adopted(req.vr(), adopted, std::chrono::steady_clock::now());
+    ArmRecoveryTimer();
+    log_->info("VR {} added (table {})", req.vr(), req.table_id());
+  }
+  reply(held());
 }
 
 void FeaService::DeleteVr(const v1::DeleteVrRequest& req, ipc::Responder<v1::DeleteVrReply> reply) {
   if (vrs_.Find(req.vr()) == nullptr) return reply.Fail(NotFound("no VR '" + req.vr() + "'"));
+  recovery_.Close(req.vr());
+  ArmRecoveryTimer();
   kernel_.RemoveVr(req.vr());
   interfaces_.UnbindAll(req.vr());
   reply.Finish(vrs_.DeleteVr(req.vr()), v1::DeleteVrReply());
@@ -150,6 +171,11 @@ Status FeaService::MoveVr(const std::string& name, uint32_t table_id) {
   if (old == table_id) return Status();
   if (Status s = vrs_.SetTable(name, table_id); !s.ok()) return s;
   kernel_.MoveVr(name);
+  // Strata routes the new table held before (an earlier run's) wait like adopted ones.
+  if (kernel_.InGrace(name) && !recovery_.stale(name)) {
+    recovery_.Adopted(name, kernel_.Installed(name), std::chrono::steady_clock::now());
+    ArmRecoveryTimer();
+  }
   log_->info("VR {} moved from table {} to table {}", name, old, table_id);
   return Status();
 }
@@ -162,6 +188,13 @@ void FeaService::ListVrs(const v1::ListVrsRequest&, ipc::Responder<v1::ListVrsRe
     info->set_table_id(vr->table_id);
     for (const Interface* i : interfaces_.List(vr->name)) info->add_interfaces(i->link.name);
     info->set_routes(vr->routes.size());
+    info->set_stale(recovery_.stale(vr->name));
+    if (auto d = recovery_.deadline(vr->name)) {
+      const auto left = *d - std::chrono::steady_clock::now();
+      info->set_stale_remaining_ms(static_cast<uint64_t>(
+          std::max<int64_t>(0, std::chrono::ceil<std::chrono::milliseconds>(left).count())));
+    }
+    info->set_kernel_routes(kernel_.Installed(vr->name));
   }
   reply(out);
 }
@@ -294,18 +327,87 @@ void FeaService::ApplyRoutes(const v1::ApplyRoutesRequest& req,
 
 void FeaService::BeginResync(const v1::BeginResyncRequest& req,
                              ipc::Responder<v1::BeginResyncReply> reply) {
-  reply.Finish(vrs_.BeginResync(req.vr()), v1::BeginResyncReply());
+  if (Status s = vrs_.BeginResync(req.vr()); !s.ok()) return reply.Fail(s);
+  // The RIB takes over: its hold replaces the grace of routes adopted from the kernel.
+  recovery_.BeginResync(req.vr(), std::chrono::milliseconds(req.hold_ms()),
+                        std::chrono::steady_clock::now());
+  ArmRecoveryTimer();
+  reply(v1::BeginResyncReply());
 }
 
 void FeaService::EndResync(const v1::EndResyncRequest& req,
                            ipc::Responder<v1::EndResyncReply> reply) {
-  auto removed = vrs_.EndResync(req.vr());
-  if (!removed.ok()) return reply.Fail(removed.status());
-  kernel_.Sync(req.vr(), *removed);
-  const size_t stale = kernel_.EndGrace(req.vr());
+  const Vr* vr = vrs_.Find(req.vr());
+  if (vr == nullptr) return reply.Fail(NotFound("no VR '" + req.vr() + "'"));
+  if (!vr->resyncing) {
+    return reply.Fail(FailedPrecondition("no resync in progress for VR '" + req.vr() + "'"));
+  }
+  recovery_.Close(req.vr());
+  ArmRecoveryTimer();
   v1::EndResyncReply out;
-  out.set_removed(static_cast<uint32_t>(removed->size() + stale));
+  out.set_removed(static_cast<uint32_t>(EndStale(req.vr())));
   reply(out);
+}
+
+size_t FeaService::EndStale(const std::string& vr) {
+  size_t removed = 0;
+  if (const Vr* v = vrs_.Find(vr); v != nullptr && v->resyncing) {
+    auto gone = vrs_.EndResync(vr);
+    if (gone.ok()) {
+      kernel_.Sync(vr, *gone);
+      removed += gone->size();
+    }
+  }
+  return removed + kernel_.EndGrace(vr);
+}
+
+void FeaService::ConfigComplete(const v1::ConfigCompleteRequest&,
+                                ipc::Responder<v1::ConfigCompleteReply> reply) {
+  v1::ConfigCompleteReply out;
+  out.set_released(static_cast<uint32_t>(config_waiters_.size()));
+  if (recovery_.ConfigComplete()) {
+    log_->info("the rtrmgr's configuration is in: VRs are ready");
+    ReleaseConfigWaiters(false);
+    ArmRecoveryTimer();
+  }
+  reply(out);
+}
+
+void FeaService::WaitConfig(const v1::WaitConfigRequest&,
+                            ipc::Responder<v1::WaitConfigReply> reply) {
+  if (recovery_.config_complete()) return reply(v1::WaitConfigReply());
+  config_waiters_.push_back(std::move(reply));
+}
+
+void FeaService::ReleaseConfigWaiters(bool timed_out) {
+  auto waiters = std::move(config_waiters_);
+  config_waiters_.clear();
+  v1::WaitConfigReply out;
+  out.set_timed_out(timed_out);
+  for (auto& w : waiters) w(out);
+}
+
+void FeaService::OnRecoveryTimer() {
+  const auto due = recovery_.Expire(std::chrono::steady_clock::now());
+  if (due.config_timed_out) {
+    log_->warn("no configuration from the rtrmgr in time: VRs are served as they are");
+    ReleaseConfigWaiters(true);
+  }
+  for (const std::string& vr : due.vrs) {
+    const size_t removed = EndStale(vr);
+    log_->warn("VR {}: stale routes not confirmed in time: {} removed", vr, removed);
+  }
+  ArmRecoveryTimer();
+}
+
+void FeaService::ArmRecoveryTimer() {
+  recovery_timer_.cancel();
+  const auto next = recovery_.NextDeadline();
+  if (!next) return;
+  recovery_timer_.expires_at(*next);
+  recovery_timer_.async_wait([this, alive = alive_](const boost::system::error_code& ec) {
+    if (!ec && *alive) OnRecoveryTimer();
+  });
 }
 
 void FeaService::Lookup(const v1::LookupRequest& req, ipc::Responder<v1::LookupReply> reply) {
@@ -383,6 +485,7 @@ void FeaService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
   out.set_kernel_ops(k.ops);
   out.set_batches_applied(batches_applied_);
   out.set_batches_rejected(batches_rejected_);
+  out.set_config_complete(recovery_.config_complete());
   reply(out);
 }
 

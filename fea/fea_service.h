@@ -9,6 +9,10 @@
 // one watcher arrive in order (the Router keeps calls to one target in order).
 // When a bound interface comes administratively up, its VR's kernel table is reconciled (the
 // kernel flushed the routes through it when it went down).
+// Restarts (docs/restart.md): VrRecovery says whether the rtrmgr's configuration is in
+// (WaitConfig calls wait for it, ConfigComplete ends the wait) and how long each VR's stale
+// routes wait: adopted from the kernel at AddVr (the grace), or held by a RIB's BeginResync (its
+// hold); when a window closes unended the FEA ends the resync itself. One timer serves them all.
 // Threading: the io_context thread.
 #pragma once
 
@@ -20,6 +24,7 @@
 #include "common/log.h"
 #include "fea/interface_table.h"
 #include "fea/kernel_routes.h"
+#include "fea/vr_recovery.h"
 #include "fea/vr_table.h"
 #include "libipc/interfaces/fea.strata.h"
 #include "libipc/interfaces/fea_client.strata.h"
@@ -31,7 +36,7 @@ class FeaService : public strata::fea::v1::FeaHandler {
  public:
   // `router` sends interface events; all references must outlive this object.
   FeaService(boost::asio::io_context& io, ipc::Router& router, InterfaceTable& interfaces,
-             VrTable& vrs, KernelRoutes& kernel);
+             VrTable& vrs, KernelRoutes& kernel, VrRecovery::Options recovery = {});
   ~FeaService() override;
 
   void AddVr(const v1::AddVrRequest& req, ipc::Responder<v1::AddVrReply> reply) override;
@@ -59,6 +64,10 @@ class FeaService : public strata::fea::v1::FeaHandler {
   void ListRoutes(const v1::ListRoutesRequest& req,
                   ipc::Responder<v1::ListRoutesReply> reply) override;
   void GetStats(const v1::GetStatsRequest& req, ipc::Responder<v1::GetStatsReply> reply) override;
+  void ConfigComplete(const v1::ConfigCompleteRequest& req,
+                      ipc::Responder<v1::ConfigCompleteReply> reply) override;
+  void WaitConfig(const v1::WaitConfigRequest& req,
+                  ipc::Responder<v1::WaitConfigReply> reply) override;
 
   size_t watchers() const { return watchers_.size(); }
   uint64_t watchers_dropped() const { return watchers_dropped_; }
@@ -69,6 +78,14 @@ class FeaService : public strata::fea::v1::FeaHandler {
   void OnInterfaceChange(const InterfaceChange& change);
   void SendEvent(const std::string& watcher, const Interface& iface, bool removed);
   void DropWatcher(const std::string& watcher, const std::string& why);
+  // Ends the resync of `vr` (removing what was not re-sent) and its kernel grace; returns how
+  // many routes went.
+  size_t EndStale(const std::string& vr);
+  // Answers the WaitConfig calls held; `timed_out` when the wait ended by time.
+  void ReleaseConfigWaiters(bool timed_out);
+  // Closes the windows due and ends the configuration wait if its time came; re-arms the timer.
+  void OnRecoveryTimer();
+  void ArmRecoveryTimer();
 
   boost::asio::io_context& io_;
   ipc::Router& router_;
@@ -81,6 +98,9 @@ class FeaService : public strata::fea::v1::FeaHandler {
   uint64_t batches_applied_ = 0;
   uint64_t batches_rejected_ = 0;
   uint64_t watchers_dropped_ = 0;
+  VrRecovery recovery_;
+  boost::asio::steady_timer recovery_timer_;
+  std::vector<ipc::Responder<v1::WaitConfigReply>> config_waiters_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -20,6 +20,7 @@ using namespace std::chrono_literals;
 namespace fcpb = strata::fea_client::v1;
 
 IpAddr A(const char* s) { return IpAddr::Parse(s).value(); }
+IpPrefix P(const char* s) { return IpPrefix::Parse(s).value(); }
 
 void SetAddr(const char* s, common::v1::IpAddress* out) {
   const IpAddr a = A(s);
@@ -57,7 +58,7 @@ class FeaServiceTest : public ::testing::Test {
     ifs_.UpdateLink({3, "r0", true, true, 1500, std::nullopt});
     ifs_.AddAddress({3, A("10.0.0.1"), 24});
     fea_router_ = std::make_unique<ipc::Router>(io_);
-    service_ = std::make_unique<FeaService>(io_, *fea_router_, ifs_, vrs_, kr_);
+    service_ = std::make_unique<FeaService>(io_, *fea_router_, ifs_, vrs_, kr_, recovery_);
     fea_router_->AddTarget("fea", "fea", true).Serve(*service_);
     Start(*fea_router_);
     client_ = std::make_unique<ipc::Router>(io_);
@@ -113,12 +114,13 @@ class FeaServiceTest : public ::testing::Test {
     return Wait<v1::ApplyRoutesReply>([&](auto cb) { fea_->ApplyRoutes(req, cb); });
   }
 
+  VrRecovery::Options recovery_;
   boost::asio::io_context io_{1};
   std::unique_ptr<finder::TestFinder> finder_;
   FakeRouteKernel kernel_;
   InterfaceTable ifs_;
   VrTable vrs_{ifs_};
-  KernelRoutes kr_{io_, &kernel_, vrs_, KernelRoutesOptions{}};
+  KernelRoutes kr_{&kernel_, vrs_, KernelRoutesOptions{}};
   std::unique_ptr<ipc::Router> fea_router_;
   std::unique_ptr<FeaService> service_;
   Recorder recorder_;
@@ -320,6 +322,79 @@ TEST_F(FeaServiceTest, WatchersHearTheCurrentStateThenChangesAndAreDroppedWhenGo
       Wait<v1::WatchInterfacesReply>([&](auto cb) { fea_->WatchInterfaces(w, cb); }).first.ok());
   EXPECT_TRUE(RunUntil([&] { return service_->watchers() == 1; }));
   EXPECT_EQ(service_->watchers_dropped(), 1u);
+}
+
+// The FEA's half of the restart protocol (docs/restart.md), with times long enough that only
+// the calls end the waits.
+class FeaServiceRestartTest : public FeaServiceTest {
+ protected:
+  FeaServiceRestartTest() {
+    recovery_.grace = std::chrono::hours(1);
+    recovery_.await_config = std::chrono::hours(1);
+  }
+  KernelRoute Ours(const char* prefix, const char* via) {
+    return KernelRoute{100, P(prefix), 201, 20, false, {{A(via), 3, 1}}};
+  }
+};
+
+TEST_F(FeaServiceRestartTest, RoutesAdoptedWaitForTheRibAndOnlyWhatItDoesNotResendGoes) {
+  kernel_.Put(Ours("192.0.2.0/24", "10.0.0.2"));     // the RIB sends it again
+  kernel_.Put(Ours("198.51.100.0/24", "10.0.0.2"));  // withdrawn while the FEA was down
+  // The RIB asks whether the configuration is in: not before the rtrmgr says so.
+  std::optional<std::pair<Status, v1::WaitConfigReply>> waited;
+  v1::WaitConfigRequest wreq;
+  wreq.set_vr("red");
+  fea_->WaitConfig(wreq,
+                   [&](const Status& s, const v1::WaitConfigReply& r) { waited.emplace(s, r); });
+  v1::AddVrRequest add;
+  add.set_vr("red");
+  add.set_table_id(100);
+  auto [as, arep] = Wait<v1::AddVrReply>([&](auto cb) { fea_->AddVr(add, cb); });
+  ASSERT_TRUE(as.ok()) << as.ToString();
+  EXPECT_EQ(arep.held_routes(), 2u) << "adopted from the kernel";
+  EXPECT_FALSE(waited.has_value());
+  auto [ls, vrs] =
+      Wait<v1::ListVrsReply>([&](auto cb) { fea_->ListVrs(v1::ListVrsRequest(), cb); });
+  ASSERT_EQ(vrs.vrs_size(), 1);
+  EXPECT_TRUE(vrs.vrs(0).stale());
+  EXPECT_EQ(vrs.vrs(0).kernel_routes(), 2u);
+  ASSERT_TRUE(Bind("r0", "red").ok());  // the rtrmgr's replay
+  auto [cs, crep] = Wait<v1::ConfigCompleteReply>(
+      [&](auto cb) { fea_->ConfigComplete(v1::ConfigCompleteRequest(), cb); });
+  ASSERT_TRUE(cs.ok());
+  EXPECT_EQ(crep.released(), 1u);
+  ASSERT_TRUE(RunUntil([&] { return waited.has_value(); }));
+  EXPECT_TRUE(waited->first.ok());
+  EXPECT_FALSE(waited->second.timed_out());
+
+  // The RIB claims the routes, then re-sends one and ends its resync.
+  v1::BeginResyncRequest begin;
+  begin.set_vr("red");
+  begin.set_hold_ms(3600000);
+  ASSERT_TRUE(
+      Wait<v1::BeginResyncReply>([&](auto cb) { fea_->BeginResync(begin, cb); }).first.ok());
+  auto [ps, prep] = Apply("red", {Change(v1::OP_ADD, "192.0.2.0", 24, "10.0.0.2")});
+  ASSERT_TRUE(ps.ok()) << ps.ToString();
+  EXPECT_TRUE(kernel_.applied.empty()) << "an identical adopted route is left as it is";
+  v1::EndResyncRequest end;
+  end.set_vr("red");
+  auto [es, erep] = Wait<v1::EndResyncReply>([&](auto cb) { fea_->EndResync(end, cb); });
+  ASSERT_TRUE(es.ok()) << es.ToString();
+  EXPECT_EQ(erep.removed(), 1u);
+  ASSERT_EQ(kernel_.applied.size(), 1u);
+  EXPECT_EQ(kernel_.applied[0].type, KernelOpType::kDelete);
+  EXPECT_EQ(kernel_.applied[0].route.prefix, P("198.51.100.0/24"));
+  EXPECT_NE(kernel_.Get(100, P("192.0.2.0/24"), 20), nullptr);
+  auto [ls2, vrs2] =
+      Wait<v1::ListVrsReply>([&](auto cb) { fea_->ListVrs(v1::ListVrsRequest(), cb); });
+  EXPECT_FALSE(vrs2.vrs(0).stale());
+  // A second end is an error, and a RIB that adds the VR again hears what it holds.
+  EXPECT_EQ(Wait<v1::EndResyncReply>([&](auto cb) { fea_->EndResync(end, cb); }).first.code(),
+            StatusCode::kFailedPrecondition);
+  add.clear_table_id();
+  add.set_table_id(100);
+  auto [as2, arep2] = Wait<v1::AddVrReply>([&](auto cb) { fea_->AddVr(add, cb); });
+  EXPECT_EQ(arep2.held_routes(), 1u);
 }
 
 }  // namespace

@@ -12,15 +12,10 @@ namespace {
 ProfilePoint& profile_kernel = Profiler::Get().Point(kProfileFeaKernel);
 }  // namespace
 
-KernelRoutes::KernelRoutes(boost::asio::io_context& io, RouteKernel* kernel, const VrTable& vrs,
-                           KernelRoutesOptions options)
-    : io_(io), kernel_(kernel), vrs_(vrs), options_(options), log_(MakeLogger("fea.kernel")) {}
+KernelRoutes::KernelRoutes(RouteKernel* kernel, const VrTable& vrs, KernelRoutesOptions options)
+    : kernel_(kernel), vrs_(vrs), options_(options), log_(MakeLogger("fea.kernel")) {}
 
-KernelRoutes::~KernelRoutes() {
-  for (auto& [name, st] : state_) {
-    if (st->timer) st->timer->cancel();
-  }
-}
+KernelRoutes::~KernelRoutes() = default;
 
 KernelRoute KernelRoutes::Wanted(const Vr& vr, const FeaRoute& r) const {
   KernelRoute k;
@@ -75,33 +70,29 @@ void KernelRoutes::ReleaseUnusedHops() {
   if (kernel_ != nullptr && !unused.empty()) kernel_->ReleaseGatewayHops(unused);
 }
 
-void KernelRoutes::AddVr(const std::string& name) {
+size_t KernelRoutes::AddVr(const std::string& name) {
   const Vr* vr = vrs_.Find(name);
-  if (kernel_ == nullptr || vr == nullptr || vr->table_id == 0 || state_.contains(name)) return;
+  if (kernel_ == nullptr || vr == nullptr || vr->table_id == 0 || state_.contains(name)) return 0;
   auto st = std::make_shared<VrState>();
   st->table = vr->table_id;
   state_[name] = st;
   ReconcileState(name, *st, false);
-  stats_.adopted += st->installed.size();
-  if (!st->installed.empty()) {
-    log_->info("VR {}: adopted {} Strata routes from table {}; stale ones go in {} ms", name,
-               st->installed.size(), st->table, options_.grace.count());
+  const size_t adopted = st->installed.size();
+  stats_.adopted += adopted;
+  st->grace = adopted > 0;
+  if (adopted > 0) {
+    log_->info(
+        "VR {}: adopted {} Strata routes from table {}; they stay until the RIB's resync "
+        "ends (or the stale window closes)",
+        name, adopted, st->table);
   }
-  st->timer = std::make_unique<boost::asio::steady_timer>(io_, options_.grace);
-  st->timer->async_wait(
-      [this, name, weak = std::weak_ptr<VrState>(st)](const boost::system::error_code& ec) {
-        auto locked = weak.lock();
-        if (ec || !locked || !locked->grace) return;
-        log_->info("VR {}: grace period over", name);
-        EndGrace(name);
-      });
+  return adopted;
 }
 
 void KernelRoutes::RemoveVr(const std::string& name) {
   auto it = state_.find(name);
   if (it == state_.end()) return;
   VrState& st = *it->second;
-  if (st.timer) st.timer->cancel();
   std::vector<KernelOp> ops;
   for (const auto& [p, k] : st.installed) ops.push_back({KernelOpType::kDelete, k});
   Run(st, ops);
@@ -228,8 +219,42 @@ size_t KernelRoutes::EndGrace(const std::string& name) {
   if (it == state_.end()) return 0;
   auto st = it->second;
   st->grace = false;
-  if (st->timer) st->timer->cancel();
   return ReconcileState(name, *st, true);
+}
+
+bool KernelRoutes::InGrace(const std::string& name) const {
+  auto it = state_.find(name);
+  return it != state_.end() && it->second->grace;
+}
+
+size_t KernelRoutes::Installed(const std::string& name) const {
+  auto it = state_.find(name);
+  return it == state_.end() ? 0 : it->second->installed.size();
+}
+
+size_t KernelRoutes::RemoveAll() {
+  if (kernel_ == nullptr) return 0;
+  // The nexthop objects first: the kernel takes every route through one along, a message per
+  // object instead of one per route. What is left (routes spelt out, or through an object the
+  // kernel could not make) is found by a dump and deleted.
+  kernel_->ReleaseAllHops();
+  size_t removed = 0;
+  for (auto& [name, st] : state_) {
+    removed += st->installed.size();
+    auto dump = kernel_->Dump(st->table, st->installed.size());
+    UninstallAll(*st);
+    if (!dump.ok()) {
+      ++stats_.errors;
+      log_->warn("VR {}: cannot dump table {}: {}", name, st->table, dump.status().ToString());
+      continue;
+    }
+    Run(*st, PlanReconcile(*dump, {}, options_.protocol, options_.metric, true).ops);
+  }
+  state_.clear();
+  hop_routes_.clear();
+  maybe_unused_.clear();
+  log_->info("removed {} Strata routes and every nexthop object from the kernel", removed);
+  return removed;
 }
 
 size_t KernelRoutes::Reconcile(const std::string& name) {

@@ -8,15 +8,17 @@
 //
 // Lifecycle per VR: AddVr() dumps the table and adopts the Strata routes it finds (left from a
 // previous run). Routes the RIB sends again are kept as they are (or replaced if they differ);
-// the others are deleted when the RIB ends its resync (EndResync) or when the grace timer
-// fires, whichever comes first. Sync() installs what a batch changed, in one netlink batch.
+// the others are deleted by EndGrace(), which the FEA calls when the RIB ends its resync or when
+// the VR's stale window closes (VrRecovery decides when; this class keeps no timer). Sync()
+// installs what a batch changed, in one netlink batch.
 // Reconcile() dumps and repairs the table (after a link comes up: the kernel flushes routes
 // through a link that goes down). Kernel failures are counted and logged, and the route stays
 // in the VrTable (shown with in_kernel false); the next Reconcile() retries it.
 // Without a RouteKernel (--no-kernel) every call is a no-op. It counts the installed routes
 // through each gateway and tells the RouteKernel when a gateway has none left, so that
-// NetlinkRouteKernel can delete the nexthop object it made for it.
-// Threading: the io_context thread; timers hold a weak reference to the VR's state.
+// NetlinkRouteKernel can delete the nexthop object it made for it. RemoveAll() takes every Strata
+// route and nexthop object out of the kernel (a clean stop of the router).
+// Threading: the io_context thread.
 #pragma once
 
 #include <chrono>
@@ -38,7 +40,6 @@ namespace strata::fea {
 struct KernelRoutesOptions {
   uint8_t protocol = 201;  // RTPROT_* value for Strata's routes (see /etc/iproute2/rt_protos)
   uint32_t metric = 20;    // kernel priority of every Strata route
-  std::chrono::milliseconds grace{60000};  // how long adopted routes wait for the RIB
 };
 
 struct KernelStats {
@@ -52,12 +53,12 @@ struct KernelStats {
 class KernelRoutes {
  public:
   // `kernel` may be null (no kernel programming); it must outlive this object.
-  KernelRoutes(boost::asio::io_context& io, RouteKernel* kernel, const VrTable& vrs,
-               KernelRoutesOptions options);
+  KernelRoutes(RouteKernel* kernel, const VrTable& vrs, KernelRoutesOptions options);
   ~KernelRoutes();
 
-  // REQUIRES: vr exists in the VrTable.
-  void AddVr(const std::string& vr);
+  // REQUIRES: vr exists in the VrTable. Returns how many Strata routes were adopted from its
+  // table (they stay until EndGrace).
+  size_t AddVr(const std::string& vr);
   // Deletes the VR's Strata routes from its table. Call before VrTable::DeleteVr.
   void RemoveVr(const std::string& vr);
   // After VrTable::SetTable: deletes the VR's Strata routes from the table they are in and
@@ -67,6 +68,13 @@ class KernelRoutes {
   void Sync(const std::string& vr, std::span<const IpPrefix> changed);
   // Ends the grace period: removes adopted routes the RIB did not send again. Returns how many.
   size_t EndGrace(const std::string& vr);
+  // Whether adopted routes of `vr` wait for EndGrace.
+  bool InGrace(const std::string& vr) const;
+  // Deletes every Strata route of every VR and every nexthop object from the kernel (a clean
+  // stop); the VRs' kernel state is forgotten. Returns how many routes went.
+  size_t RemoveAll();
+  // Strata routes of `vr` in the kernel now.
+  size_t Installed(const std::string& vr) const;
   // Dumps the table and makes it match (removing unwanted routes only after the grace period).
   size_t Reconcile(const std::string& vr);
 
@@ -79,8 +87,7 @@ class KernelRoutes {
     uint32_t table = 0;
     // Strata routes at our metric in the kernel; a B-tree (no node per route, as VrTable's).
     absl::btree_map<IpPrefix, KernelRoute> installed;
-    bool grace = true;
-    std::unique_ptr<boost::asio::steady_timer> timer;
+    bool grace = false;  // adopted routes wait for EndGrace
   };
 
   KernelRoute Wanted(const Vr& vr, const FeaRoute& r) const;
@@ -96,7 +103,6 @@ class KernelRoutes {
   size_t Run(VrState& st, std::span<const KernelOp> ops);
   size_t ReconcileState(const std::string& vr, VrState& st, bool remove_unwanted);
 
-  boost::asio::io_context& io_;
   RouteKernel* kernel_;
   const VrTable& vrs_;
   const KernelRoutesOptions options_;

@@ -1,5 +1,5 @@
 // KernelRoutes against the fake kernel: installs, adoption after a restart, the grace period,
-// and foreign routes left alone.
+// foreign routes left alone, and the removal of everything at a clean stop.
 #include "fea/kernel_routes.h"
 
 #include <gtest/gtest.h>
@@ -39,12 +39,11 @@ class KernelRoutesTest : public ::testing::Test {
     return KernelRoute{100, P(prefix), 196, 20, false, {{A(via), 3, 1}}};
   }
 
-  boost::asio::io_context io_{1};
   FakeRouteKernel kernel_;
   InterfaceTable ifs_;
   VrTable vrs_{ifs_};
-  KernelRoutesOptions opts_{196, 20, std::chrono::milliseconds(50)};
-  KernelRoutes kr_{io_, &kernel_, vrs_, opts_};
+  KernelRoutesOptions opts_{196, 20};
+  KernelRoutes kr_{&kernel_, vrs_, opts_};
 };
 
 TEST_F(KernelRoutesTest, InstallsReplacesAndDeletesInOneBatch) {
@@ -70,7 +69,8 @@ TEST_F(KernelRoutesTest, AdoptsRoutesOfAPreviousRunAndRemovesStaleOnesAtEndOfGra
   kernel_.Put(Ours("198.51.100.0/24", "10.0.0.2"));  // no longer wanted
   kernel_.Put(KernelRoute{100, P("203.0.113.0/24"), 4, 0, false, {{A("10.0.0.9"), 3, 1}}});
   kernel_.Put(foreign);  // a static route at our metric: it holds our key
-  kr_.AddVr("red");
+  EXPECT_EQ(kr_.AddVr("red"), 2u) << "the two Strata routes at our metric";
+  EXPECT_TRUE(kr_.InGrace("red"));
   EXPECT_TRUE(kernel_.applied.empty());
   Apply({Add("192.0.2.0/24", "10.0.0.2")});
   EXPECT_TRUE(kernel_.applied.empty()) << "an adopted identical route is kept as it is";
@@ -78,8 +78,11 @@ TEST_F(KernelRoutesTest, AdoptsRoutesOfAPreviousRunAndRemovesStaleOnesAtEndOfGra
   EXPECT_EQ(kr_.stats().errors, 1u);
   EXPECT_FALSE(kr_.InKernel("red", P("203.0.113.0/24")));
   EXPECT_NE(kernel_.Get(100, P("198.51.100.0/24"), 20), nullptr) << "kept during grace";
-  // The grace timer fires.
-  io_.run_for(std::chrono::milliseconds(200));
+  kr_.Reconcile("red");  // a link came up: adopted routes are still kept
+  EXPECT_NE(kernel_.Get(100, P("198.51.100.0/24"), 20), nullptr) << "kept during grace";
+  // The RIB's resync ended (or the VR's stale window closed).
+  EXPECT_EQ(kr_.EndGrace("red"), 1u);
+  EXPECT_FALSE(kr_.InGrace("red"));
   EXPECT_EQ(kernel_.Get(100, P("198.51.100.0/24"), 20), nullptr);
   EXPECT_NE(kernel_.Get(100, P("192.0.2.0/24"), 20), nullptr);
   EXPECT_EQ(*kernel_.Get(100, P("203.0.113.0/24"), 20), foreign);
@@ -89,8 +92,8 @@ TEST_F(KernelRoutesTest, AdoptsRoutesOfAPreviousRunAndRemovesStaleOnesAtEndOfGra
 }
 
 TEST_F(KernelRoutesTest, ReconcileRepairsRoutesTheKernelFlushed) {
-  kr_.AddVr("red");
-  EXPECT_EQ(kr_.EndGrace("red"), 0u);
+  EXPECT_EQ(kr_.AddVr("red"), 0u);
+  EXPECT_FALSE(kr_.InGrace("red")) << "nothing adopted, nothing to wait for";
   Apply({Add("192.0.2.0/24", "10.0.0.2")});
   kernel_.routes.clear();  // the link went down
   kr_.Reconcile("red");
@@ -100,7 +103,7 @@ TEST_F(KernelRoutesTest, ReconcileRepairsRoutesTheKernelFlushed) {
 }
 
 TEST_F(KernelRoutesTest, NoKernelMeansNoOps) {
-  KernelRoutes none(io_, nullptr, vrs_, opts_);
+  KernelRoutes none(nullptr, vrs_, opts_);
   none.AddVr("red");
   auto changed = vrs_.Apply("red", std::vector<RouteChange>{Add("192.0.2.0/24", "10.0.0.2")});
   ASSERT_TRUE(changed.ok());
@@ -187,6 +190,23 @@ TEST_F(KernelRoutesTest, EachVrHasItsOwnHopsAndARefusedRouteGivesItsHopBack) {
   EXPECT_EQ(kernel_.released, (std::vector<GatewayHop>{Hop("10.0.0.2")}));
   kr_.RemoveVr("blue");
   EXPECT_EQ(kernel_.released.back(), (GatewayHop{A("10.0.0.2"), 4}));
+}
+
+TEST_F(KernelRoutesTest, RemoveAllTakesEveryStrataRouteAndHopOutButNothingElse) {
+  const KernelRoute foreign{100, P("203.0.113.0/24"), 4, 20, false, {{A("10.0.0.9"), 3, 1}}};
+  kernel_.Put(foreign);
+  kernel_.Put(Ours("198.51.100.0/24", "10.0.0.2"));  // adopted, not re-sent yet
+  ASSERT_TRUE(vrs_.AddVr("blue", 101).ok());
+  kr_.AddVr("red");
+  kr_.AddVr("blue");
+  Apply({Add("192.0.2.0/24", "10.0.0.2"), Add("192.0.3.0/24", "10.0.0.3")});
+  ASSERT_EQ(kr_.stats().installed, 3u);
+  EXPECT_EQ(kr_.RemoveAll(), 3u);
+  EXPECT_EQ(kernel_.released_all, 1) << "the nexthop objects go first";
+  ASSERT_EQ(kernel_.routes.size(), 1u);
+  EXPECT_EQ(kernel_.routes.begin()->second, foreign);
+  EXPECT_EQ(kr_.stats().installed, 0u);
+  EXPECT_FALSE(kr_.InKernel("red", P("192.0.2.0/24")));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "fea/netlink/link_monitor.h"
 #include "fea/netlink/netlink_route_kernel.h"
 #include "fea/vr_table.h"
+#include "libipc/common_service.h"
 #include "libipc/profile/profile_service.h"
 #include "libipc/router.h"
 
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   unsigned proto_num = 201;
   uint32_t kernel_metric = 20;
   uint32_t grace_ms = 60000;
+  uint32_t await_config_ms = 0;
   std::vector<std::string> families = {"sunix"};
   app.add_option("--finder", finder, "Finder socket path");
   app.add_flag("--no-kernel", no_kernel,
@@ -37,6 +39,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--grace-ms", grace_ms,
                  "how long routes left by a previous run wait for the RIB before removal")
+      ->capture_default_str();
+  app.add_option("--await-config-ms", await_config_ms,
+                 "RIBs wait for the rtrmgr's config_complete before sending routes, at most this "
+                 "many ms (0: no wait; strata-rtrmgr sets it)")
       ->capture_default_str();
   app.add_option("--listen", families, "transport families to serve on")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
@@ -65,9 +71,25 @@ int main(int argc, char** argv) {
   strata::fea::KernelRoutesOptions kopts;
   kopts.protocol = static_cast<uint8_t>(proto_num);
   kopts.metric = kernel_metric;
-  kopts.grace = std::chrono::milliseconds(grace_ms);
-  strata::fea::KernelRoutes kernel(io, route_kernel.get(), vrs, kopts);
-  strata::fea::FeaService service(io, router, interfaces, vrs, kernel);
+  strata::fea::KernelRoutes kernel(route_kernel.get(), vrs, kopts);
+  strata::fea::VrRecovery::Options ropts;
+  ropts.grace = std::chrono::milliseconds(grace_ms);
+  ropts.await_config = std::chrono::milliseconds(await_config_ms);
+  strata::fea::FeaService service(io, router, interfaces, vrs, kernel, ropts);
+  auto exit = [&] {
+    router.Stop();
+    io.stop();
+  };
+  // A clean stop (common/1.0/shutdown, not graceful) takes Strata's routes and nexthop objects
+  // out of the kernel; SIGTERM alone leaves them, so that forwarding goes on while the FEA is
+  // restarted and the next one adopts them.
+  strata::ipc::CommonService common(
+      io, "fea",
+      [&](bool graceful, std::function<void()> done) {
+        if (!graceful) kernel.RemoveAll();
+        done();
+      },
+      exit);
   // After the service, so that the first snapshot reaches its change callback. Reading links
   // needs no privilege, so --no-kernel keeps it.
   monitor = std::make_unique<strata::fea::netlink::LinkMonitor>(io, interfaces);
@@ -90,6 +112,7 @@ int main(int argc, char** argv) {
 
   strata::ipc::Target& target = router.AddTarget("fea", "fea", true);
   target.Serve(service);
+  target.Serve(common);
   target.Serve(strata::ipc::ProfileService::ForProcess());
   int rc = 0;
   router.Start([&](const strata::Status& s) {
@@ -104,8 +127,7 @@ int main(int argc, char** argv) {
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const boost::system::error_code&, int) {
     // Kernel routes stay installed: forwarding continues while the FEA restarts.
-    router.Stop();
-    io.stop();
+    exit();
   });
   std::signal(SIGPIPE, SIG_IGN);
   io.run();

@@ -30,6 +30,10 @@ class RouteKernel {
   // No route the caller installed goes through these hops any more: an implementation that
   // holds shared next hops for routes (NetlinkRouteKernel's nexthop objects) may drop them.
   virtual void ReleaseGatewayHops(std::span<const GatewayHop> /*hops*/) {}
+  // The caller is leaving and removes its routes: release every shared next hop held, also those
+  // adopted and never used. Routes through them may go along (the kernel deletes the routes that
+  // use a nexthop object it deletes); the caller deletes what is left.
+  virtual void ReleaseAllHops() {}
 };
 
 }  // namespace strata::fea

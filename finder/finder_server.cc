@@ -17,6 +17,15 @@ FinderServer::FinderServer(boost::asio::io_context& io, FinderOptions options)
       target_("finder", "finder", true) {
   target_.set_require_keys(false);
   target_.Serve(*this);
+  PublishOwnMethods();
+}
+
+void FinderServer::Serve(ipc::Service& service) {
+  target_.Serve(service);
+  PublishOwnMethods();
+}
+
+void FinderServer::PublishOwnMethods() {
   std::vector<v1::MethodSignature> own;
   for (const auto& [path, m] : target_.methods()) {
     v1::MethodSignature sig;

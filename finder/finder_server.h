@@ -44,6 +44,8 @@ class FinderServer : public v1::FinderHandler {
 
   Status Start();
   void Stop();
+  // Serves another interface on the Finder's own target (common/1.0).
+  void Serve(ipc::Service& service);
   const FinderRegistry& registry() const { return registry_; }
 
   void RegisterTarget(const v1::RegisterTargetRequest& request,
@@ -73,6 +75,8 @@ class FinderServer : public v1::FinderHandler {
   size_t held() const { return held_.size(); }
 
  private:
+  // Tells the registry the methods of the Finder's own target.
+  void PublishOwnMethods();
   void Accept(std::shared_ptr<ipc::Channel> ch);
   void OnCall(const std::shared_ptr<ipc::Channel>& ch, const ipc::CallFrame& call);
   void Send(std::vector<Notice> notices);

@@ -7,6 +7,7 @@
 
 #include "common/version.h"
 #include "finder/finder_server.h"
+#include "libipc/common_service.h"
 #include "libipc/router.h"
 
 int main(int argc, char** argv) {
@@ -35,15 +36,18 @@ int main(int argc, char** argv) {
 
   boost::asio::io_context io(1);
   strata::finder::FinderServer server(io, opts);
+  auto exit = [&] {
+    server.Stop();
+    io.stop();
+  };
+  strata::ipc::CommonService common(io, "finder", nullptr, exit);
+  server.Serve(common);
   if (auto s = server.Start(); !s.ok()) {
     std::fprintf(stderr, "strata-finder: %s\n", s.ToString().c_str());
     return 1;
   }
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code&, int) {
-    server.Stop();
-    io.stop();
-  });
+  signals.async_wait([&](const boost::system::error_code&, int) { exit(); });
   std::signal(SIGPIPE, SIG_IGN);
   io.run();
   return 0;

@@ -2,6 +2,7 @@
 // own sockets, so calls really cross Unix and TCP sockets.
 #include "libipc/router.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -106,6 +107,29 @@ TEST_F(RouterTest, CallsAcrossProcessesThroughTheFinder) {
   ASSERT_TRUE(s2.ok());
   EXPECT_EQ(rep2.sum(), 8000000000u);
   EXPECT_EQ(client.cached_resolutions(), 2u);
+}
+
+// Every socket a Router opens (listeners, accepted and outgoing connections, the Finder's) is
+// close-on-exec: strata-rtrmgr starts the router's processes, which must not inherit them.
+TEST_F(RouterTest, SocketsAreCloseOnExec) {
+  RouterOptions opts;
+  opts.listen_families = {"sunix", "stcp", "grpc-unix"};
+  Server("t1", opts);
+  Router& client = NewRouter();
+  StartAndWait(client);
+  auto [s, rep] =
+      CallAndWait<tpb::AddRequest, tpb::AddReply>(client, "t1", "test/1.0/add", Add(2, 3));
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  size_t sockets = 0;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    const auto target = std::filesystem::read_symlink(e.path(), ec).string();
+    if (ec || !target.starts_with("socket:")) continue;
+    const int fd = std::stoi(e.path().filename().string());
+    ++sockets;
+    EXPECT_TRUE(::fcntl(fd, F_GETFD) & FD_CLOEXEC) << "fd " << fd << " " << target;
+  }
+  EXPECT_GE(sockets, 6u) << "listeners and both ends of the connections";
 }
 
 TEST_F(RouterTest, TcpFamilyWorksToo) {

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "libipc/socket_files.h"
+
 namespace strata::ipc {
 
 namespace asio = boost::asio;
@@ -221,6 +223,16 @@ void ConnectChannel(asio::io_context& io, const std::string& protocol, const std
     return;
   }
   auto socket = std::make_shared<Channel::Socket>(io);
+  boost::system::error_code opened;
+  socket->open(ep.protocol(), opened);
+  if (opened) {
+    asio::post(io, [done = std::move(done), protocol, address, opened] {
+      done(
+          Unavailable("cannot connect to " + protocol + "://" + address + ": " + opened.message()));
+    });
+    return;
+  }
+  SetCloseOnExec(socket->native_handle());
   socket->async_connect(ep, [socket, done = std::move(done), protocol, address,
                              tcp](const boost::system::error_code& ec) {
     if (ec) {

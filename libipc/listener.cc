@@ -6,6 +6,8 @@
 
 #include <cstring>
 
+#include "libipc/socket_files.h"
+
 namespace strata::ipc {
 
 namespace asio = boost::asio;
@@ -37,6 +39,7 @@ StatusOr<std::unique_ptr<Listener>> Listener::Open(asio::io_context& io,
     return InvalidArgument("unknown transport family '" + protocol + "'");
   }
   l->acceptor_.open(ep.protocol(), ec);
+  if (!ec) SetCloseOnExec(l->acceptor_.native_handle());
   if (!ec && protocol == "stcp")
     l->acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) l->acceptor_.bind(ep, ec);
@@ -70,6 +73,7 @@ void Listener::Accept() {
           Accept();
           return;
         }
+        SetCloseOnExec(socket.native_handle());
         if (protocol_ == "stcp") {
           boost::system::error_code ignored;
           socket.set_option(asio::ip::tcp::no_delay(true), ignored);

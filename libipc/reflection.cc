@@ -279,7 +279,8 @@ void Collect(const Message& m, const std::string& prefix, std::vector<XrlAtom>& 
       std::vector<AtomValue> elems;
       for (int j = 0; j < r->FieldSize(m, f); ++j) elems.push_back(ScalarValue(m, f, j));
       out.push_back(XrlAtom::List(name, t, std::move(elems)));
-    } else {
+    } else if (!f->has_presence() || r->HasField(m, f)) {
+      // An unset `optional` field is left out, as its absence means something ("no MED").
       out.emplace_back(name, t, ScalarValue(m, f, -1));
     }
   }

@@ -51,6 +51,20 @@ TEST(ReflectionTest, NestedAndRepeatedMessagesUseDottedNames) {
   EXPECT_NE(printed.find("endpoints.1.protocol:txt=stcp"), std::string::npos) << printed;
 }
 
+// A proto3 `optional` field that is not set is not printed: its absence means something (a BGP
+// route without MED), unlike a plain scalar whose zero is its value.
+TEST(ReflectionTest, UnsetOptionalFieldsAreLeftOut) {
+  finder::v1::RegisterTargetRequest plain;
+  EXPECT_NE(AtomsToString(MessageToAtoms(plain)).find("class_name:txt="), std::string::npos);
+  test::v1::OptionalEcho req;
+  EXPECT_EQ(AtomsToString(MessageToAtoms(req)), "plain:u32=0");
+  req.set_maybe(0);
+  EXPECT_EQ(AtomsToString(MessageToAtoms(req)), "plain:u32=0&maybe:u32=0");
+  test::v1::OptionalEcho back;
+  ASSERT_TRUE(AtomsToMessage(Atoms("plain:u32=1"), back).ok());
+  EXPECT_FALSE(back.has_maybe());
+}
+
 TEST(ReflectionTest, EnumsAreTxtByName) {
   finder_client::v1::LifetimeEventRequest req;
   ASSERT_TRUE(AtomsToMessage(Atoms("event:txt=LIFETIME_DEATH"), req).ok());

@@ -14,6 +14,7 @@
 #include "libipc/listener.h"
 #include "libipc/log_service.h"
 #include "libipc/signature.h"
+#include "libipc/socket_files.h"
 
 namespace strata::ipc {
 
@@ -118,14 +119,13 @@ Clock::duration Router::TimeoutOf(const CallOptions& o) const {
 void Router::OpenListeners() {
   for (const auto& family : options_.listen_families) {
     std::string address;
+    const std::string name = targets_.empty() ? "proc" : targets_.begin()->first;
     if (family == "sunix") {
-      address = DefaultRunDir() + "/" + (targets_.empty() ? "proc" : targets_.begin()->first) +
-                "." + std::to_string(::getpid()) + ".sock";
+      address = SocketFilePath(DefaultRunDir(), name, ::getpid(), false);
     } else if (family == "stcp" || family == "grpc-tcp") {
       address = options_.tcp_listen_address;
     } else if (family == "grpc-unix") {
-      address = DefaultRunDir() + "/" + (targets_.empty() ? "proc" : targets_.begin()->first) +
-                "." + std::to_string(::getpid()) + ".grpc.sock";
+      address = SocketFilePath(DefaultRunDir(), name, ::getpid(), true);
     } else {
       log_->warn("cannot listen on unknown family '{}'", family);
       continue;

@@ -6,6 +6,7 @@ find_package(OpenSSL REQUIRED)
 add_library(strata_ipc STATIC
   channel.cc
   common_convert.cc
+  common_service.cc
   frame.cc
   grpc_transport.cc
   lifetime_watches.cc
@@ -16,6 +17,7 @@ add_library(strata_ipc STATIC
   router_finder_link.cc
   reflection.cc
   signature.cc
+  socket_files.cc
   target.cc
 )
 target_include_directories(strata_ipc PUBLIC ${CMAKE_SOURCE_DIR})
@@ -34,7 +36,8 @@ target_link_libraries(strata_test_service PUBLIC strata_ipc)
 add_executable(strata-test-target demo/main.cc)
 target_link_libraries(strata-test-target PRIVATE strata_test_service CLI11::CLI11)
 
-strata_test(ipc_unit_test SOURCES frame_test.cc lifetime_watches_test.cc reflection_test.cc LIBS strata_ipc)
+strata_test(ipc_unit_test SOURCES frame_test.cc lifetime_watches_test.cc reflection_test.cc
+  socket_files_test.cc LIBS strata_ipc)
 
 # Profiling points over IPC (profile/1.0) and strata-profile, their collector.
 add_library(strata_profile_report STATIC profile/profile_report.cc)

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -47,15 +48,19 @@ class FeaConsumer {
   // batch walks the table). A hint only: push() may still refuse when this says true.
   virtual bool accepting() const { return true; }
 
-  // Prefixes whose change the FEA refused (e.g. a next hop on no interface of the VR) after
-  // push() took their batch. The consumer has already sent the rest of the batch again; the
-  // listener (the FeaStage) keeps these for the next re-offer.
-  using RefusalListener = std::function<void(std::span<const IpPrefix>)>;
+  // The changes the FEA refused (e.g. a next hop on no interface of the VR) after push() took
+  // their batch, with the FEA's reason. The consumer has already sent the rest of the batch
+  // again; the listener (the FeaStage) keeps these for the next re-offer.
+  struct Refusal {
+    IpPrefix prefix;
+    std::string reason;  // "next hop 0: 192.0.2.1 is on no interface of VR 'red'"
+  };
+  using RefusalListener = std::function<void(std::span<const Refusal>)>;
   void set_refusal_listener(RefusalListener l) { refusal_listener_ = std::move(l); }
 
  protected:
-  void report_refused(std::span<const IpPrefix> prefixes) {
-    if (refusal_listener_ && !prefixes.empty()) refusal_listener_(prefixes);
+  void report_refused(std::span<const Refusal> refusals) {
+    if (refusal_listener_ && !refusals.empty()) refusal_listener_(refusals);
   }
 
  private:

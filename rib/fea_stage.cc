@@ -26,17 +26,18 @@ FeaStage::FeaStage(RouteStage* parent, FeaConsumer& consumer, TaskScheduler& sch
   if (options_.max_queue < options_.max_batch) options_.max_queue = options_.max_batch;
   // The listener is a member of the consumer, which outlives this stage (see the constructor's
   // REQUIRES); the destructor removes it.
-  consumer_.set_refusal_listener([this](std::span<const IpPrefix> p) { on_refused(p); });
+  consumer_.set_refusal_listener(
+      [this](std::span<const FeaConsumer::Refusal> r) { on_refused(r); });
 }
 
 FeaStage::~FeaStage() { consumer_.set_refusal_listener(nullptr); }
 
-void FeaStage::on_refused(std::span<const IpPrefix> prefixes) {
-  for (const IpPrefix& p : prefixes) {
+void FeaStage::on_refused(std::span<const FeaConsumer::Refusal> refusals) {
+  for (const FeaConsumer::Refusal& r : refusals) {
     // A newer change for the prefix is queued (or the queue was dropped for a resync): that
     // one goes to the FEA anyway.
-    if (queued_at_.contains(p) || covered_by_dump(p)) continue;
-    refused_prefixes_.insert(p);
+    if (queued_at_.contains(r.prefix) || covered_by_dump(r.prefix)) continue;
+    refused_prefixes_[r.prefix] = r.reason;
     ++routes_refused_;
   }
 }
@@ -44,7 +45,7 @@ void FeaStage::on_refused(std::span<const IpPrefix> prefixes) {
 void FeaStage::reoffer_refused() {
   auto prefixes = std::move(refused_prefixes_);
   refused_prefixes_.clear();
-  for (const IpPrefix& p : prefixes) {
+  for (const auto& [p, reason] : prefixes) {
     if (queued_at_.contains(p) || covered_by_dump(p)) continue;
     if (RouteRef r = lookup_route(p)) enqueue(FeaOp::kAdd, p, r);
   }
@@ -86,27 +87,24 @@ void FeaStage::enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route) 
     } else {  // delete + add
       slot = FeaChange{prev == FeaOp::kDelete ? FeaOp::kReplace : prev, prefix, route};
     }
-    return;
+  } else {
+    queued_at_[prefix] = head_seq_ + queue_.size();
+    queue_.push_back(FeaChange{op, prefix, route});
+    ++live_;
   }
-  queued_at_[prefix] = head_seq_ + queue_.size();
-  queue_.push_back(FeaChange{op, prefix, route});
-  ++live_;
   if (live_ > options_.max_queue) {
     // The consumer has been away too long: drop the backlog and re-send everything later.
-    queue_.clear();
-    queued_at_.clear();
-    head_seq_ = 0;
-    live_ = 0;
-    dump_task_.reset();
-    dumped_to_.reset();
-    state_ = SyncState::kNeedResync;
+    drop_backlog();
     ++overflows_;
     return;
   }
   // A full batch goes at once, unless the consumer refused the last one: then copying a batch
   // per route only to be refused again would cost O(max_batch) per route; the owner's next
-  // flush() (after the consumer drained or came back) tries again.
-  if (live_ >= options_.max_batch && !refused_) flush();
+  // flush() (after the consumer drained or came back) tries again. Never right after a delete:
+  // a replace reaches this stage as a delete then an add of the prefix, and a batch sent between
+  // the two would have the FEA (and the kernel) drop a route that is only changing; the add
+  // that follows turns the pair into one replace first.
+  if (live_ >= options_.max_batch && !refused_ && op != FeaOp::kDelete) flush();
 }
 
 bool FeaStage::send_queued() {
@@ -142,7 +140,7 @@ bool FeaStage::send_queued() {
 }
 
 void FeaStage::flush() {
-  if (flushing_) return;
+  if (flushing_ || held_) return;
   flushing_ = true;
   if (state_ == SyncState::kNeedResync) start_resync();
   while (send_queued()) {
@@ -163,6 +161,29 @@ void FeaStage::flush() {
 }
 
 void FeaStage::consumer_drained() { dump_waits_ = false; }
+
+void FeaStage::set_held(bool held) {
+  if (held == held_) return;
+  held_ = held;
+  if (!held) {
+    flush();
+    return;
+  }
+  refused_prefixes_.clear();  // the resync at the release sends them with the rest
+  drop_backlog();
+  refused_ = false;
+  dump_waits_ = false;
+}
+
+void FeaStage::drop_backlog() {
+  queue_.clear();
+  queued_at_.clear();
+  head_seq_ = 0;
+  live_ = 0;
+  dump_task_.reset();
+  dumped_to_.reset();
+  state_ = SyncState::kNeedResync;
+}
 
 void FeaStage::start_resync() {
   state_ = SyncState::kResyncing;

@@ -12,16 +12,20 @@
 // stage keeps no index of the prefixes present: the dump walks the table upstream with lookup_next.
 // Refused routes: the consumer reports the prefixes whose change the FEA refused (a next hop on
 // no interface of the VR); it has sent the rest of their batch again itself. The stage keeps the
-// refused prefixes (dropping one when a newer change for it is queued) and reoffer_refused()
+// refused prefixes with the FEA's reason (dropping one when a newer change for it is queued;
+// `show route` shows them as not installed) and reoffer_refused()
 // queues each again with its current route, e.g. when the VR gains a connected subnet.
+// Held (set_held): while the RIB's table is not complete after a restart and the FEA keeps the
+// routes it had (docs/restart.md), nothing goes to the consumer, so the FEA never sees a partial
+// table; releasing sends the whole table as one resync.
 // Threading: single-threaded.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -59,6 +63,9 @@ class FeaStage : public PassThroughStage {
   void consumer_drained();
   // Queues every refused prefix again (as an add of its current route, if it still has one).
   void reoffer_refused();
+  // Holding drops what is queued and sends nothing until released; the release resyncs.
+  void set_held(bool held);
+  bool held() const { return held_; }
 
   SyncState sync_state() const { return state_; }
   size_t queued() const { return live_; }
@@ -69,14 +76,22 @@ class FeaStage : public PassThroughStage {
   uint64_t resyncs() const { return resyncs_; }
   size_t refused() const { return refused_prefixes_.size(); }  // waiting for a re-offer
   uint64_t routes_refused() const { return routes_refused_; }  // refusals ever reported
+  // Why the FEA refused the route for `prefix` (it is not installed), or null if it did not (or
+  // a newer change for the prefix is on its way).
+  const std::string* refusal(const IpPrefix& prefix) const {
+    auto it = refused_prefixes_.find(prefix);
+    return it == refused_prefixes_.end() ? nullptr : &it->second;
+  }
 
  private:
   void enqueue(FeaOp op, const IpPrefix& prefix, const RouteRef& route);
-  void on_refused(std::span<const IpPrefix> prefixes);
+  void on_refused(std::span<const FeaConsumer::Refusal> refusals);
   // Sends one batch of queued changes; false if none was queued or the consumer refused it.
   bool send_queued();
   bool dump_slice();
   void start_resync();
+  // Forgets the queue and any dump under way: the whole table goes again in a resync.
+  void drop_backlog();
   bool covered_by_dump(const IpPrefix& p) const;
 
   FeaConsumer& consumer_;
@@ -93,13 +108,14 @@ class FeaStage : public PassThroughStage {
   bool resync_start_sent_ = false;
   std::optional<IpPrefix> dumped_to_;
   bool flushing_ = false;
+  bool held_ = false;
   bool refused_ = false;     // the consumer refused the last batch; retried on the next flush()
   bool dump_waits_ = false;  // the consumer refused the dump: it waits for consumer_drained()
   uint64_t batches_sent_ = 0;
   uint64_t send_failures_ = 0;
   uint64_t overflows_ = 0;
   uint64_t resyncs_ = 0;
-  std::set<IpPrefix> refused_prefixes_;
+  std::map<IpPrefix, std::string> refused_prefixes_;  // and the FEA's reason
   uint64_t routes_refused_ = 0;
   TaskHandle dump_task_;
 };

@@ -100,6 +100,8 @@ class Rib {
   void fea_drained() { fea_->consumer_drained(); }
   // Offers the FEA again the routes it refused (see FeaStage::reoffer_refused).
   void fea_reoffer_refused() { fea_->reoffer_refused(); }
+  // Holds the FEA output back until released (see FeaStage::set_held).
+  void fea_hold(bool held) { fea_->set_held(held); }
 
   const OriginTable* table(const std::string& protocol) const;
   std::vector<std::string> protocols() const;

@@ -74,6 +74,12 @@ class CommitEngine {
   void Commit(CommitRequest request, std::function<void(StatusOr<CommitResult>)> done);
   // Sends `instance` the create XRLs of the running configuration that go to it.
   void Replay(const std::string& instance, Done done);
+  // Takes `running` at `revision` as the running configuration without sending anything: the
+  // processes already have it (a router taken over from an earlier rtrmgr).
+  void Adopt(ConfigNode running, uint64_t revision) {
+    running_ = std::move(running);
+    revision_ = revision;
+  }
 
  private:
   struct Run;

@@ -62,6 +62,9 @@ int main(int argc, char** argv) {
   uint32_t max_crashes = 5;
   uint32_t window_s = 60;
   uint32_t backoff_ms = 500;
+  bool graceful_stop = false;
+  uint32_t liveness_interval_ms = 5000;
+  uint32_t liveness_timeout_ms = 30000;
   std::vector<std::string> nice_args = {"rib=10", "fea=10"};
   app.add_option("-c,--config", config_file, "configuration file to run");
   app.add_option("--check", check_file, "validate FILE, print its errors and exit");
@@ -97,6 +100,18 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--crash-window", window_s, "seconds")->capture_default_str();
   app.add_option("--restart-backoff-ms", backoff_ms, "first restart delay, doubled per crash")
+      ->capture_default_str();
+  app.add_flag(
+      "--graceful-stop", graceful_stop,
+      "on SIGTERM/SIGINT leave Strata's kernel routes (and BGP peers helping) for the next "
+      "start to adopt; without it a stop removes them");
+  app.add_option("--liveness-interval-ms", liveness_interval_ms,
+                 "ping each process (common/1.0/get_status) this often")
+      ->capture_default_str()
+      ->check(CLI::Range(100u, 3600000u));
+  app.add_option("--liveness-timeout-ms", liveness_timeout_ms,
+                 "a process that leaves a ping unanswered this long is hung: killed and restarted "
+                 "(0: no pings)")
       ->capture_default_str();
   app.add_option("--nice", nice_args,
                  "PROCESS=N: start that process at nice increment N over the rtrmgr (higher yields "
@@ -198,6 +213,10 @@ int main(int argc, char** argv) {
   opts.supervisor.restart.max_crashes = static_cast<int>(max_crashes);
   opts.supervisor.restart.window = std::chrono::seconds(window_s);
   opts.supervisor.restart.initial_backoff = std::chrono::milliseconds(backoff_ms);
+  opts.graceful_stop = graceful_stop;
+  opts.liveness.interval = std::chrono::milliseconds(liveness_interval_ms);
+  opts.liveness.timeout = std::chrono::milliseconds(liveness_timeout_ms);
+  if (!log_dir.empty()) std::filesystem::create_directories(log_dir);
 
   // One router per run directory and per state directory.
   auto run_lock =

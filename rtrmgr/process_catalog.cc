@@ -88,9 +88,13 @@ ProcessSpec ProcessCatalog::For(const ProcessInstance& p,
   if (p.process == "fea") {
     if (options_.fea_no_kernel) s.argv.push_back("--no-kernel");
     if (!options_.fea_nexthop_objects) s.argv.push_back("--no-nexthop-objects");
+    if (options_.await_config_ms > 0) {
+      s.argv.insert(s.argv.end(), {"--await-config-ms", std::to_string(options_.await_config_ms)});
+    }
     s.argv.insert(s.argv.end(), options_.fea_args.begin(), options_.fea_args.end());
     targets = {"rib", "bgp"};
   } else if (p.process == "rib") {
+    if (options_.await_config_ms > 0) s.argv.push_back("--await-config");
     targets = {"fea", "bgp." + vr};
   } else if (p.process == "bgp") {
     targets = {"fea", "rib." + vr};

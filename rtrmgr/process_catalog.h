@@ -9,6 +9,8 @@
 // STRATA_LOG_LEVEL; STRATA_LOG_FILE, one file for all or one per instance; STRATA_LOG_SYSLOG).
 // Command-line options from the configuration's `system processes PROCESS` node are appended
 // as --NAME=VALUE (OptionArgs).
+// Restarts (docs/restart.md): the FEA gets --await-config-ms and each RIB --await-config, so
+// that they wait for the rtrmgr's config_complete after a start.
 // Priorities: `nice` gives a process's nice increment by process name ("rib", "fea"); the
 // rtrmgr's default runs the RIB and the FEA, whose work is bulk route programming, at +10 so
 // that under CPU contention the routing protocols keep their sessions and their peers' updates
@@ -48,11 +50,15 @@ class ProcessCatalog {
     // The Finder holds resolutions by secrets it has no rights for until the rtrmgr says it
     // gave them all (finder/1.0/permissions_complete), at most this long (0: no holding).
     unsigned finder_await_permissions_ms = 5000;
+    // The FEA waits this long at most for config_complete (0: the processes wait for nothing).
+    unsigned await_config_ms = 60000;
   };
   explicit ProcessCatalog(Options options) : options_(std::move(options)) {}
 
   const Options& options() const { return options_; }
   void set_log_levels(std::string levels) { options_.log_levels = std::move(levels); }
+  // The Finder's admin secret of a router taken over from an earlier rtrmgr.
+  void set_admin_secret(std::string secret) { options_.admin_secret = std::move(secret); }
   ProcessSpec Finder() const;
   // A spec with a fresh secret; `rights` is what to tell the Finder before starting it.
   ProcessSpec For(const ProcessInstance& p, finder::v1::SetPermissionsRequest* rights) const;

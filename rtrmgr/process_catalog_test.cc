@@ -17,6 +17,7 @@ TEST(ProcessCatalogTest, PriorityAndTunablesByProcess) {
   o.bin_dir = "/opt/strata/bin";
   o.nice = {{"rib", 10}, {"fea", 5}};
   o.glibc_tunables = "glibc.malloc.hugetlb=1";
+  o.await_config_ms = 0;
   ProcessCatalog catalog(o);
   finder::v1::SetPermissionsRequest rights;
   const ProcessSpec rib = catalog.For({"rib", "rib.blue", 20, {}}, &rights);
@@ -42,6 +43,7 @@ TEST(ProcessCatalogTest, NoTunablesLeavesTheEnvironmentAlone) {
 TEST(ProcessCatalogTest, KernelOptionsReachTheFea) {
   ProcessCatalog::Options o;
   o.bin_dir = "/opt/strata/bin";
+  o.await_config_ms = 0;
   EXPECT_EQ(ProcessCatalog(o).For({"fea", "fea", 10, {}}, nullptr).argv,
             (std::vector<std::string>{"/opt/strata/bin/strata-fea"}));
   o.fea_no_kernel = true;
@@ -49,6 +51,21 @@ TEST(ProcessCatalogTest, KernelOptionsReachTheFea) {
   EXPECT_EQ(ProcessCatalog(o).For({"fea", "fea", 10, {}}, nullptr).argv,
             (std::vector<std::string>{"/opt/strata/bin/strata-fea", "--no-kernel",
                                       "--no-nexthop-objects"}));
+}
+
+// The FEA and the RIBs wait for the rtrmgr's config_complete after each start (docs/restart.md).
+TEST(ProcessCatalogTest, FeaAndRibsAwaitTheConfiguration) {
+  ProcessCatalog::Options o;
+  o.bin_dir = "/opt/strata/bin";
+  o.await_config_ms = 45000;
+  ProcessCatalog catalog(o);
+  EXPECT_EQ(catalog.For({"fea", "fea", 10, {}}, nullptr).argv,
+            (std::vector<std::string>{"/opt/strata/bin/strata-fea", "--await-config-ms", "45000"}));
+  EXPECT_EQ(
+      catalog.For({"rib", "rib.red", 20, {}}, nullptr).argv,
+      (std::vector<std::string>{"/opt/strata/bin/strata-rib", "--vr", "red", "--await-config"}));
+  EXPECT_EQ(catalog.For({"bgp", "bgp.red", 30, {}}, nullptr).argv,
+            (std::vector<std::string>{"/opt/strata/bin/strata-bgp", "--vr", "red"}));
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 #include "rtrmgr/process_supervisor.h"
 
 #include <fcntl.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +13,9 @@
 #include <set>
 
 #include "common/log.h"
+#include "libipc/router.h"
+#include "libipc/socket_files.h"
+#include "rtrmgr/proc_info.h"
 
 extern char** environ;
 
@@ -25,6 +28,7 @@ std::shared_ptr<spdlog::logger> Log() {
 }
 
 std::string DescribeExit(int wstatus) {
+  if (wstatus < 0) return "exited (status unknown: started by an earlier rtrmgr)";
   if (WIFEXITED(wstatus)) return "exit " + std::to_string(WEXITSTATUS(wstatus));
   if (WIFSIGNALED(wstatus)) return "signal " + std::to_string(WTERMSIG(wstatus));
   return "status " + std::to_string(wstatus);
@@ -36,6 +40,8 @@ std::string_view ProcessStateName(ProcessState s) {
   switch (s) {
     case ProcessState::kRunning:
       return "running";
+    case ProcessState::kHung:
+      return "hung";
     case ProcessState::kRestarting:
       return "restarting";
     case ProcessState::kFailed:
@@ -117,7 +123,6 @@ Status ProcessSupervisor::Spawn(Child& c) {
   errno = 0;
   const int own_nice = ::getpriority(PRIO_PROCESS, 0);
   const int child_nice = errno == 0 ? std::clamp(own_nice + spec.nice, -20, 19) : own_nice;
-  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     if (log_fd >= 0) ::close(log_fd);
@@ -125,10 +130,9 @@ Status ProcessSupervisor::Spawn(Child& c) {
   }
   if (pid == 0) {
     // Its own process group: a stop reaches anything it started, and a Ctrl-C at the terminal
-    // reaches only the rtrmgr, which stops the processes in order.
+    // reaches only the rtrmgr, which stops the processes in order. No parent-death signal: the
+    // router outlives its rtrmgr, and the next one adopts it.
     ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (::getppid() != parent) ::_exit(127);
     if (child_nice != own_nice) (void)::setpriority(PRIO_PROCESS, 0, child_nice);
     sigset_t none;
     sigemptyset(&none);
@@ -137,6 +141,8 @@ Status ProcessSupervisor::Spawn(Child& c) {
       ::dup2(log_fd, 1);
       ::dup2(log_fd, 2);
     }
+    // Nothing of ours but the standard streams: not our IPC sockets, not another child's log.
+    ::close_range(3, ~0U, 0);
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
@@ -170,12 +176,69 @@ Status ProcessSupervisor::Start(ProcessSpec spec) {
   return Status();
 }
 
+Status ProcessSupervisor::Adopt(ProcessSpec spec, pid_t pid, uint32_t restarts,
+                                std::string last_restart_reason) {
+  auto it = children_.find(spec.instance);
+  if (it != children_.end() && it->second->status.state != ProcessState::kStopped &&
+      it->second->status.state != ProcessState::kFailed) {
+    return Status(StatusCode::kAlreadyExists, spec.instance + " is already running");
+  }
+  const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (fd < 0) return NotFound(spec.instance + " (pid " + std::to_string(pid) + ") is gone");
+  auto c = std::make_unique<Child>();
+  c->policy = RestartPolicy(options_.restart);
+  c->status.instance = spec.instance;
+  c->status.process = spec.process;
+  c->status.rank = spec.rank;
+  c->status.pid = pid;
+  c->status.state = ProcessState::kRunning;
+  c->status.restarts = restarts;
+  c->status.last_restart_reason = std::move(last_restart_reason);
+  c->status.started = ProcStartedAt(pid).value_or(std::chrono::steady_clock::now());
+  c->status.adopted = true;
+  c->spec = std::move(spec);
+  Child& ref = *c;
+  children_[ref.spec.instance] = std::move(c);
+  WatchPidfd(ref, fd);
+  Log()->info("adopted {} (pid {})", ref.spec.instance, pid);
+  return Status();
+}
+
+void ProcessSupervisor::WatchPidfd(Child& c, int fd) {
+  c.pidfd = std::make_unique<boost::asio::posix::stream_descriptor>(io_, fd);
+  const pid_t pid = c.status.pid;
+  c.pidfd->async_wait(
+      boost::asio::posix::stream_descriptor::wait_read,
+      [this, name = c.spec.instance, pid, alive = alive_](const boost::system::error_code& ec) {
+        if (ec || !*alive) return;
+        auto it = children_.find(name);
+        if (it == children_.end() || it->second->status.pid != pid) return;
+        OnExit(*it->second, -1);
+      });
+}
+
+void ProcessSupervisor::Kill(const std::string& instance, std::string reason) {
+  auto it = children_.find(instance);
+  if (it == children_.end() || it->second->status.pid <= 0) return;
+  Child& c = *it->second;
+  if (c.status.state != ProcessState::kRunning) return;
+  Log()->error("{} (pid {}) is {}; killing it", instance, c.status.pid, reason);
+  c.kill_reason = std::move(reason);
+  c.status.state = ProcessState::kHung;
+  ::kill(-c.status.pid, SIGKILL);
+}
+
 void ProcessSupervisor::OnExit(Child& c, int wstatus) {
   const std::string why = DescribeExit(wstatus);
   const std::string name = c.spec.instance;
+  const pid_t pid = c.status.pid;
   c.status.pid = 0;
   c.status.last_exit = why;
+  c.pidfd.reset();
+  c.status.adopted = false;
   if (c.timer) c.timer->cancel();
+  // A process killed leaves its socket files behind.
+  ipc::RemoveSocketFiles(ipc::DefaultRunDir(), pid);
   if (c.status.state == ProcessState::kStopping) {
     c.status.state = ProcessState::kStopped;
     Log()->info("{} stopped ({})", name, why);
@@ -184,6 +247,8 @@ void ProcessSupervisor::OnExit(Child& c, int wstatus) {
     return;
   }
   Log()->warn("{} died ({})", name, why);
+  c.status.last_restart_reason = c.kill_reason.empty() ? why : c.kill_reason;
+  c.kill_reason.clear();
   if (on_exit_) on_exit_(name, why);
   auto delay = c.policy.OnCrash(std::chrono::steady_clock::now());
   if (!delay) {
@@ -227,6 +292,19 @@ void ProcessSupervisor::Stop(const std::string& instance, std::function<void()> 
   c.stop_waiters.push_back(std::move(done));
   if (c.status.state == ProcessState::kStopping) return;
   c.status.state = ProcessState::kStopping;
+  if (!before_stop_) {
+    Terminate(instance);
+    return;
+  }
+  before_stop_(instance, [this, instance, alive = alive_] {
+    if (*alive) Terminate(instance);
+  });
+}
+
+void ProcessSupervisor::Terminate(const std::string& instance) {
+  auto it = children_.find(instance);
+  if (it == children_.end() || it->second->status.pid <= 0) return;
+  Child& c = *it->second;
   ::kill(-c.status.pid, SIGTERM);
   c.timer = std::make_unique<boost::asio::steady_timer>(io_, options_.stop_grace);
   c.timer->async_wait([this, instance, alive = alive_](const boost::system::error_code& ec) {
@@ -276,9 +354,17 @@ bool ProcessSupervisor::IsRunning(const std::string& instance) const {
   return it != children_.end() && it->second->status.state == ProcessState::kRunning;
 }
 
+const ProcessSpec* ProcessSupervisor::spec(const std::string& instance) const {
+  auto it = children_.find(instance);
+  return it == children_.end() ? nullptr : &it->second->spec;
+}
+
 std::vector<ProcessStatus> ProcessSupervisor::List() const {
   std::vector<ProcessStatus> out;
-  for (auto& [name, c] : children_) out.push_back(c->status);
+  for (auto& [name, c] : children_) {
+    out.push_back(c->status);
+    if (c->status.pid > 0) out.back().rss_kb = ProcRssKb(c->status.pid).value_or(0);
+  }
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.rank < b.rank; });
   return out;

@@ -1,8 +1,11 @@
 // The supervisor against fake processes: small shell scripts that exit, crash or ignore SIGTERM.
 #include "rtrmgr/process_supervisor.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <spawn.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <fstream>
@@ -154,6 +157,117 @@ TEST(ProcessSupervisorTest, MissingBinaryIsAnError) {
   s.instance = "ghost";
   s.argv = {"/nonexistent/strata-ghost"};
   EXPECT_EQ(sup.Start(s).code(), StatusCode::kNotFound);
+}
+
+TEST(ProcessSupervisorTest, AHungProcessIsKilledAndRestartedWithTheReason) {
+  boost::asio::io_context io;
+  ProcessSupervisor sup(io, FastOptions());
+  ASSERT_TRUE(sup.Start(Sh("rib.red", 20, "sleep 30")).ok());
+  const pid_t first = sup.List()[0].pid;
+  sup.Kill("rib.red", "hung: no answer to a liveness ping in 3000 ms");
+  EXPECT_EQ(sup.List()[0].state, ProcessState::kHung);
+  ASSERT_TRUE(RunUntil(io, [&] {
+    auto l = sup.List();
+    return l[0].state == ProcessState::kRunning && l[0].pid != first;
+  }));
+  const ProcessStatus s = sup.List()[0];
+  EXPECT_EQ(s.restarts, 1u);
+  EXPECT_EQ(s.last_exit, "signal 9");
+  EXPECT_EQ(s.last_restart_reason, "hung: no answer to a liveness ping in 3000 ms");
+  EXPECT_GT(s.rss_kb, 0u);
+  // A crash after it: the reason is the exit again.
+  ASSERT_EQ(::kill(s.pid, SIGKILL), 0);
+  ASSERT_TRUE(RunUntil(io, [&] { return sup.List()[0].restarts == 2; }));
+  EXPECT_EQ(sup.List()[0].last_restart_reason, "signal 9");
+  bool stopped = false;
+  sup.StopAll([&] { stopped = true; });
+  ASSERT_TRUE(RunUntil(io, [&] { return stopped; }));
+}
+
+// A process an earlier rtrmgr started: not our child, its death is seen through a pidfd and it
+// is then started again as our own.
+TEST(ProcessSupervisorTest, AnAdoptedProcessIsWatchedAndRestartedAsOurOwn) {
+  boost::asio::io_context io;
+  ProcessSupervisor sup(io, FastOptions());
+  pid_t orphan = 0;
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  char sh[] = "/bin/sh", c[] = "-c", cmd[] = "sleep 30";
+  char* argv[] = {sh, c, cmd, nullptr};
+  ASSERT_EQ(::posix_spawn(&orphan, "/bin/sh", nullptr, &attr, argv, environ), 0);
+  posix_spawnattr_destroy(&attr);
+  ASSERT_TRUE(sup.Adopt(Sh("fea", 10, "sleep 30"), orphan, 2).ok());
+  EXPECT_EQ(sup.Adopt(Sh("fea", 10, "sleep 30"), orphan, 2).code(), StatusCode::kAlreadyExists);
+  ProcessStatus s = sup.List()[0];
+  EXPECT_EQ(s.pid, orphan);
+  EXPECT_TRUE(s.adopted);
+  EXPECT_EQ(s.restarts, 2u);
+  EXPECT_EQ(s.state, ProcessState::kRunning);
+  ASSERT_EQ(::kill(orphan, SIGKILL), 0);
+  ASSERT_TRUE(RunUntil(io, [&] {
+    auto l = sup.List();
+    return l[0].state == ProcessState::kRunning && l[0].pid != orphan;
+  }));
+  s = sup.List()[0];
+  EXPECT_FALSE(s.adopted);
+  EXPECT_EQ(s.restarts, 3u);
+  EXPECT_EQ(s.last_exit, "exited (status unknown: started by an earlier rtrmgr)");
+  bool stopped = false;
+  sup.StopAll([&] { stopped = true; });
+  ASSERT_TRUE(RunUntil(io, [&] { return stopped; }));
+  EXPECT_EQ(sup.Adopt(Sh("bgp.red", 30, "x"), orphan, 0).code(), StatusCode::kNotFound);
+}
+
+// Children get the standard descriptors only: none of the rtrmgr's sockets or files.
+TEST(ProcessSupervisorTest, ChildrenInheritOnlyTheStandardDescriptors) {
+  boost::asio::io_context io;
+  ProcessSupervisor sup(io, FastOptions());
+  const int leak = ::open("/dev/null", O_RDONLY);  // no O_CLOEXEC
+  ASSERT_GE(leak, 0);
+  const std::string out = ::testing::TempDir() + "/fds_" + std::to_string(::getpid());
+  std::remove(out.c_str());
+  // ls opens the directory it lists as one more descriptor.
+  ASSERT_TRUE(sup.Start(Sh("fea", 10, "ls /proc/self/fd > " + out + "; sleep 30")).ok());
+  std::string fds;
+  ASSERT_TRUE(RunUntil(io, [&] {
+    std::ifstream f(out);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    fds = ss.str();
+    return !fds.empty();
+  }));
+  EXPECT_EQ(fds, "0\n1\n2\n3\n");
+  ::close(leak);
+  bool stopped = false;
+  sup.StopAll([&] { stopped = true; });
+  ASSERT_TRUE(RunUntil(io, [&] { return stopped; }));
+  std::remove(out.c_str());
+}
+
+TEST(ProcessSupervisorTest, EveryStopWaitsForTheBeforeStopHook) {
+  boost::asio::io_context io;
+  ProcessSupervisor sup(io, FastOptions());
+  std::vector<std::string> asked;
+  std::vector<std::function<void()>> held;
+  sup.set_before_stop([&](const std::string& instance, std::function<void()> proceed) {
+    asked.push_back(instance);
+    held.push_back(std::move(proceed));
+  });
+  ASSERT_TRUE(sup.Start(Sh("fea", 10, "sleep 30")).ok());
+  ASSERT_TRUE(sup.Start(Sh("bgp.red", 30, "sleep 30")).ok());
+  bool stopped = false;
+  sup.StopAll([&] { stopped = true; });
+  RunUntil(
+      io, [] { return false; }, milliseconds(100));
+  EXPECT_EQ(asked, std::vector<std::string>{"bgp.red"}) << "one rank at a time";
+  EXPECT_EQ(sup.List()[1].state, ProcessState::kStopping);
+  EXPECT_TRUE(Alive(sup.List()[1].pid)) << "no SIGTERM before the hook proceeds";
+  held.back()();
+  ASSERT_TRUE(RunUntil(io, [&] { return asked.size() == 2; }));
+  EXPECT_EQ(asked.back(), "fea");
+  held.back()();
+  ASSERT_TRUE(RunUntil(io, [&] { return stopped; }));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "rtrmgr/router_manager.h"
 
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -9,10 +10,15 @@
 #include <cstring>
 
 #include "common/log.h"
+#include "libipc/interfaces/common_iface.pb.h"
+#include "libipc/interfaces/fea.pb.h"
 #include "libipc/interfaces/finder.pb.h"
+#include "libipc/interfaces/rib.pb.h"
+#include "libipc/socket_files.h"
 #include "rtrmgr/config/config_compare.h"
 #include "rtrmgr/config/config_parser.h"
 #include "rtrmgr/config/config_planner.h"
+#include "rtrmgr/proc_info.h"
 #include "rtrmgr/rtrmgr_service.h"
 
 namespace strata::rtrmgr {
@@ -20,6 +26,19 @@ namespace {
 std::shared_ptr<spdlog::logger> Log() {
   static auto log = MakeLogger("rtrmgr");
   return log;
+}
+
+// Whether two live processes run the same program (by file name: a binary replaced since
+// reads "strata-rtrmgr (deleted)").
+bool SameProgram(pid_t a, pid_t b) {
+  auto name = [](pid_t p) {
+    std::string exe = ProcExe(p);
+    exe = exe.substr(exe.rfind('/') + 1);
+    if (const auto d = exe.find(" (deleted)"); d != std::string::npos) exe.resize(d);
+    return exe;
+  };
+  const std::string na = name(a);
+  return !na.empty() && na == name(b);
 }
 }  // namespace
 
@@ -34,15 +53,21 @@ RouterManager::RouterManager(boost::asio::io_context& io, const TemplateTree& te
       confirmer_(io, options.state_dir, [this](const PendingConfirm& p) { RollBack(p); }),
       log_levels_(options.log_levels.value_or(LogLevels())) {
   supervisor_.set_on_started([this](const std::string& instance) {
+    SaveState();
     if (instance == "finder") return;  // its state comes back from the processes themselves
     registered_.erase(instance);
-    if (supervisor_.List().empty()) return;
+    if (const ProcessSpec* s = supervisor_.spec(instance);
+        s != nullptr && (s->process == "fea" || s->process == "rib")) {
+      config_due_.insert(instance);
+    }
     for (const auto& p : supervisor_.List()) {
       if (p.instance == instance && p.restarts > 0) needs_replay_.insert(instance);
     }
   });
   supervisor_.set_on_exit([this](const std::string& instance, const std::string&) {
     registered_.erase(instance);
+    if (liveness_) liveness_->Unwatch(instance);
+    SaveState();
     if (instance == "finder" && !shutting_down_) {
       // Like any process: restarted with backoff. The others keep running on the resolutions
       // they hold and register again with the new Finder (libipc), which hears their rights
@@ -50,7 +75,8 @@ RouterManager::RouterManager(boost::asio::io_context& io, const TemplateTree& te
       Log()->warn("the Finder died; restarting it, the other processes keep running");
     }
   });
-  supervisor_.set_on_give_up([](const std::string& instance) {
+  supervisor_.set_on_give_up([this](const std::string& instance) {
+    SaveState();
     if (instance == "finder") {
       Log()->error(
           "the Finder is given up on: the processes keep forwarding with the routes they hold, "
@@ -59,6 +85,11 @@ RouterManager::RouterManager(boost::asio::io_context& io, const TemplateTree& te
     }
     Log()->error("{} is given up on; the rest of the router keeps running", instance);
   });
+  if (!options_.graceful_stop) {
+    supervisor_.set_before_stop([this](const std::string& instance, std::function<void()> proceed) {
+      BeforeStop(instance, std::move(proceed));
+    });
+  }
 }
 
 RouterManager::~RouterManager() { *alive_ = false; }
@@ -79,6 +110,26 @@ void RouterManager::Start(BootPlan boot, std::optional<PendingConfirm> pending,
   }
   const std::string run_dir = ipc::DefaultRunDir();
   ::mkdir(run_dir.c_str(), 0700);
+  if (const size_t n = ipc::RemoveStaleSocketFiles(run_dir); n > 0) {
+    Log()->info("removed {} socket files of processes that are gone", n);
+  }
+  // The router of an earlier rtrmgr still runs: take it over rather than start another.
+  if (auto st = RtrmgrState::Load(RtrmgrState::PathIn(run_dir)); st.ok()) {
+    if (st->rtrmgr_pid != ::getpid() && SameProgram(st->rtrmgr_pid, ::getpid())) {
+      done(FailedPrecondition("strata-rtrmgr (pid " + std::to_string(st->rtrmgr_pid) +
+                              ") runs this router already (" + RtrmgrState::PathIn(run_dir) + ")"));
+      return;
+    }
+    if (!Alive(*st).empty()) {
+      Adopt(std::move(*st), std::move(boot), std::move(done));
+      return;
+    }
+    Log()->info("the processes of the last run are gone: starting afresh");
+    RemoveState();
+  } else if (st.status().code() != StatusCode::kNotFound) {
+    Log()->warn("ignoring the state file: {}", st.status().ToString());
+    RemoveState();
+  }
   // A Finder socket left by an earlier run would make us talk to nobody.
   ::unlink(ipc::DefaultFinderPath().c_str());
   if (Status s = supervisor_.Start(catalog_.Finder()); !s.ok()) {
@@ -201,7 +252,11 @@ void RouterManager::StartRouter(BootPlan boot, std::function<void(const Status&)
   engine_ = std::make_unique<CommitEngine>(templates_, *executor_, history_);
   engine_->set_prepare(
       [this](const ConfigNode& candidate, CommitEngine::Done d) { Prepare(candidate, d); });
-  engine_->set_finished([this](const ConfigNode& running) { StopUnneeded(running); });
+  engine_->set_finished([this](const ConfigNode& running) {
+    StopUnneeded(running);
+    SendDueConfigCompletes();
+    SaveState();
+  });
   engine_->set_committed(
       [this](const CommitRequest& request, uint64_t previous, CommitResult& result) {
         if (request.record) {
@@ -215,47 +270,65 @@ void RouterManager::StartRouter(BootPlan boot, std::function<void(const Status&)
   router_->set_on_finder_lost([this](const Status& why) {
     if (!shutting_down_) Log()->warn("lost the Finder ({}); waiting for it", why.message());
   });
-  router_->set_on_finder_reconnected([this] { RegivePermissions(); });
+  router_->set_on_finder_reconnected([this] {
+    RegivePermissions();
+    if (liveness_) liveness_->Watch("finder");
+  });
+  liveness_ = std::make_unique<ProcessLiveness>(
+      *router_, options_.liveness, [this](const std::string& instance) { OnHung(instance); });
   router_->Start([this, boot = std::move(boot), done](const Status& s) mutable {
     if (!s.ok()) {
       done(s);
       return;
     }
-    DeclarePermissionsComplete();  // no process runs yet: nobody has rights to wait for
+    liveness_->Watch("finder");
     for (const auto& [name, def] : templates_.processes()) {
       router_->WatchClass(name, [this](const std::string&, const std::string& instance,
                                        bool alive) { OnLifetime(instance, alive); });
     }
-    Log()->info("registered as rtrmgr; applying {}", boot.source);
-    CommitRequest req;
-    req.candidate = std::move(boot.config);
-    req.base_revision = engine_->revision();
-    req.user = "rtrmgr";
-    req.comment = boot.comment;
-    req.record = boot.record;
-    engine_->Commit(std::move(req), [done](StatusOr<CommitResult> r) { done(r.status()); });
+    CommitBoot(std::move(boot), std::move(done));
   });
+}
+
+void RouterManager::CommitBoot(BootPlan boot, std::function<void(const Status&)> done) {
+  if (adopting_) {
+    FinishAdoption();
+  } else {
+    DeclarePermissionsComplete();  // no process runs yet: nobody has rights to wait for
+  }
+  Log()->info("registered as rtrmgr; applying {}", boot.source);
+  CommitRequest req;
+  req.candidate = std::move(boot.config);
+  req.base_revision = engine_->revision();
+  req.user = "rtrmgr";
+  req.comment = boot.comment;
+  req.record = boot.record;
+  engine_->Commit(std::move(req), [done](StatusOr<CommitResult> r) { done(r.status()); });
 }
 
 void RouterManager::OnLifetime(const std::string& instance, bool alive) {
   if (!alive) {
     registered_.erase(instance);
+    if (liveness_) liveness_->Unwatch(instance);
     return;
   }
   registered_.insert(instance);
   SendLogLevels(instance);
+  if (liveness_ && supervisor_.IsRunning(instance)) liveness_->Watch(instance);
   if (auto it = waiting_.find(instance); it != waiting_.end()) {
     auto waiters = std::move(it->second);
     waiting_.erase(it);
     for (auto& w : waiters) w(Status());
   }
   if (needs_replay_.erase(instance) != 0 && engine_ != nullptr) {
-    engine_->Replay(instance, [instance](const Status& s) {
+    engine_->Replay(instance, [this, instance, alive = alive_](const Status& s) {
       if (s.ok()) {
         Log()->info("{} is back with its configuration", instance);
       } else {
         Log()->error("replaying {}'s configuration: {}", instance, s.ToString());
       }
+      // As complete as it will get: the FEA and the RIB stop waiting for it.
+      if (*alive) SendConfigComplete(instance);
     });
   }
 }
@@ -380,11 +453,90 @@ void RouterManager::StopUnneeded(const ConfigNode& running) {
 void RouterManager::Shutdown(std::function<void()> done) {
   if (shutting_down_) return;
   shutting_down_ = true;
-  Log()->info("stopping every process");
+  liveness_.reset();  // a process busy stopping is not hung
+  Log()->info("stopping every process ({})",
+              options_.graceful_stop ? "graceful: the kernel keeps the routes for the next start"
+                                     : "clean: their routes leave the kernel");
   supervisor_.StopAll([this, done = std::move(done)] {
     if (router_) router_->Stop();
+    RemoveState();
     done();
   });
+}
+
+void RouterManager::BeforeStop(const std::string& instance, std::function<void()> proceed) {
+  if (liveness_) liveness_->Unwatch(instance);
+  if (!router_ || !registered_.contains(instance)) {
+    proceed();
+    return;
+  }
+  // The process removes its forwarding state before it goes (the FEA deletes its kernel routes
+  // and nexthop objects, strata-bgp sends its peers a Cease), then exits; SIGTERM follows anyway.
+  common_iface::v1::ShutdownRequest req;
+  req.set_graceful(false);
+  ipc::CallOptions opts;
+  opts.timeout = std::chrono::seconds(60);
+  router_->Call<common_iface::v1::ShutdownRequest, common_iface::v1::ShutdownReply>(
+      instance, "common/1.0/shutdown", req,
+      [instance, proceed = std::move(proceed)](const Status& s,
+                                               const common_iface::v1::ShutdownReply&) {
+        if (!s.ok()) Log()->warn("{}: shutdown: {}", instance, s.ToString());
+        proceed();
+      },
+      opts);
+}
+
+void RouterManager::OnHung(const std::string& instance) {
+  const auto ms = options_.liveness.timeout.count();
+  supervisor_.Kill(instance, "hung: no answer to a liveness ping in " + std::to_string(ms) + " ms");
+}
+
+std::vector<std::string> RouterManager::TableOwners(const std::string& rib_instance) const {
+  std::vector<std::string> owners;
+  auto need = ConfigPlanner(templates_).RequiredProcesses(engine_->running());
+  if (!need.ok()) return owners;
+  const std::string vr = ProcessCatalog::VrOf(rib_instance);
+  for (const auto& p : *need) {
+    auto def = templates_.processes().find(p.process);
+    if (def == templates_.processes().end() || ProcessCatalog::VrOf(p.instance) != vr) continue;
+    const auto& req = def->second.requires_;
+    if (std::find(req.begin(), req.end(), "rib") != req.end()) owners.push_back(p.instance);
+  }
+  return owners;
+}
+
+void RouterManager::SendConfigComplete(const std::string& instance) {
+  if (!config_due_.contains(instance) || !router_) return;
+  const ProcessSpec* spec = supervisor_.spec(instance);
+  if (spec == nullptr) return;
+  config_due_.erase(instance);
+  auto logged = [instance](const Status& s) {
+    if (s.ok()) {
+      Log()->info("{}: configuration complete", instance);
+    } else {
+      Log()->warn("{}: config_complete: {}", instance, s.ToString());
+    }
+  };
+  if (spec->process == "fea") {
+    router_->Call<fea::v1::ConfigCompleteRequest, fea::v1::ConfigCompleteReply>(
+        instance, "fea/1.0/config_complete", fea::v1::ConfigCompleteRequest(),
+        [logged](const Status& s, const fea::v1::ConfigCompleteReply&) { logged(s); });
+  } else if (spec->process == "rib") {
+    rib::v1::ConfigCompleteRequest req;
+    for (const std::string& o : TableOwners(instance)) req.add_owners(o);
+    router_->Call<rib::v1::ConfigCompleteRequest, rib::v1::ConfigCompleteReply>(
+        instance, "rib/1.0/config_complete", req,
+        [logged](const Status& s, const rib::v1::ConfigCompleteReply&) { logged(s); });
+  }
+}
+
+void RouterManager::SendDueConfigCompletes() {
+  const std::set<std::string> due = config_due_;
+  for (const std::string& instance : due) {
+    if (registered_.contains(instance) && !needs_replay_.contains(instance)) {
+      SendConfigComplete(instance);
+    }
+  }
 }
 
 }  // namespace strata::rtrmgr

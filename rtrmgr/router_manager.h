@@ -14,7 +14,16 @@
 //   reconnects and registers again, and ours gives the new Finder every process's rights.
 //   SIGHUP: ReloadFile, a commit of the -c file. `commit confirmed`: CommitConfirmer, which
 //   commits the last confirmed revision again when the window ends (RollBack).
-//   Shutdown: every process in reverse rank order (the Finder last), SIGKILL after a grace.
+//   Restarts (docs/restart.md): after the boot commit, a commit that started them or a replay,
+//   the FEA and each RIB are told their configuration is complete (config_complete; a RIB with
+//   the owners of its tables); every registered process is pinged (ProcessLiveness) and one that
+//   does not answer is killed as hung and restarted. The processes outlive the rtrmgr: the state
+//   file (RtrmgrState) is kept current, and a new rtrmgr that finds them alive adopts them
+//   (router_manager_adopt.cc) instead of starting a router.
+//   Shutdown: every process in reverse rank order (the Finder last), SIGKILL after a grace. A
+//   clean stop (the default) first asks each one to remove its forwarding state
+//   (common/1.0/shutdown: the FEA's kernel routes, BGP's sessions with a Cease); with
+//   graceful_stop the kernel keeps the routes for the next start to adopt.
 // Threading: the io_context thread.
 #pragma once
 
@@ -33,9 +42,12 @@
 #include "rtrmgr/commit_engine.h"
 #include "rtrmgr/commit_history.h"
 #include "rtrmgr/config/template_tree.h"
+#include "rtrmgr/liveness_tracker.h"
 #include "rtrmgr/process_catalog.h"
+#include "rtrmgr/process_liveness.h"
 #include "rtrmgr/process_supervisor.h"
 #include "rtrmgr/router_xrl_executor.h"
+#include "rtrmgr/rtrmgr_state.h"
 
 namespace strata::rtrmgr {
 
@@ -51,6 +63,9 @@ class RouterManager {
     // --log-level: overrides the configuration's `system log` levels.
     std::optional<LogLevels> log_levels;
     std::chrono::milliseconds xrl_timeout{10000};
+    // Stop leaves the kernel routes and BGP's peers helping, for a planned restart.
+    bool graceful_stop = false;
+    LivenessTracker::Options liveness;
   };
   RouterManager(boost::asio::io_context& io, const TemplateTree& templates, Options options);
   ~RouterManager();
@@ -80,6 +95,23 @@ class RouterManager {
   void StartRouter(BootPlan boot, std::function<void(const Status&)> done);
   // The confirmation window of commit `p.revision` ran out: commit `p.rollback_to` again.
   void RollBack(const PendingConfirm& p);
+  // After the router registered: adopts an earlier rtrmgr's configuration (or declares the
+  // Finder's permissions complete), then commits `boot`.
+  void CommitBoot(BootPlan boot, std::function<void(const Status&)> done);
+  // router_manager_adopt.cc: the takeover of a router whose rtrmgr died.
+  // The state file's processes that are still alive (pid and start time), or empty.
+  static std::vector<const StateProcess*> Alive(const RtrmgrState& st);
+  void Adopt(RtrmgrState st, BootPlan boot, std::function<void(const Status&)> done);
+  void FinishAdoption();
+  void SaveState();
+  void RemoveState();
+  // Restart protocol: config_complete to a FEA or RIB whose configuration is all sent.
+  void SendConfigComplete(const std::string& instance);
+  void SendDueConfigCompletes();
+  // The instances of processes that register tables in `rib_instance` ("bgp.red" for rib.red).
+  std::vector<std::string> TableOwners(const std::string& rib_instance) const;
+  void OnHung(const std::string& instance);
+  void BeforeStop(const std::string& instance, std::function<void()> proceed);
   void Prepare(const ConfigNode& candidate, CommitEngine::Done done);
   void StartNext(std::vector<ProcessInstance> todo, CommitEngine::Done done);
   void WaitRegistered(const std::string& instance, CommitEngine::Done done);
@@ -111,6 +143,12 @@ class RouterManager {
   std::set<std::string> registered_;
   std::map<std::string, std::vector<CommitEngine::Done>> waiting_;
   std::set<std::string> needs_replay_;
+  // FEA and RIB instances started whose configuration was not declared complete yet.
+  std::set<std::string> config_due_;
+  std::unique_ptr<ProcessLiveness> liveness_;
+  // A router being taken over: the state file read at Start, until the router is registered.
+  std::unique_ptr<RtrmgrState> adopting_;
+  std::vector<ProcessSpec> restart_after_adoption_;
   // What each started process may call, by instance: given again to a restarted Finder.
   std::map<std::string, finder::v1::SetPermissionsRequest> rights_;
   // The `system processes` options each process was started with, by instance.

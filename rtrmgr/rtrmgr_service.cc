@@ -137,6 +137,9 @@ void RtrmgrService::ListProcesses(const v1::ListProcessesRequest&,
     out->set_state(std::string(ProcessStateName(p.state)));
     out->set_restarts(p.restarts);
     out->set_last_exit(p.last_exit);
+    out->set_last_restart_reason(p.last_restart_reason);
+    out->set_rss_kb(p.rss_kb);
+    out->set_adopted(p.adopted);
     if (p.state == ProcessState::kRunning) {
       out->set_uptime_s(static_cast<uint64_t>(
           std::chrono::duration_cast<std::chrono::seconds>(now - p.started).count()));

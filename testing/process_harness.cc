@@ -73,7 +73,29 @@ ProcessHarness::ProcessHarness() {
 ProcessHarness::~ProcessHarness() {
   for (pid_t p : pids_) ::kill(p, SIGKILL);
   for (pid_t p : pids_) ::waitpid(p, nullptr, 0);
+  // The router's processes outlive a killed rtrmgr (docs/restart.md): every process that runs
+  // with this run directory goes too.
+  for (pid_t p : RunningIn(dir_)) ::kill(p, SIGKILL);
   std::filesystem::remove_all(dir_);
+}
+
+std::vector<pid_t> ProcessHarness::RunningIn(const std::string& run_dir) {
+  std::vector<pid_t> out;
+  const std::string want = "STRATA_RUN_DIR=" + run_dir;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || !std::all_of(name.begin(), name.end(), ::isdigit)) continue;
+    std::ifstream env(e.path() / "environ", std::ios::binary);
+    std::string var;
+    while (std::getline(env, var, '\0')) {
+      if (var == want) {
+        out.push_back(static_cast<pid_t>(std::stoi(name)));
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 std::string ProcessHarness::bin(const std::string& name) const {

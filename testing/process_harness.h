@@ -3,8 +3,9 @@
 //
 // Binaries come from $STRATA_BIN_DIR (set by ctest through strata_test). Each started process
 // gets STRATA_RUN_DIR pointing at the harness's temporary directory (and STRATA_STATE_DIR at its
-// `state` folder, so commits never reach the host's), its stdout and stderr go to
-// files there, and every process still running when the harness is destroyed is killed.
+// `state` folder, so commits never reach the host's), its stdout and stderr go to files there,
+// and every process still running when the harness is destroyed is killed, with every process
+// running in that run directory (a killed rtrmgr leaves its router running).
 #pragma once
 
 #include <sys/types.h>
@@ -43,6 +44,9 @@ class ProcessHarness {
   // Reaps `pid` if it exited; returns true if it is gone.
   bool Exited(pid_t pid, int* status = nullptr);
   std::string ReadLog(const std::string& log_name) const;
+
+  // The processes whose environment has STRATA_RUN_DIR=run_dir.
+  static std::vector<pid_t> RunningIn(const std::string& run_dir);
 
   // Polls `pred` every 10 ms until true or `limit`.
   static bool WaitFor(const std::function<bool()>& pred,

@@ -178,6 +178,34 @@ class BgpPipeline : private RibFeed {
   }
   uint64_t rib_routes() const { return rib_out_->installed(); }
 
+  // Operators' views of one peer's routes (bgp_pipeline_views.cc), derived from the branch's
+  // stages: nothing is stored for them.
+  // What became of the route a peer sent for a prefix.
+  struct RouteFate {
+    BgpRouteRef received;  // as the peer sent it (PeerIn: before import policy)
+    InputFilterStage::Verdict verdict = InputFilterStage::Verdict::kPass;
+    BgpRouteRef accepted;     // after the input filter (import policy applied); null if dropped
+    bool suppressed = false;  // held back by flap damping
+    NexthopResolverStage::State nexthop = NexthopResolverStage::State::kNone;
+    BgpRouteRef candidate;  // in the decision (annotated with its IGP metric); null if not
+    bool best = false;      // the decision's winner for the prefix
+    bool stale = false;     // kept from an earlier session (graceful restart)
+  };
+  // The fate of the route peer `id` holds for `prefix`; nullopt if it holds none. Error: no
+  // such peer.
+  StatusOr<std::optional<RouteFate>> fate(PeerId id, const IpPrefix& prefix) const;
+  // Each route the peer holds, in prefix order (only `prefix` if given, else those after
+  // `start_after` if given), until `visit` returns false. Error: no such peer.
+  Status for_each_received(PeerId id, const std::optional<IpPrefix>& prefix,
+                           const std::function<bool(const RouteFate&)>& visit,
+                           const std::optional<IpPrefix>& start_after = std::nullopt) const;
+  // What the peer is sent now for each prefix with a winner (its export policy applied), in
+  // prefix order (only `prefix` if given, else those after `start_after` if given), until
+  // `visit` returns false. Error: no such peer, or it is not up (nothing is advertised to it).
+  Status for_each_advertised(PeerId id, const std::optional<IpPrefix>& prefix,
+                             const std::function<bool(const BgpRouteRef&)>& visit,
+                             const std::optional<IpPrefix>& start_after = std::nullopt) const;
+
   DecisionStage& decision() { return *decision_; }
   FanoutStage& fanout() { return *fanout_; }
   NexthopCache& nexthop_cache() { return *cache_; }

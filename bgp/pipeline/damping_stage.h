@@ -76,6 +76,11 @@ class DampingStage : public PassThroughStage {
   const DampingParams& params() const { return params_; }
   std::vector<Entry> Entries() const;
   size_t suppressed() const { return suppressed_; }
+  // Whether the route for `prefix` is suppressed now.
+  bool suppressed(const IpPrefix& prefix) const {
+    auto it = history_.find(prefix);
+    return it != history_.end() && it->second.suppressed;
+  }
   size_t histories() const { return history_.size(); }
 
  private:

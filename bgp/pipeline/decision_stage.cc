@@ -77,9 +77,11 @@ void DecisionStage::remove_parent(BgpStage* parent) { replace_parent(parent, nul
 
 std::optional<DecisionStage::Explanation> DecisionStage::Explain(const IpPrefix& prefix) const {
   const Candidates cands = candidates(prefix, nullptr, nullptr);
-  Selection sel = SelectBest(cands);
+  std::vector<DecisionReason> lost_at;
+  Selection sel = SelectBest(cands, &lost_at);
   if (!sel.best) return std::nullopt;
-  return Explanation{Decided{std::move(sel.best), sel.reason}, {cands.begin(), cands.end()}};
+  return Explanation{
+      Decided{std::move(sel.best), sel.reason}, {cands.begin(), cands.end()}, std::move(lost_at)};
 }
 
 }  // namespace strata::bgp

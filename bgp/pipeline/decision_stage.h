@@ -33,6 +33,8 @@ class DecisionStage : public BgpStage {
   struct Explanation {
     Decided winner;
     std::vector<BgpRouteRef> candidates;  // every usable route for the prefix, winner included
+    // Per candidate: the step that eliminated it (the winner's: winner.reason).
+    std::vector<DecisionReason> lost_at;
   };
 
   DecisionStage() = default;

@@ -115,8 +115,10 @@ int ComparePeerAddress(const BgpRoute& a, const BgpRoute& b) {
 
 std::span<const DecisionStep> DecisionSteps() { return kSteps; }
 
-Selection SelectBest(std::span<const BgpRouteRef> candidates) {
+Selection SelectBest(std::span<const BgpRouteRef> candidates,
+                     std::vector<DecisionReason>* lost_at) {
   Selection sel;
+  if (lost_at != nullptr) lost_at->assign(candidates.size(), DecisionReason::kOnlyRoute);
   if (candidates.empty()) return sel;
   if (candidates.size() == 1) {  // the usual case: nothing to compare, no reason to give
     sel.best = candidates.front();
@@ -137,7 +139,11 @@ Selection SelectBest(std::span<const BgpRouteRef> candidates) {
           break;
         }
       }
-      if (!beaten) kept.push_back(r);
+      if (!beaten) {
+        kept.push_back(r);
+      } else if (lost_at != nullptr) {
+        (*lost_at)[static_cast<size_t>(r - candidates.data())] = step.reason;
+      }
     }
     if (kept.size() < left.size()) {
       sel.reason = step.reason;
@@ -145,6 +151,8 @@ Selection SelectBest(std::span<const BgpRouteRef> candidates) {
     }
   }
   sel.best = *left.front();
+  if (lost_at != nullptr)
+    (*lost_at)[static_cast<size_t>(left.front() - candidates.data())] = sel.reason;
   return sel;
 }
 

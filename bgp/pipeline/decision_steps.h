@@ -68,7 +68,10 @@ struct Selection {
   BgpRouteRef best;  // null if there were no candidates
   DecisionReason reason = DecisionReason::kOnlyRoute;
 };
-// REQUIRES: candidates are non-null routes for one prefix from distinct peers.
-Selection SelectBest(std::span<const BgpRouteRef> candidates);
+// REQUIRES: candidates are non-null routes for one prefix from distinct peers. With `lost_at`
+// (resized to the candidates), each loser's entry is the step that eliminated it (`show bgp
+// route PREFIX detail`); the winner's is the selection's reason.
+Selection SelectBest(std::span<const BgpRouteRef> candidates,
+                     std::vector<DecisionReason>* lost_at = nullptr);
 
 }  // namespace strata::bgp

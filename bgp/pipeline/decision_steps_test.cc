@@ -15,6 +15,23 @@ const PeerRef kE1 = Peer(1, 65001, false, "10.0.0.1");
 const PeerRef kE2 = Peer(2, 65002, false, "10.0.0.2");
 const PeerRef kI3 = Peer(3, 65000, true, "10.0.0.3");
 
+// Each loser is named with the step that eliminated it; the winner with the selection's reason.
+TEST(DecisionStepsTest, SelectBestSaysWhereEachLoserLost) {
+  std::vector<BgpRouteRef> c = {Route("1.0.0.0/8", {.path = {1, 2}}, kE1),
+                                Route("1.0.0.0/8", {.path = {1}, .local_pref = 50}, kI3),
+                                Route("1.0.0.0/8", {.path = {4}}, kE2)};
+  std::vector<DecisionReason> lost_at;
+  const Selection s = SelectBest(c, &lost_at);
+  EXPECT_EQ(s.best, c[2]);
+  ASSERT_EQ(lost_at.size(), 3u);
+  EXPECT_EQ(lost_at[0], DecisionReason::kAsPathLength);
+  EXPECT_EQ(lost_at[1], DecisionReason::kLocalPref);
+  EXPECT_EQ(lost_at[2], DecisionReason::kAsPathLength);  // the winner: why it won
+  lost_at.clear();
+  EXPECT_EQ(SelectBest(std::span(c).first(1), &lost_at).best, c[0]);
+  EXPECT_EQ(lost_at, std::vector<DecisionReason>{DecisionReason::kOnlyRoute});
+}
+
 TEST(DecisionStepsTest, PrefersHigherLocalPref) {
   auto a = Route("1.0.0.0/8", {.path = {1}, .local_pref = 200}, kI3);
   auto b = Route("1.0.0.0/8", {.path = {1}}, kE1);  // default 100

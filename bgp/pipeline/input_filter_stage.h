@@ -48,6 +48,14 @@ class InputFilterStage : public PassThroughStage {
 
   const Counters& counters() const { return counters_; }
 
+  // Why a route is dropped, or kPass.
+  enum class Verdict { kPass, kAsLoop, kOriginatorId, kClusterLoop, kPolicy };
+  // What the filter does with `route` (one its parent holds): the verdict, and the route it
+  // passes on (import policy applied) or null. For operators' views; changes nothing.
+  BgpRouteRef Explain(const BgpRouteRef& route, Verdict* verdict) const {
+    return filter(route, verdict);
+  }
+
   // Replaces the import policy and sends downstream the difference it makes for each prefix
   // `next` yields (every prefix the parent may hold a route for, see PolicyRefilter::NextFn).
   // In the background if the refilter has a scheduler, else at once; lookups of a prefix answer
@@ -57,7 +65,6 @@ class InputFilterStage : public PassThroughStage {
   const PolicyRefilter& refilter() const { return refilter_; }
 
  private:
-  enum class Verdict { kPass, kAsLoop, kOriginatorId, kClusterLoop, kPolicy };
   // The route to pass, or null with the reason in *verdict.
   BgpRouteRef filter(const BgpRouteRef& route, Verdict* verdict) const;
   void refilter_one(const IpPrefix& prefix, const RoutePolicy& before, const RoutePolicy& after);

@@ -194,6 +194,20 @@ BgpRouteRef NexthopResolverStage::lookup_route(const IpPrefix& prefix) const {
   return r ? annotated(r, sent_answer(*r)) : nullptr;
 }
 
+NexthopResolverStage::State NexthopResolverStage::state(const IpPrefix& prefix) const {
+  const BgpRouteRef r = parent_ ? parent_->lookup_route(prefix) : nullptr;
+  if (!r) return State::kNone;
+  switch (sent_answer(*r).kind) {
+    case Answer::kReachable:
+      return State::kReachable;
+    case Answer::kUnreachable:
+      return State::kUnreachable;
+    case Answer::kPending:
+      return NexthopOf(*r) ? State::kPending : State::kUnreachable;  // no next hop: unusable
+  }
+  return State::kNone;
+}
+
 void NexthopResolverStage::replace_parent(BgpStage* old_parent, BgpStage* new_parent) {
   if (parent_ == old_parent) parent_ = new_parent;
 }

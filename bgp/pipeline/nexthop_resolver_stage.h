@@ -80,6 +80,13 @@ class NexthopResolverStage : public BgpStage, public NexthopClient {
 
   void nexthops_changed(const IpPrefix& region) override;
 
+  // What the stage does with the parent's route for `prefix`, as last sent: kNone (no route),
+  // kPending (waiting for the RIB's first answer), kUnreachable (held
+  // back: its next hop does not resolve, or it has none) or kReachable (passed on). For operators'
+  // views.
+  enum class State { kNone, kPending, kUnreachable, kReachable };
+  State state(const IpPrefix& prefix) const;
+
   // Held and unresolvable are current counts (unresolvable by the answers as last settled).
   Counters counters() const;
   // Routes received from upstream and not deleted.

@@ -149,16 +149,18 @@ bool HasActions(const PolicyTerm& t) {
 }  // namespace
 
 bool EvaluatePolicy(const Policy& policy, const PolicySubject& subject, const PathAttributes& in,
-                    std::optional<PathAttributes>& changed) {
+                    std::optional<PathAttributes>& changed, const PolicyTerm** deciding_term) {
   changed.reset();
+  if (deciding_term != nullptr) *deciding_term = nullptr;
   for (const PolicyTerm& t : policy.terms) {
     if (!TermMatches(t, subject, changed ? *changed : in)) continue;
     if (HasActions(t)) {
       if (!changed) changed.emplace(in);
       ApplyActions(t, subject, *changed);
     }
-    if (t.action == PolicyAction::kAccept) return true;
-    if (t.action == PolicyAction::kReject) return false;
+    if (t.action == PolicyAction::kNextTerm) continue;
+    if (deciding_term != nullptr) *deciding_term = &t;
+    return t.action == PolicyAction::kAccept;
   }
   return policy.default_action == PolicyAction::kAccept;
 }

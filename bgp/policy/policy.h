@@ -100,8 +100,11 @@ bool EvaluatePolicy(const Policy& policy, const PolicySubject& subject, PathAttr
 // The same on `in` without copying it unless a matching term has actions: then `changed` holds
 // the copy with every action applied (later terms match on it), else it stays empty and `in`
 // is the outcome. Accept-only policies, the common case, so cost no copy per route.
+// With `deciding_term`: the term whose verdict ended the evaluation, or null when the default
+// action did (operators' views: which term rejected a route).
 bool EvaluatePolicy(const Policy& policy, const PolicySubject& subject, const PathAttributes& in,
-                    std::optional<PathAttributes>& changed);
+                    std::optional<PathAttributes>& changed,
+                    const PolicyTerm** deciding_term = nullptr);
 
 // "65001:100" (or a plain 32-bit number) to a community value.
 StatusOr<uint32_t> ParseCommunity(std::string_view text);

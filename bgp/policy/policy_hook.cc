@@ -16,12 +16,28 @@ std::string_view RouteProtocol(const BgpRoute& route) {
   return p.empty() ? std::string_view("bgp") : std::string_view(p);
 }
 
-BgpRouteRef ApplyPolicy(const Policy& policy, uint32_t local_as, const BgpRouteRef& route) {
+namespace {
+
+PolicySubject SubjectOf(const BgpRoute& route, uint32_t local_as) {
   PolicySubject subject;
-  subject.prefix = route->prefix;
-  subject.protocol = RouteProtocol(*route);
-  subject.neighbor = NeighborOf(*route);
+  subject.prefix = route.prefix;
+  subject.protocol = RouteProtocol(route);
+  subject.neighbor = NeighborOf(route);
   subject.local_as = local_as;
+  return subject;
+}
+
+}  // namespace
+
+std::string ExplainPolicy(const Policy& policy, uint32_t local_as, const BgpRouteRef& route) {
+  std::optional<PathAttributes> changed;
+  const PolicyTerm* term = nullptr;
+  EvaluatePolicy(policy, SubjectOf(*route, local_as), route->path(), changed, &term);
+  return "policy " + policy.name + (term ? " term " + term->name : " default action");
+}
+
+BgpRouteRef ApplyPolicy(const Policy& policy, uint32_t local_as, const BgpRouteRef& route) {
+  const PolicySubject subject = SubjectOf(*route, local_as);
   std::optional<PathAttributes> changed;  // a copy only if a matching term changes something
   if (!EvaluatePolicy(policy, subject, route->path(), changed)) return nullptr;
   if (!changed || *changed == route->path()) return route;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "bgp/pipeline/route_policy.h"
@@ -30,6 +31,9 @@ RoutePolicy MakeExportHook(PolicyRef policy, uint32_t local_as, ExportSelf self)
 
 // The route as `policy` leaves it, or null if rejected.
 BgpRouteRef ApplyPolicy(const Policy& policy, uint32_t local_as, const BgpRouteRef& route);
+// How `policy` decides `route`: "policy P term T" (the term whose verdict ended it) or "policy P
+// default action" (no term gave one). For operators' views of rejected routes.
+std::string ExplainPolicy(const Policy& policy, uint32_t local_as, const BgpRouteRef& route);
 // What the policy `protocol` match sees: the protocol an own route was redistributed from
 // (PathAttributes::local_protocol: "static", "connected"), else "bgp".
 std::string_view RouteProtocol(const BgpRoute& route);

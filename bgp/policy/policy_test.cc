@@ -292,6 +292,26 @@ TEST(PolicyHookTest, ImportHookRejectsChangesOrPassesTheSameRoute) {
   EXPECT_EQ(MakeImportHook(nullptr, 65001), nullptr);
 }
 
+// Operators' views name the term that decided, or the default action.
+TEST(PolicyHookTest, ExplainNamesTheDecidingTerm) {
+  Policy p;
+  p.name = "in";
+  PolicyTerm tag = Term(PolicyAction::kNextTerm);
+  tag.name = "tag";
+  tag.add_communities = {1};
+  PolicyTerm bogons = Term(PolicyAction::kReject);
+  bogons.name = "bogons";
+  bogons.prefixes = {PrefixMatch{P("10.0.0.0/8"), 8, 32}};
+  p.terms = {tag, bogons};
+  p.default_action = PolicyAction::kReject;
+  EXPECT_EQ(ExplainPolicy(p, 65001, Route("10.1.0.0/16", Attrs())), "policy in term bogons");
+  EXPECT_EQ(ExplainPolicy(p, 65001, Route("20.0.0.0/8", Attrs())), "policy in default action");
+  std::optional<PathAttributes> changed;
+  const PolicyTerm* term = &tag;
+  EXPECT_FALSE(EvaluatePolicy(p, Subject("10.1.0.0/16"), Attrs(), changed, &term));
+  EXPECT_EQ(term, &p.terms[1]);
+}
+
 TEST(PolicyHookTest, ExportHookGivesOwnRoutesTheSessionAddress) {
   ExportSelf self;
   self.v4 = A("127.0.0.2");

@@ -96,6 +96,9 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   void SetVrPolicy(PolicyDirection direction, PolicyBinding binding);
   // The policy in force in a direction: the peer's own, else the VR's (inherited).
   EffectivePolicy effective_policy(PolicyDirection direction) const;
+  // Which import rule rejects `received` (one the peer sent): "policy P term T", "policy P
+  // default action", or RFC 8212's default-deny. For `show bgp neighbor X filtered-routes`.
+  std::string ExplainImport(const BgpRouteRef& received) const;
   void set_description(std::string d) { settings_.session.description = std::move(d); }
   // New max_prefixes settings, checked against the current Adj-RIB-In at once (like FRR, no
   // session reset). A session already torn down over the limit stays down until its timer,

@@ -49,6 +49,16 @@ RoutePolicy BgpPeer::export_hook() {
   return MakeExportHook(out.policy, c.open_as(), export_self());
 }
 
+std::string BgpPeer::ExplainImport(const BgpRouteRef& received) const {
+  const EffectivePolicy in = effective_policy(PolicyDirection::kImport);
+  if (!in.policy) {
+    const bool deny =
+        settings_.ebgp_requires_policy && settings_.session.peer_type() == PeerType::kExternal;
+    return deny ? "RFC 8212: eBGP peer without an import policy" : "no import policy";
+  }
+  return ExplainPolicy(*in.policy, settings_.session.local_as, received);
+}
+
 EffectivePolicy BgpPeer::effective_policy(PolicyDirection direction) const {
   const bool in = direction == PolicyDirection::kImport;
   return ResolvePolicy({in ? settings_.import_policy : settings_.export_policy,

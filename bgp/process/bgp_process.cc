@@ -56,8 +56,9 @@ BgpProcess::~BgpProcess() {
   speaker_.reset();
 }
 
-void BgpProcess::AddTarget() {
+void BgpProcess::AddTarget(ipc::Service* common) {
   ipc::Target& target = router_.AddTarget("bgp", instance_, false);
+  if (common != nullptr) target.Serve(*common);
   target.Serve(*service_);
   target.Serve(*oracle_);
   target.Serve(ipc::ProfileService::ForProcess());
@@ -77,6 +78,18 @@ void BgpProcess::Started() {
         if (ec || alive.expired() || !speaker_->holding_sessions()) return;
         speaker_->SetRestarting(false);  // no RIB answer: start afresh
       });
+}
+
+void BgpProcess::PrepareStop(bool graceful, std::function<void()> done) {
+  if (graceful) {
+    done();
+    return;
+  }
+  const size_t peers = speaker_->StopSessions();
+  // The NOTIFICATIONs are queued on their connections, which close once they are written.
+  stop_timer_ = std::make_unique<boost::asio::steady_timer>(
+      router_.io(), std::chrono::milliseconds(peers > 0 ? 300 : 0));
+  stop_timer_->async_wait([done = std::move(done)](const boost::system::error_code&) { done(); });
 }
 
 }  // namespace strata::bgp

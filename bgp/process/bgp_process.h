@@ -4,11 +4,15 @@
 // "bgp.<vr>" (class "bgp"); the speaker's routes go to "rib.<vr>" through RibIpcSink and its next
 // hops are resolved by RibNexthopOracle. The RIB instance is watched through the Finder: both
 // hold their work while it is down and resend everything when it is (back) up. main.cc and the
-// in-process tests build one of these on a Router.
+// in-process tests build one of these on a Router. PrepareStop is the process's part of
+// common/1.0/shutdown: a clean stop tells every peer (Cease, Administrative Shutdown) so that
+// they withdraw our routes at once; a graceful one lets the sessions drop with the process, so
+// peers that negotiated graceful restart keep our routes until we are back.
 // Threading: the io_context thread. REQUIRES: the Router outlives this object.
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -33,7 +37,8 @@ class BgpProcess {
     size_t input_low_water = PipelineConfig().input_low_water;
     PipelineClock* clock = nullptr;  // damping's time; null: real time (tests: a FakeClock)
     // How long sessions wait at start for the RIB to say whether we are restarting.
-    std::chrono::milliseconds rib_wait{3000};
+    // The RIB answers once it has heard from the FEA, at most 5 s after the question.
+    std::chrono::milliseconds rib_wait{8000};
     // Redistributed routes across a RIB restart: kept stale how long, swept when (redist_stale.h).
     RedistTimers redist;
   };
@@ -46,8 +51,11 @@ class BgpProcess {
   // "bgp.<vr>".
   const std::string& instance() const { return instance_; }
   const std::string& rib_target() const { return rib_target_; }
-  // Adds the target to the router; call before Router::Start.
-  void AddTarget();
+  // Adds the target to the router, serving `common` (common/1.0) on it too if given; call
+  // before Router::Start.
+  void AddTarget(ipc::Service* common = nullptr);
+  // See above; `done` once the NOTIFICATIONs had time to leave.
+  void PrepareStop(bool graceful, std::function<void()> done);
   // After registration: watches the RIB.
   void Started();
 
@@ -67,6 +75,7 @@ class BgpProcess {
   std::unique_ptr<RibRedistClient> redist_;
   std::unique_ptr<BgpService> service_;
   std::unique_ptr<boost::asio::steady_timer> hold_timer_;
+  std::unique_ptr<boost::asio::steady_timer> stop_timer_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

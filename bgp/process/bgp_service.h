@@ -3,8 +3,8 @@
 // The IPC boundary of strata-bgp: each handler converts its arguments into core types (a bad
 // one is an INVALID_ARGUMENT naming the field), calls the speaker, whose operations check
 // everything before changing anything, and answers. The show methods (list_peers, list_routes,
-// get_stats, in bgp_service_show.cc) read the speaker, the pipeline and the RIB parts.
-// Threading: the io_context thread.
+// get_stats, in bgp_service_show.cc; list_peer_routes, explain_prefix in bgp_service_views.cc) read
+// the speaker, the pipeline and the RIB parts. Threading: the io_context thread.
 #pragma once
 
 #include "bgp/process/bgp_speaker.h"
@@ -54,6 +54,11 @@ class BgpService : public v1::BgpHandler {
                   ipc::Responder<v1::ListRoutesReply> reply) override;
   void GetStats(const v1::GetStatsRequest& request,
                 ipc::Responder<v1::GetStatsReply> reply) override;
+  // What became of each route (bgp_service_views.cc).
+  void ListPeerRoutes(const v1::ListPeerRoutesRequest& request,
+                      ipc::Responder<v1::ListPeerRoutesReply> reply) override;
+  void ExplainPrefix(const v1::ExplainPrefixRequest& request,
+                     ipc::Responder<v1::ExplainPrefixReply> reply) override;
   // Damping (bgp_service_damping.cc).
   void SetDamping(const v1::SetDampingRequest& request,
                   ipc::Responder<v1::SetDampingReply> reply) override;
@@ -73,6 +78,8 @@ class BgpService : public v1::BgpHandler {
   void fill_peer(const BgpPeer& p, v1::PeerStatus* out) const;
   void fill_route(const BgpRouteRef& r, bool best, std::string_view reason,
                   v1::BgpRoute* out) const;
+  // A route peer `id` sent, what became of it and why.
+  void fill_fate(PeerId id, const BgpPipeline::RouteFate& f, v1::PeerRoute* out) const;
 
   BgpSpeaker& speaker_;
   RibIpcSink* sink_;

@@ -402,6 +402,11 @@ Status BgpSpeaker::DisablePeer(const IpAddr& peer) {
   return Status::Ok();
 }
 
+size_t BgpSpeaker::StopSessions() {
+  for (auto& [addr, p] : peers_) p->Disable();
+  return peers_.size();
+}
+
 Status BgpSpeaker::ResetPeer(const IpAddr& peer) {
   BgpPeer* p = find(peer);
   if (!p) return NotFound("no peer " + peer.ToString());

@@ -79,6 +79,9 @@ class BgpSpeaker {
   Status DeletePeer(const IpAddr& peer);
   Status EnablePeer(const IpAddr& peer);
   Status DisablePeer(const IpAddr& peer);
+  // The process stops cleanly: every session is closed with a Cease (Administrative Shutdown).
+  // Returns how many peers there were.
+  size_t StopSessions();
   Status ResetPeer(const IpAddr& peer);
   Status SoftResetPeer(const IpAddr& peer, std::string_view direction);
 

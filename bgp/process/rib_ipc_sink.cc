@@ -254,8 +254,8 @@ void RibIpcSink::rib_event(bool alive) {
     register_tables();
   } else {
     log_->warn("{} is gone: our routes are sent again when it is back", options_.rib_target);
-    // Our stale routes went with it: nothing left to keep, so no reason to defer.
-    deferring_ = false;
+    // Still restarting, we keep deferring: the next RIB gets our final choices and then
+    // graceful_restart_done, not a partial table it would take for complete (docs/restart.md).
   }
 }
 
@@ -270,25 +270,26 @@ void RibIpcSink::register_tables() {
 void RibIpcSink::ask_restart_state() {
   const uint64_t gen = generation_;
   rpb::RibClient client(router_, options_.rib_target);
-  client.GetStats(rpb::GetStatsRequest(), [this, gen, alive = std::weak_ptr<bool>(alive_)](
-                                              const Status& s, const rpb::GetStatsReply& r) {
+  rpb::GetRestartStateRequest req;
+  req.add_protocols(std::string(RibOriginName(RibOrigin::kEbgp)));
+  req.add_protocols(std::string(RibOriginName(RibOrigin::kIbgp)));
+  client.GetRestartState(req, [this, gen, alive = std::weak_ptr<bool>(alive_)](
+                                  const Status& s, const rpb::GetRestartStateReply& r) {
     if (alive.expired() || gen != generation_) return;
-    uint64_t stale = 0;
-    if (s.ok()) {
-      for (const auto& t : r.tables()) {
-        if (t.protocol() == RibOriginName(RibOrigin::kEbgp) ||
-            t.protocol() == RibOriginName(RibOrigin::kIbgp)) {
-          stale += t.stale();
-        }
-      }
-    } else {
-      log_->warn("get_stats failed ({}): starting afresh", s.ToString());
-    }
+    if (!s.ok()) log_->warn("get_restart_state failed ({}): starting afresh", s.ToString());
     registered_once_ = true;
-    const bool restarting = stale > 0;
+    // Our routes outlived us in the RIB (strata-bgp restarted), or the forwarding state of the
+    // VR outlived the RIB (the FEA keeps it while the RIB rebuilds its table; docs/restart.md):
+    // either way peers may keep ours, and selection waits for theirs.
+    const bool restarting = s.ok() && (r.stale_routes() > 0 || r.recovering());
     if (restarting) {
-      log_->info("{} holds {} stale routes of ours: restarting, route changes deferred",
-                 options_.rib_target, stale);
+      if (r.stale_routes() > 0) {
+        log_->info("{} holds {} stale routes of ours: restarting, route changes deferred",
+                   options_.rib_target, r.stale_routes());
+      } else {
+        log_->info("{} recovers the VR's forwarding state: restarting, route changes deferred",
+                   options_.rib_target);
+      }
       deferring_ = true;
     }
     if (options_.on_restart_state) options_.on_restart_state(restarting);
@@ -341,6 +342,13 @@ void RibIpcSink::add_tables(bool delete_first) {
             ready_ = true;
             log_->info("origin tables ebgp and ibgp registered with {}", options_.rib_target);
             start_taking();
+            // Once the table has reached the RIB, say so: a RIB that restarted waits for it
+            // before it gives its table to the FEA (docs/restart.md). Restarting, we say it
+            // when our selection is done (graceful_restart_done()).
+            if (!deferring_) {
+              restart_done_pending_ = true;
+              try_send_restart_done();
+            }
           }
         });
   }

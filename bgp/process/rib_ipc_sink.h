@@ -13,7 +13,8 @@
 // one and an add to the other. RIB lifetime: nothing is sent until rib.<vr> is up and both tables
 // are registered (each time it comes up: delete_origin_table then add_origin_table, so stale routes
 // of an earlier incarnation of ours go; with graceful restart, see Options); changes meanwhile are
-// dropped, and once registered the feed resends the whole table (RibFeed::resend). A failed call
+// dropped, and once registered the feed resends the whole table (RibFeed::resend), after which
+// graceful_restart_done tells the RIB our table is complete (docs/restart.md). A failed call
 // re-registers the tables the same way and has everything resent (counted as a resync). Routes
 // for which `skip` is true (our own networks) are not given to the RIB. Threading: the
 // io_context thread.
@@ -53,6 +54,8 @@ class RibIpcSink : public RibSink {
     // With graceful_restart: how long the RIB keeps our routes stale after we die (our
     // advertised restart time, so peers and kernel agree). 0: the RIB's --restart-timeout.
     uint32_t restart_time_s = 0;
+    // Told once, at the first registration, whether we restart: the RIB holds stale routes of
+    // ours, or recovers the VR's forwarding state (rib/1.0/get_restart_state).
     std::function<void(bool restarting)> on_restart_state;
     // With graceful_restart, while restarting: how long our route selection is deferred at most
     // (BgpSpeaker's selection deferral time). Sent with the registration, so the RIB keeps our

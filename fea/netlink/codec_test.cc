@@ -101,6 +101,45 @@ TEST(RouteCodecTest, MalformedMessagesAreErrors) {
   EXPECT_FALSE(ParseRouteMessage(Hdr(b6)).ok());
 }
 
+// A lone next hop inside RTA_MULTIPATH, with a weight, is the route the FEA installs with one
+// plain next hop and reads back equal to it (both found by fuzz/netlink_fuzzer).
+TEST(RouteCodecTest, ALoneMultipathNextHopHasNoWeight) {
+  std::vector<uint8_t> buf(MNL_SOCKET_BUFFER_SIZE);
+  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
+  nlh->nlmsg_type = RTM_NEWROUTE;
+  auto* rtm = static_cast<rtmsg*>(mnl_nlmsg_put_extra_header(nlh, sizeof(rtmsg)));
+  rtm->rtm_family = AF_INET;
+  rtm->rtm_dst_len = 24;
+  rtm->rtm_protocol = 196;
+  rtm->rtm_type = RTN_UNICAST;
+  mnl_attr_put_u32(nlh, RTA_TABLE, 100);
+  const std::array<uint8_t, 4> dst{192, 0, 2, 0};
+  const std::array<uint8_t, 4> gw{10, 0, 0, 2};
+  mnl_attr_put(nlh, RTA_DST, dst.size(), dst.data());
+  nlattr* mp = mnl_attr_nest_start(nlh, RTA_MULTIPATH);
+  auto* rtnh = static_cast<rtnexthop*>(mnl_nlmsg_get_payload_tail(nlh));
+  std::memset(rtnh, 0, sizeof(*rtnh));
+  nlh->nlmsg_len += RTNH_ALIGN(sizeof(rtnexthop));
+  rtnh->rtnh_ifindex = 3;
+  rtnh->rtnh_hops = 255;
+  mnl_attr_put(nlh, RTA_GATEWAY, gw.size(), gw.data());
+  rtnh->rtnh_len = static_cast<unsigned short>(
+      static_cast<uint8_t*>(mnl_nlmsg_get_payload_tail(nlh)) - reinterpret_cast<uint8_t*>(rtnh));
+  // An entry with neither gateway nor device leads nowhere and is left out.
+  auto* empty = static_cast<rtnexthop*>(mnl_nlmsg_get_payload_tail(nlh));
+  std::memset(empty, 0, sizeof(*empty));
+  nlh->nlmsg_len += RTNH_ALIGN(sizeof(rtnexthop));
+  empty->rtnh_hops = 7;
+  empty->rtnh_len = sizeof(rtnexthop);
+  mnl_attr_nest_end(nlh, mp);
+  buf.resize(nlh->nlmsg_len);
+  auto r = ParseRouteMessage(Hdr(buf));
+  ASSERT_TRUE(r.ok() && r->has_value()) << r.status().ToString();
+  const KernelRoute want{100, P("192.0.2.0/24"), 196, 0, false, {{A("10.0.0.2"), 3, 1}}};
+  EXPECT_EQ(**r, want) << (*r)->ToString();
+  EXPECT_EQ(RoundTrip({KernelOpType::kAdd, **r}), want);
+}
+
 TEST(RouteCodecTest, RefusesTooManyNextHops) {
   KernelRoute r{100, P("192.0.2.0/24"), 196, 20, false, {}};
   for (uint32_t i = 0; i <= kMaxNextHops; ++i) r.nexthops.push_back({A("10.0.0.2"), i + 1, 1});

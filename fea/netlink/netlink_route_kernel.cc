@@ -218,6 +218,13 @@ void NetlinkRouteKernel::ReleaseGatewayHops(std::span<const GatewayHop> hops) {
   (void)sock_->Transact(buf, first_seq, gone.size());
 }
 
+void NetlinkRouteKernel::ReleaseAllHops() {
+  std::vector<GatewayHop> all;
+  all.reserve(ids_.size());
+  for (const auto& [hop, id] : ids_) all.push_back(hop);
+  ReleaseGatewayHops(all);
+}
+
 StatusOr<std::vector<KernelRoute>> NetlinkRouteKernel::Dump(uint32_t table, size_t expected) {
   std::vector<KernelRoute> routes;
   routes.reserve(expected);

@@ -35,6 +35,8 @@ class NetlinkRouteKernel : public RouteKernel {
   std::vector<Status> Apply(std::span<const KernelOp> ops) override;
   StatusOr<std::vector<KernelRoute>> Dump(uint32_t table, size_t expected) override;
   void ReleaseGatewayHops(std::span<const GatewayHop> hops) override;
+  // Deletes every object held (the kernel deletes the routes through them).
+  void ReleaseAllHops() override;
 
   // Whether routes go through nexthop objects (asked for, and the kernel has them).
   bool nexthop_objects() const { return objects_; }

@@ -62,7 +62,9 @@ Status ParseMultipath(const nlattr* mp, uint8_t family, KernelRoute& r) {
       if (!gw.ok()) return gw.status();
       nh.gateway = *gw;
     }
-    r.nexthops.push_back(nh);
+    // An entry naming neither gateway nor device leads nowhere, as a lone next hop without them
+    // (ParseRouteMessage) does not.
+    if (nh.gateway || nh.ifindex != 0) r.nexthops.push_back(nh);
     const int step = static_cast<int>(RTNH_ALIGN(rtnh->rtnh_len));
     left -= step;
     rtnh = reinterpret_cast<const rtnexthop*>(reinterpret_cast<const uint8_t*>(rtnh) + step);
@@ -182,6 +184,9 @@ StatusOr<std::optional<KernelRoute>> ParseRouteMessage(const nlmsghdr* nlh,
   if (r.blackhole) return std::optional<KernelRoute>(std::move(r));
   if (tb[RTA_MULTIPATH] != nullptr) {
     if (Status s = ParseMultipath(tb[RTA_MULTIPATH], family, r); !s.ok()) return s;
+    // A lone next hop has no weight (the kernel ignores it; our requests spell one next hop
+    // without RTA_MULTIPATH): read back, it equals the route we would install.
+    if (r.nexthops.size() == 1) r.nexthops.front().weight = 1;
   } else {
     KernelNextHop nh;
     if (tb[RTA_GATEWAY] != nullptr) {

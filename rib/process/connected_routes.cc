@@ -41,6 +41,7 @@ void ConnectedRoutes::watch() {
     }
     reconcile(reply);
     if (changed_) changed_();
+    if (on_synced_) on_synced_();
   });
 }
 

@@ -44,6 +44,8 @@ class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
   // it refused before may be accepted now. Not called when subnets only go or stay as they were
   // (an event that changes nothing reachable costs no re-offer).
   void set_on_subnet_gained(std::function<void()> fn) { on_gained_ = std::move(fn); }
+  // Called after each reconcile with the FEA's list: the connected routes agree with the FEA.
+  void set_on_synced(std::function<void()> fn) { on_synced_ = std::move(fn); }
 
   void InterfaceEvent(const fea_client::v1::InterfaceEventRequest& request,
                       ipc::Responder<fea_client::v1::InterfaceEventReply> reply) override;
@@ -80,6 +82,7 @@ class ConnectedRoutes : public fea_client::v1::FeaClientHandler {
   std::shared_ptr<spdlog::logger> log_;
   std::function<void()> changed_;
   std::function<void()> on_gained_;
+  std::function<void()> on_synced_;
   std::map<std::string, std::map<IpPrefix, Subnet>> interfaces_;  // up and in this VR
   std::map<IpPrefix, std::string> holder_;                        // interface holding the route
   uint64_t events_ = 0;

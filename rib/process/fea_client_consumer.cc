@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <set>
 
 #include "common/profiler.h"
@@ -72,28 +73,70 @@ void FeaClientConsumer::fea_event(bool alive) {
   }
 }
 
+void FeaClientConsumer::retry_later(std::function<void()> fn) {
+  const uint64_t gen = generation_;
+  retry_timer_ = std::make_unique<boost::asio::steady_timer>(router_.io(), std::chrono::seconds(1));
+  retry_timer_->async_wait([this, gen, fn = std::move(fn), self = std::weak_ptr<bool>(self_)](
+                               const boost::system::error_code& ec) {
+    if (ec || self.expired() || gen != generation_) return;
+    fn();
+  });
+}
+
 void FeaClientConsumer::send_add_vr() {
   fpb::AddVrRequest req;
   req.set_vr(options_.vr);
   req.set_table_id(options_.table_id);
   const uint64_t gen = generation_;
-  client_.AddVr(
-      req, [this, gen, self = std::weak_ptr<bool>(self_)](const Status& s, const fpb::AddVrReply&) {
+  client_.AddVr(req, [this, gen, self = std::weak_ptr<bool>(self_)](const Status& s,
+                                                                    const fpb::AddVrReply& r) {
+    if (self.expired() || gen != generation_) return;
+    if (!s.ok() && s.code() != StatusCode::kAlreadyExists) {
+      log_->warn("add_vr {} failed: {}; retrying in 1 s", options_.vr, s.ToString());
+      retry_later([this] { send_add_vr(); });
+      return;
+    }
+    if (r.held_routes() > 0) {
+      log_->info("the FEA holds {} routes of VR {}", r.held_routes(), options_.vr);
+    }
+    if (on_vr_added_) on_vr_added_(s.ok() ? r.held_routes() : 0);
+    send_wait_config();
+  });
+}
+
+void FeaClientConsumer::send_wait_config() {
+  fpb::WaitConfigRequest req;
+  req.set_vr(options_.vr);
+  const uint64_t gen = generation_;
+  // The FEA holds the answer until the rtrmgr's configuration is in (bounded by its own wait).
+  ipc::CallOptions opts;
+  opts.timeout = std::chrono::minutes(10);
+  client_.WaitConfig(
+      req,
+      [this, gen, self = std::weak_ptr<bool>(self_)](const Status& s,
+                                                     const fpb::WaitConfigReply& r) {
         if (self.expired() || gen != generation_) return;
-        if (!s.ok() && s.code() != StatusCode::kAlreadyExists) {
-          log_->warn("add_vr {} failed: {}; retrying in 1 s", options_.vr, s.ToString());
-          retry_timer_ =
-              std::make_unique<boost::asio::steady_timer>(router_.io(), std::chrono::seconds(1));
-          retry_timer_->async_wait([this, gen, self](const boost::system::error_code& ec) {
-            if (ec || self.expired() || gen != generation_) return;
-            send_add_vr();
-          });
+        if (!s.ok() && s.code() != StatusCode::kUnimplemented) {
+          log_->warn("wait_config {} failed: {}; retrying in 1 s", options_.vr, s.ToString());
+          retry_later([this] { send_wait_config(); });
           return;
         }
+        if (r.timed_out()) log_->warn("the FEA did not get its configuration in time");
         ready_ = true;
-        log_->info("FEA ready for VR {}; resynchronising", options_.vr);
+        log_->info("FEA ready for VR {}", options_.vr);
         if (on_ready_) on_ready_();
-      });
+      },
+      opts);
+}
+
+bool FeaClientConsumer::begin_hold(std::chrono::milliseconds hold) {
+  if (!ready_) return false;
+  fpb::BeginResyncRequest req;
+  req.set_vr(options_.vr);
+  req.set_hold_ms(static_cast<uint32_t>(std::clamp<int64_t>(hold.count(), 1, UINT32_MAX)));
+  client_.BeginResync(req, [done = track("begin_resync")](
+                               const Status& s, const fpb::BeginResyncReply&) { done(s); });
+  return true;
 }
 
 std::function<void(const Status&)> FeaClientConsumer::track(const char* what) {
@@ -138,6 +181,8 @@ Status FeaClientConsumer::push(const FeaBatch& batch) {
   if (batch.resync_start) {
     fpb::BeginResyncRequest req;
     req.set_vr(options_.vr);
+    req.set_hold_ms(
+        static_cast<uint32_t>(std::clamp<int64_t>(options_.resync_hold.count(), 0, UINT32_MAX)));
     client_.BeginResync(req, [done = track("begin_resync")](
                                  const Status& s, const fpb::BeginResyncReply&) { done(s); });
   }
@@ -203,18 +248,18 @@ void FeaClientConsumer::apply_finished(uint64_t id, const Status& status,
       }
     }
     const auto& changes = done.request().changes();
-    std::vector<bool> refused(static_cast<size_t>(changes.size()), false);
+    std::vector<const std::string*> refused(static_cast<size_t>(changes.size()), nullptr);
     for (const fpb::RefusedChange& r : reply.refused()) {
-      if (r.index() < refused.size()) refused[r.index()] = true;
+      if (r.index() < refused.size()) refused[r.index()] = &r.reason();
     }
     ArenaRequest rest_held = NewApply();
     fpb::ApplyRoutesRequest& rest = *rest_held.request;
-    std::vector<IpPrefix> refused_prefixes;
+    std::vector<Refusal> refused_prefixes;
     for (int i = 0; i < changes.size(); ++i) {
       auto p = ipc::PrefixFromProto(changes[i].prefix(), "prefix");
       if (!p.ok() || later.contains(*p)) continue;
-      if (refused[static_cast<size_t>(i)]) {
-        refused_prefixes.push_back(*p);
+      if (const std::string* why = refused[static_cast<size_t>(i)]) {
+        refused_prefixes.push_back({*p, *why});
       } else {
         *rest.add_changes() = changes[i];
       }

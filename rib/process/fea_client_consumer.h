@@ -6,10 +6,15 @@
 // FeaStage keeps the batch in its bounded queue; each reply calls on_drained so the stage sends
 // more. While the FEA is unreachable push() refuses with Unavailable and the RIB keeps working
 // (the FeaStage's queue overflows into a later full resync). The owner feeds it the Finder's
-// lifetime events for instance "fea": on each birth it sends AddVr for this VR and, once that is
-// answered, calls on_ready (the process then calls Rib::fea_reconnected() for a full resync and
-// re-subscribes to interface events). A call lost to the FEA's death or a timeout also leads to
-// a resync; a batch the FEA rejects is counted and logged, not resent.
+// lifetime events for instance "fea": on each birth it sends AddVr for this VR (its answer says
+// how many routes the FEA holds for the VR: on_vr_added), then WaitConfig, which the FEA answers
+// once the rtrmgr has given it its configuration (the VR's interfaces are bound), and then calls
+// on_ready (the process then resyncs, or holds its routes back while its table is not complete,
+// and re-subscribes to interface events; docs/restart.md). A call lost to the FEA's death or a
+// timeout also leads to a resync; a batch the FEA rejects is counted and logged, not resent.
+// Every BeginResync asks the FEA to keep what is not re-sent at most `resync_hold` for the
+// EndResync (the RIB may die mid-resync); begin_hold() sends one alone, to claim the FEA's
+// routes while the table is being rebuilt.
 // Refused entries: batches go with report_refused, so when the FEA refuses entries (a next hop on
 // no interface of the VR) it names every one and applies nothing; the rest of the batch is sent
 // again at once (in the same in-flight slot; entries that a batch sent later changes again are
@@ -21,6 +26,7 @@
 
 #include <google/protobuf/arena.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -42,18 +48,25 @@ class FeaClientConsumer : public FeaConsumer {
     uint32_t table_id = 0;
     size_t max_in_flight = 4;
     std::string target = "fea";
+    std::chrono::milliseconds resync_hold{600000};
   };
 
   FeaClientConsumer(ipc::Router& router, Options options);
   ~FeaClientConsumer() override;
 
   void set_on_ready(std::function<void()> cb) { on_ready_ = std::move(cb); }
+  void set_on_vr_added(std::function<void(uint64_t held_routes)> cb) {
+    on_vr_added_ = std::move(cb);
+  }
   void set_on_drained(std::function<void()> cb) { on_drained_ = std::move(cb); }
 
   // A lifetime event of the FEA instance.
   void fea_event(bool alive);
 
   Status push(const FeaBatch& batch) override;
+  // Sends BeginResync alone, asking the FEA to keep this VR's routes at most `hold` for the
+  // EndResync that the resync at the release of the FeaStage will send. False if not ready.
+  bool begin_hold(std::chrono::milliseconds hold);
   bool accepting() const override {
     return ready_ && in_flight_ < options_.max_in_flight && !resync_after_drain_;
   }
@@ -68,6 +81,9 @@ class FeaClientConsumer : public FeaConsumer {
 
  private:
   void send_add_vr();
+  void send_wait_config();
+  // Calls `fn` again in 1 s if the FEA incarnation is still the same.
+  void retry_later(std::function<void()> fn);
   // Counts a call in flight; `done` runs if the reply is of the current FEA incarnation.
   std::function<void(const Status&)> track(const char* what);
   void call_finished(const Status& status, const char* what);
@@ -96,6 +112,7 @@ class FeaClientConsumer : public FeaConsumer {
   fea::v1::FeaClient client_;
   std::shared_ptr<spdlog::logger> log_;
   std::function<void()> on_ready_;
+  std::function<void(uint64_t)> on_vr_added_;
   std::function<void()> on_drained_;
   bool alive_ = false;
   bool ready_ = false;

@@ -65,6 +65,20 @@ TEST_F(FeaStageTest, CoalescesAndBatches) {
   EXPECT_EQ(out_.queued(), 0u);
 }
 
+TEST_F(FeaStageTest, AReplaceIsNeverSplitAcrossBatches) {
+  Add(1);
+  out_.flush();
+  ASSERT_EQ(fea_.batches.size(), 1u);
+  Add(2);
+  Add(3);
+  // The delete half of this replace is the third change queued: a full batch, but the batch
+  // waits for the add half (a batch between them would delete a route that stays).
+  ASSERT_TRUE(table_.replace(Route("10.0.1.0/24", "192.0.2.9")).ok());
+  ASSERT_EQ(fea_.batches.size(), 2u);
+  EXPECT_EQ(Ops(fea_.batches[1]), "add 10.0.2.0/24;add 10.0.3.0/24;replace 10.0.1.0/24;");
+  EXPECT_EQ(fea_.table[P("10.0.1.0/24")]->nexthop(), A("192.0.2.9"));
+}
+
 TEST_F(FeaStageTest, KeepsQueueWhileConsumerIsUnreachable) {
   fea_.up = false;
   Add(1);
@@ -282,6 +296,11 @@ TEST_F(FeaStageOverIpcTest, RefusedEntriesAreLeftOutAndTheRestOfTheBatchGoesAtOn
   EXPECT_EQ(stage_->routes_refused(), 2u);
   EXPECT_EQ(stage_->refused(), 2u);
   EXPECT_EQ(fea_->bad_changes, 0u);
+  // The FEA's reason is kept for `show route` (not installed, and why).
+  const std::string* why = stage_->refusal(P("10.0.2.0/24"));
+  ASSERT_NE(why, nullptr);
+  EXPECT_NE(why->find("198.51.100.1"), std::string::npos) << *why;
+  EXPECT_EQ(stage_->refusal(P("10.0.1.0/24")), nullptr);
 }
 
 TEST_F(FeaStageOverIpcTest, ReofferSendsOnlyTheRefusedRoutesWithTheirCurrentState) {

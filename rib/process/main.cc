@@ -5,6 +5,7 @@
 
 #include "common/log.h"
 #include "common/version.h"
+#include "libipc/common_service.h"
 #include "libipc/router.h"
 #include "rib/process/rib_process.h"
 
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> distances;
   uint32_t restart_seconds = 120;
   uint32_t max_deferral_seconds = 3600;
+  uint32_t recovery_seconds = 120;
   app.add_option("--vr", opts.vr, "virtual router name")->capture_default_str();
   app.add_option("--finder", finder, "Finder socket path");
   app.add_option("--table-id", opts.table_id, "kernel routing table of this VR (0: none)")
@@ -34,6 +36,15 @@ int main(int argc, char** argv) {
                  "that came back and defers its route selection")
       ->capture_default_str()
       ->check(CLI::Range(1u, 86400u));
+  app.add_flag("--await-config", opts.await_config,
+               "the table is complete only once the rtrmgr says config_complete (it starts the "
+               "RIB so)");
+  app.add_option("--recovery-time", recovery_seconds,
+                 "after a start while the FEA holds the VR's routes: seconds the table waits at "
+                 "most for its configuration and owners before it is sent (a restarting owner's "
+                 "selection deferral extends it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 86400u));
   app.add_option("--fea-in-flight", opts.fea_max_in_flight, "FEA calls outstanding at most")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
@@ -48,6 +59,7 @@ int main(int argc, char** argv) {
   }
   opts.restart_timeout = std::chrono::seconds(restart_seconds);
   opts.max_restart_deferral = std::chrono::seconds(max_deferral_seconds);
+  opts.recovery_time = std::chrono::seconds(recovery_seconds);
   for (const std::string& d : distances) {
     const auto eq = d.find('=');
     unsigned long value = 0;
@@ -72,7 +84,12 @@ int main(int argc, char** argv) {
   ropts.wait_for_finder = true;  // started before the Finder: wait for it
   strata::ipc::Router router(io, ropts);
   strata::rib::RibProcess process(router, opts);
-  process.AddTarget();
+  auto exit = [&] {
+    router.Stop();
+    io.stop();
+  };
+  strata::ipc::CommonService common(io, "rib." + opts.vr, nullptr, exit);
+  process.AddTarget(common);
   int rc = 0;
   router.Start([&](const strata::Status& s) {
     if (!s.ok()) {
@@ -85,10 +102,7 @@ int main(int argc, char** argv) {
     process.Started();
   });
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code&, int) {
-    router.Stop();
-    io.stop();
-  });
+  signals.async_wait([&](const boost::system::error_code&, int) { exit(); });
   std::signal(SIGPIPE, SIG_IGN);
   io.run();
   return rc;

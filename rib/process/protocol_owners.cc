@@ -24,6 +24,7 @@ void ProtocolOwners::set(const std::string& protocol, const std::string& owner,
   e.graceful_restart = graceful_restart;
   e.restart_time = restart_time;
   e.enabled = true;
+  e.resent = false;
   if (!owner.empty() && watched_.insert(owner).second && watch_) watch_(owner);
   if (!e.restarting || selection_deferral.count() <= 0) return;
   const auto after = std::min(selection_deferral + this->restart_time(e), max_deferral_);
@@ -73,6 +74,7 @@ void ProtocolOwners::owner_event(const std::string& owner, bool alive) {
   if (alive) return;  // a restarted owner re-registers its table and re-announces its routes
   for (auto& [protocol, e] : entries_) {
     if (e.owner != owner || !e.enabled) continue;
+    e.resent = false;
     if (!e.graceful_restart) {
       (void)rib_.delete_all_routes(protocol);
       ++withdrawals_;
@@ -101,9 +103,20 @@ StatusOr<size_t> ProtocolOwners::restart_done(const std::string& protocol) {
   if (it != entries_.end()) {
     it->second.restarting = false;
     it->second.restart_timer.reset();
+    it->second.resent = true;
   }
   ++sweeps_;
   return rib_.sweep_stale(protocol);
+}
+
+bool ProtocolOwners::all_resent(const std::string& owner) const {
+  bool any = false;
+  for (const auto& [protocol, e] : entries_) {
+    if (e.owner != owner || !e.enabled) continue;
+    if (!e.resent) return false;
+    any = true;
+  }
+  return any;
 }
 
 }  // namespace strata::rib

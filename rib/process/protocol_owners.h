@@ -39,6 +39,8 @@ class ProtocolOwners {
     bool restarting = false;  // owner died with graceful restart; sweep pending
     std::unique_ptr<boost::asio::steady_timer> restart_timer;
     uint64_t deferrals = 0;  // restart timers replaced by a returning owner's deferral
+    // The owner said restart_done since it registered: it has sent its whole table.
+    bool resent = false;
   };
   using WatchFn = std::function<void(const std::string& owner)>;
 
@@ -75,6 +77,9 @@ class ProtocolOwners {
   void owner_event(const std::string& owner, bool alive);
   // The restarted protocol re-announced everything: sweep what it did not.
   StatusOr<size_t> restart_done(const std::string& protocol);
+  // True when every table `owner` registered has had restart_done since its registration (the
+  // owner has sent its whole table; docs/restart.md).
+  bool all_resent(const std::string& owner) const;
 
   // While restarting: the time left until the restart timer sweeps.
   std::chrono::milliseconds restart_remaining(const Entry& e) const;

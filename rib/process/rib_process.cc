@@ -5,12 +5,16 @@
 namespace strata::rib {
 
 RibProcess::RibProcess(ipc::Router& router, Options options)
-    : router_(router), options_(std::move(options)), instance_("rib." + options_.vr) {
+    : router_(router),
+      options_(std::move(options)),
+      instance_("rib." + options_.vr),
+      log_(MakeLogger("rib." + options_.vr)) {
   FeaClientConsumer::Options fo;
   fo.vr = options_.vr;
   fo.table_id = options_.table_id;
   fo.max_in_flight = options_.fea_max_in_flight;
   fo.target = options_.fea_target;
+  resync_hold_ = fo.resync_hold;
   fea_ = std::make_unique<FeaClientConsumer>(router_, fo);
   interest_ = std::make_unique<RemoteInterestListener>(router_, instance_);
   rib_ = std::make_unique<Rib>(scheduler_, *fea_, interest_.get(), options_.rib);
@@ -19,12 +23,22 @@ RibProcess::RibProcess(ipc::Router& router, Options options)
       [this] { schedule_flush(); }, options_.max_restart_deferral);
   connected_ = std::make_unique<ConnectedRoutes>(router_, *rib_, options_.vr, instance_,
                                                  options_.fea_target, [this] { schedule_flush(); });
+  TableReadiness::Options ro;
+  ro.await_config = options_.await_config;
+  ro.recovery_time = options_.recovery_time;
+  ro.max_extension = options_.max_restart_deferral;
+  readiness_ = std::make_unique<TableReadiness>(ro, std::chrono::steady_clock::now());
+  readiness_->set_on_complete([this] { table_complete(); });
+  readiness_->set_on_change([this] {
+    if (service_) service_->readiness_changed();
+  });
   RibService::Parts parts;
   parts.rib = rib_.get();
   parts.owners = owners_.get();
   parts.fea = fea_.get();
   parts.interest = interest_.get();
   parts.connected = connected_.get();
+  parts.readiness = readiness_.get();
   parts.default_distances = options_.default_distances;
   service_ = std::make_unique<RibService>(
       router_, std::move(parts), [this](const std::string& i) { watch(i); },
@@ -37,10 +51,14 @@ RibProcess::RibProcess(ipc::Router& router, Options options)
       if (!alive.expired()) run_slice();
     });
   });
-  fea_->set_on_ready([this] {
-    rib_->fea_reconnected();
-    connected_->watch();
-    schedule_flush();
+  fea_->set_on_vr_added([this](uint64_t held_routes) {
+    readiness_->FeaAnswered(held_routes > 0, std::chrono::steady_clock::now());
+    arm_readiness_timer();
+  });
+  fea_->set_on_ready([this] { fea_ready(); });
+  connected_->set_on_synced([this] {
+    readiness_->ConnectedSynced(std::chrono::steady_clock::now());
+    arm_readiness_timer();
   });
   fea_->set_on_drained([this] {
     rib_->fea_drained();
@@ -59,20 +77,73 @@ RibProcess::RibProcess(ipc::Router& router, Options options)
 RibProcess::~RibProcess() {
   // Stop background work before the stages it refers to go.
   scheduler_.set_wakeup(nullptr);
+  readiness_->set_on_complete(nullptr);
+  readiness_->set_on_change(nullptr);
   service_.reset();
   connected_.reset();
   owners_.reset();
   rib_.reset();
 }
 
-void RibProcess::AddTarget() {
+void RibProcess::AddTarget(ipc::Service* common) {
   ipc::Target& target = router_.AddTarget("rib", instance_, false);
+  if (common != nullptr) target.Serve(*common);
   target.Serve(*service_);
   target.Serve(*connected_);
   target.Serve(ipc::ProfileService::ForProcess());
 }
 
-void RibProcess::Started() { watch(options_.fea_target); }
+void RibProcess::Started() {
+  watch(options_.fea_target);
+  arm_readiness_timer();
+}
+
+void RibProcess::fea_ready() {
+  if (readiness_->recovering()) {
+    // The FEA keeps forwarding with the routes it holds; they are claimed until the table is
+    // complete (and its resync sent), and nothing partial goes out meanwhile.
+    rib_->fea_hold(true);
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        readiness_->deadline() - std::chrono::steady_clock::now());
+    // Until the deadline, and the time the resync then takes.
+    fea_->begin_hold(std::max(left, std::chrono::milliseconds(0)) + resync_hold_);
+    std::string awaiting;
+    for (const std::string& a : readiness_->awaiting())
+      awaiting += (awaiting.empty() ? "" : ", ") + a;
+    log_->info(
+        "the FEA holds routes of VR {} and our table is not complete (awaiting {}): "
+        "routes are held back until it is",
+        options_.vr, awaiting);
+  } else {
+    rib_->fea_hold(false);
+    rib_->fea_reconnected();
+  }
+  connected_->watch();
+  schedule_flush();
+}
+
+void RibProcess::table_complete() {
+  log_->info("the table of VR {} is complete: {}", options_.vr, readiness_->completed_how());
+  readiness_timer_.reset();
+  // Held routes go as one resync (or at the FEA's next ready, if it is away).
+  rib_->fea_hold(false);
+  schedule_flush();
+}
+
+void RibProcess::arm_readiness_timer() {
+  if (readiness_->complete()) {
+    readiness_timer_.reset();
+    return;
+  }
+  readiness_timer_ =
+      std::make_unique<boost::asio::steady_timer>(router_.io(), readiness_->deadline());
+  readiness_timer_->async_wait(
+      [this, alive = std::weak_ptr<bool>(alive_)](const boost::system::error_code& ec) {
+        if (ec || alive.expired()) return;
+        readiness_->Tick(std::chrono::steady_clock::now());
+        arm_readiness_timer();
+      });
+}
 
 void RibProcess::watch(const std::string& instance) {
   if (!watched_.insert(instance).second) return;

@@ -19,6 +19,7 @@ RibService::RibService(ipc::Router& router, Parts parts,
       changed_(std::move(changed)) {}
 
 RibService::~RibService() {
+  *alive_ = false;
   for (const auto& [id, out] : redist_) (void)rib_.redist_unsubscribe(id);
 }
 
@@ -77,6 +78,16 @@ void RibService::AddOriginTable(const v1::AddOriginTableRequest& request,
   parts_.owners->set(protocol, request.owner(), request.graceful_restart(),
                      std::chrono::seconds(request.restart_time_s()),
                      std::chrono::seconds(request.selection_deferral_s()));
+  if (parts_.readiness != nullptr && request.selection_deferral_s() > 0 &&
+      !request.owner().empty()) {
+    // A restarting owner defers its selection that long, then sends its table: the table waits
+    // for it as long (and the time to send it, its restart time).
+    const auto* e = parts_.owners->find(protocol);
+    parts_.readiness->OwnerDefers(
+        request.owner(),
+        std::chrono::seconds(request.selection_deferral_s()) + parts_.owners->restart_time(*e),
+        std::chrono::steady_clock::now());
+  }
   notify_changed();
   v1::AddOriginTableReply out;
   out.set_admin_distance(rib_.table(protocol)->admin_distance());
@@ -115,6 +126,7 @@ void RibService::GracefulRestartDone(const v1::GracefulRestartDoneRequest& reque
                                      ipc::Responder<v1::GracefulRestartDoneReply> reply) {
   auto swept = parts_.owners->restart_done(request.protocol());
   if (!swept.ok()) return reply.Fail(swept.status());
+  note_resent(request.protocol());
   notify_changed();
   v1::GracefulRestartDoneReply out;
   out.set_swept(*swept);
@@ -228,6 +240,7 @@ void RibService::LookupRoute(const v1::LookupRouteRequest& request,
     out.set_found(true);
     RouteToProto(*r, out.mutable_route());
     out.mutable_route()->set_best(true);
+    set_not_installed(r->prefix, out.mutable_route());
   }
   reply(out);
 }
@@ -242,6 +255,7 @@ void RibService::LookupPrefix(const v1::LookupPrefixRequest& request,
     out.set_found(true);
     RouteToProto(*r, out.mutable_route());
     out.mutable_route()->set_best(true);
+    set_not_installed(r->prefix, out.mutable_route());
   }
   reply(out);
 }
@@ -252,6 +266,11 @@ void RibService::RegisterInterest(const v1::RegisterInterestRequest& request,
   if (!request.has_addr()) return reply.Fail(InvalidArgument("addr is missing"));
   auto addr = ipc::AddrFromProto(request.addr(), "addr");
   if (!addr.ok()) return reply.Fail(addr.status());
+  if (parts_.readiness != nullptr && parts_.readiness->hold_answers()) {
+    // Recovering without the connected or static routes yet: the answer would be wrong.
+    held_interests_.push_back(HeldInterest{request, std::move(reply)});
+    return;
+  }
   const RouteRange range = rib_.register_interest(request.client(), *addr);
   v1::RegisterInterestReply out;
   if (range.route) {

@@ -7,14 +7,21 @@
 // InterestListener; each redistribution subscription gets a RemoteRedistOutput, dropped when
 // disabled or when its client's target dies. `changed` runs after every call that may have
 // changed routes (the process flushes the FEA queue once per burst).
+// Restarts (rib_service_restart.cc, docs/restart.md): config_complete, graceful_restart_done and
+// registrations with a selection deferral feed the TableReadiness; get_restart_state is held
+// while the readiness cannot tell whether the RIB recovers (at most kRestartStateWait), and
+// register_interest while it holds answers (TableReadiness::hold_answers); readiness_changed()
+// answers what may be answered.
 // Threading: the io_context thread.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "libipc/interfaces/rib.strata.h"
 #include "libipc/router.h"
@@ -23,6 +30,7 @@
 #include "rib/process/protocol_owners.h"
 #include "rib/process/remote_interest_listener.h"
 #include "rib/process/remote_redist_output.h"
+#include "rib/process/table_readiness.h"
 #include "rib/rib.h"
 
 namespace strata::rib {
@@ -36,6 +44,8 @@ class RibService : public v1::RibHandler {
     const FeaClientConsumer* fea = nullptr;
     const RemoteInterestListener* interest = nullptr;
     const ConnectedRoutes* connected = nullptr;
+    // The table's completeness after a start; null: always complete, never recovering.
+    TableReadiness* readiness = nullptr;
     // Admin distances for tables registered without one (overrides DefaultAdminDistance).
     std::map<std::string, uint32_t> default_distances;
   };
@@ -46,6 +56,10 @@ class RibService : public v1::RibHandler {
 
   // A birth or death of a watched instance: a dead client's subscriptions are dropped.
   void instance_event(const std::string& instance, bool alive);
+  // The readiness changed: held get_restart_state and register_interest calls are answered if
+  // they may be now.
+  void readiness_changed();
+  static constexpr std::chrono::milliseconds kRestartStateWait{5000};
 
   void AddOriginTable(const v1::AddOriginTableRequest& request,
                       ipc::Responder<v1::AddOriginTableReply> reply) override;
@@ -77,6 +91,10 @@ class RibService : public v1::RibHandler {
                   ipc::Responder<v1::ListRoutesReply> reply) override;
   void GetStats(const v1::GetStatsRequest& request,
                 ipc::Responder<v1::GetStatsReply> reply) override;
+  void ConfigComplete(const v1::ConfigCompleteRequest& request,
+                      ipc::Responder<v1::ConfigCompleteReply> reply) override;
+  void GetRestartState(const v1::GetRestartStateRequest& request,
+                       ipc::Responder<v1::GetRestartStateReply> reply) override;
 
  private:
   enum class Op : uint8_t { kAdd, kReplace, kDelete };
@@ -88,11 +106,17 @@ class RibService : public v1::RibHandler {
   StatusOr<uint32_t> delete_routes(
       const std::string& protocol,
       const google::protobuf::RepeatedPtrField<common::v1::IpPrefix>& prefixes);
+  // The FEA's reason when it refused the winner for `prefix` (Route.not_installed).
+  void set_not_installed(const IpPrefix& prefix, v1::Route* out) const;
   void list_table(const OriginTable& t, const std::optional<IpPrefix>& within, uint32_t limit,
                   v1::ListRoutesReply& out) const;
   void list_winners(const std::optional<IpPrefix>& within, uint32_t limit,
                     v1::ListRoutesReply& out) const;
   void notify_changed();
+  v1::GetRestartStateReply restart_state(const v1::GetRestartStateRequest& request) const;
+  // After graceful_restart_done of `protocol`: its owner is done once all its tables are.
+  void note_resent(const std::string& protocol);
+  void fill_readiness(v1::GetStatsReply& out) const;
 
   ipc::Router& router_;
   Parts parts_;
@@ -100,6 +124,19 @@ class RibService : public v1::RibHandler {
   std::function<void(const std::string&)> watch_;
   std::function<void()> changed_;
   std::map<uint64_t, std::unique_ptr<RemoteRedistOutput>> redist_;
+  struct HeldRestartState {
+    v1::GetRestartStateRequest request;
+    ipc::Responder<v1::GetRestartStateReply> reply;
+  };
+  std::vector<HeldRestartState> held_restart_states_;
+  struct HeldInterest {
+    v1::RegisterInterestRequest request;
+    ipc::Responder<v1::RegisterInterestReply> reply;
+  };
+  std::vector<HeldInterest> held_interests_;
+  void answer_restart_states();
+  std::unique_ptr<boost::asio::steady_timer> restart_state_timer_;
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 }  // namespace strata::rib

@@ -6,6 +6,10 @@
 
 namespace strata::rib {
 
+void RibService::set_not_installed(const IpPrefix& prefix, v1::Route* out) const {
+  if (const std::string* why = rib_.fea().refusal(prefix)) out->set_not_installed(*why);
+}
+
 void RibService::list_table(const OriginTable& t, const std::optional<IpPrefix>& within,
                             uint32_t limit, v1::ListRoutesReply& out) const {
   t.for_each(within, [&](const RouteRef& r, bool stale) {
@@ -19,6 +23,7 @@ void RibService::list_table(const OriginTable& t, const std::optional<IpPrefix>&
     pr->set_stale(stale);
     const RouteRef best = rib_.lookup_route(r->prefix);
     pr->set_best(best && best->protocol() == r->protocol());
+    if (pr->best()) set_not_installed(r->prefix, pr);
     return true;
   });
 }
@@ -46,6 +51,7 @@ void RibService::list_winners(const std::optional<IpPrefix>& within, uint32_t li
     const OriginTable* t = rib_.table(best->protocol());
     pr->set_stale(t && t->is_stale(p));
     pr->set_best(true);
+    set_not_installed(p, pr);
   }
 }
 
@@ -109,6 +115,7 @@ void RibService::GetStats(const v1::GetStatsRequest&, ipc::Responder<v1::GetStat
   if (parts_.interest) out.set_invalidations_sent(parts_.interest->sent());
   out.set_redist_subscriptions(redist_.size());
   if (parts_.connected) out.set_connected_routes(parts_.connected->routes());
+  fill_readiness(out);
   reply(out);
 }
 

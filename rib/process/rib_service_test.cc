@@ -70,6 +70,7 @@ class RibServiceTest : public ::testing::Test {
     opts.restart_timeout = 300ms;
     opts.max_restart_deferral = 2500ms;
     opts.rib.fea.max_batch = 100;
+    Configure(opts);
     rib_ = std::make_unique<RibProcess>(*rib_router_, opts);
     rib_->AddTarget();
     StartAndWait(*rib_router_);
@@ -77,6 +78,8 @@ class RibServiceTest : public ::testing::Test {
     client_ = std::make_unique<ipc::Router>(io_);
     StartAndWait(*client_);
   }
+  // Lets a derived fixture change the RIB's options.
+  virtual void Configure(RibProcess::Options& /*opts*/) {}
   void TearDown() override {
     fea_.reset();
     fea_router_.reset();
@@ -422,6 +425,131 @@ void AddAddress(fea::v1::Interface& ifc, const std::string& addr, uint32_t len) 
   ipc::AddrToProto(A(addr), &bytes);
   a->mutable_prefix()->set_addr(bytes.addr());
   a->mutable_prefix()->set_len(len);
+}
+
+// A RIB that starts while the FEA holds routes of its VR (the RIB restarted; or the FEA adopted
+// them from the kernel) keeps its routes back until its table is complete, then sends it as one
+// resync: the FEA removes only what is really gone (docs/restart.md).
+class RibRecoveryTest : public RibServiceTest {
+ protected:
+  void Configure(RibProcess::Options& opts) override {
+    opts.await_config = true;
+    opts.recovery_time = 60s;  // only the calls end the wait here
+  }
+  // The FEA, holding two routes of VR red from the RIB's earlier life.
+  void StartFeaHolding() {
+    fea_interfaces_ = {Ifc("eth0", true, "red", "192.168.1.1", 24)};
+    StartFea();
+    for (const char* p : {"10.0.0.0/8", "12.0.0.0/8"}) {
+      fea::v1::RouteChange c;
+      c.set_op(fea::v1::OP_ADD);
+      ipc::PrefixToProto(P(p), c.mutable_prefix());
+      ipc::AddrToProto(A("192.168.1.2"), c.add_nexthops()->mutable_address());
+      fea_->routes["red"][P(p)] = c;
+    }
+  }
+  rpb::GetStatsReply Stats() {
+    return Call<rpb::GetStatsRequest, rpb::GetStatsReply>("get_stats", rpb::GetStatsRequest())
+        .second;
+  }
+  Status Done(const std::string& protocol) {
+    rpb::GracefulRestartDoneRequest done;
+    done.set_protocol(protocol);
+    return Call<rpb::GracefulRestartDoneRequest, rpb::GracefulRestartDoneReply>(
+               "graceful_restart_done", done)
+        .first;
+  }
+};
+
+TEST_F(RibRecoveryTest, RoutesWaitForTheConfigurationTheConnectedRoutesAndEveryOwner) {
+  extra_.push_back(std::make_unique<ipc::Router>(io_));
+  ipc::TestService svc(io_);
+  extra_.back()->AddTarget("test", "proto1", false).Serve(svc);
+  StartAndWait(*extra_.back());
+  StartFeaHolding();
+  ASSERT_TRUE(RunUntil([&] { return Stats().recovering(); }));
+  // The FEA's routes are claimed at once, for longer than the recovery time.
+  ASSERT_TRUE(RunUntil([&] { return fea_->begin_resyncs == 1; }));
+  EXPECT_GT(fea_->begin_resync_holds.at(0), 60000u);
+  ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 1; }));
+  // The owner re-sends 10/8 (12/8 was withdrawn while the RIB was away); the rtrmgr's replay
+  // adds a static route and names the owner.
+  ASSERT_TRUE(AddTable("ospf", "proto1", /*graceful=*/true).ok());
+  ASSERT_TRUE(AddRoutes("ospf", {Entry("10.0.0.0/8", "192.168.1.2")}).ok());
+  ASSERT_TRUE(AddRoutes("static", {Entry("11.0.0.0/8", "192.168.1.3")}).ok());
+  rpb::ConfigCompleteRequest cc;
+  cc.add_owners("proto1");
+  ASSERT_TRUE((Call<rpb::ConfigCompleteRequest, rpb::ConfigCompleteReply>("config_complete", cc))
+                  .first.ok());
+  const rpb::GetStatsReply waiting = Stats();
+  EXPECT_FALSE(waiting.table_complete());
+  ASSERT_EQ(waiting.awaiting_size(), 1);
+  EXPECT_EQ(waiting.awaiting(0), "owner proto1");
+  EXPECT_GT(waiting.recovery_remaining_ms(), 0u);
+  Run(100ms);
+  EXPECT_EQ(fea_->apply_calls, 0u) << "nothing partial reaches the FEA";
+  EXPECT_EQ(FeaRoutes(), 2u);
+
+  ASSERT_TRUE(Done("ospf").ok());
+  ASSERT_TRUE(RunUntil([&] { return fea_->end_resyncs == 1; }));
+  EXPECT_EQ(Stats().completed_how(), "every owner re-sent its routes");
+  EXPECT_FALSE(Stats().recovering());
+  // Exactly the table now: the withdrawn route went, nothing else did.
+  ASSERT_TRUE(RunUntil([&] { return FeaRoutes() == 3; }));
+  EXPECT_TRUE(fea_->routes["red"].contains(P("10.0.0.0/8")));
+  EXPECT_TRUE(fea_->routes["red"].contains(P("11.0.0.0/8")));
+  EXPECT_TRUE(fea_->routes["red"].contains(P("192.168.1.0/24")));
+  EXPECT_EQ(fea_->bad_changes, 0u);
+}
+
+// While recovering, next-hop answers wait for the connected and static routes: a BGP next hop
+// answered "unreachable" before they are back would withdraw routes that stay valid.
+TEST_F(RibRecoveryTest, InterestAnswersWaitForTheIgpSide) {
+  StartFeaHolding();
+  ASSERT_TRUE(RunUntil([&] { return Stats().recovering(); }));
+  std::optional<std::pair<Status, rpb::RegisterInterestReply>> answer;
+  rpb::RegisterInterestRequest reg;
+  reg.set_client("bgp.red");
+  ipc::AddrToProto(A("192.168.1.7"), reg.mutable_addr());
+  client_->Call<rpb::RegisterInterestRequest, rpb::RegisterInterestReply>(
+      "rib.red", "rib/1.0/register_interest", reg,
+      [&](const Status& s, const rpb::RegisterInterestReply& r) { answer.emplace(s, r); });
+  ASSERT_TRUE(RunUntil([&] { return Routes("connected") == 1; }));
+  Run(100ms);
+  EXPECT_FALSE(answer.has_value()) << "the static routes are not replayed yet";
+  ASSERT_TRUE((Call<rpb::ConfigCompleteRequest, rpb::ConfigCompleteReply>(
+                   "config_complete", rpb::ConfigCompleteRequest()))
+                  .first.ok());
+  ASSERT_TRUE(RunUntil([&] { return answer.has_value(); }));
+  ASSERT_TRUE(answer->first.ok()) << answer->first.ToString();
+  EXPECT_TRUE(answer->second.resolves());
+}
+
+TEST_F(RibRecoveryTest, GetRestartStateWaitsForTheFeasAnswer) {
+  std::optional<std::pair<Status, rpb::GetRestartStateReply>> state;
+  rpb::GetRestartStateRequest req;
+  req.add_protocols("ebgp");
+  client_->Call<rpb::GetRestartStateRequest, rpb::GetRestartStateReply>(
+      "rib.red", "rib/1.0/get_restart_state", req,
+      [&](const Status& s, const rpb::GetRestartStateReply& r) { state.emplace(s, r); });
+  Run(100ms);
+  EXPECT_FALSE(state.has_value()) << "no FEA yet: the RIB cannot tell";
+  StartFeaHolding();
+  ASSERT_TRUE(RunUntil([&] { return state.has_value(); }));
+  ASSERT_TRUE(state->first.ok()) << state->first.ToString();
+  EXPECT_TRUE(state->second.recovering());
+  EXPECT_EQ(state->second.stale_routes(), 0u);
+}
+
+TEST_F(RibServiceTest, AFeaHoldingNothingGetsRoutesAsTheyCome) {
+  StartFea();
+  ASSERT_TRUE(AddRoutes("static", {Entry("11.0.0.0/8", "192.0.2.3")}).ok());
+  ASSERT_TRUE(RunUntil([&] { return FeaRoutes() == 1; }));
+  rpb::GetRestartStateRequest req;
+  auto [s, rep] =
+      Call<rpb::GetRestartStateRequest, rpb::GetRestartStateReply>("get_restart_state", req);
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(rep.recovering());
 }
 
 TEST_F(RibServiceTest, InterfacesChangedWhileTheFeaWasAwayAreResynchronised) {

@@ -1,9 +1,7 @@
-// strata-sh: the operator's shell. Interactive (line editing with GNU readline when built with
-// it: Tab completes from the templates, `?` lists what may follow) or `-c "cmd; cmd"` for
-// scripts. Operational `show` commands call the components through the Finder; configuration
-// goes through the rtrmgr. Exit status: 0, else the first failing command's error code.
-#include <unistd.h>
-
+// strata-sh: the operator's shell. Interactive (interactive.h: line editing, Tab, `?`, Ctrl-C)
+// or `-c "cmd; cmd"` for scripts. Operational commands call the components through the
+// Finder; configuration goes through the rtrmgr (sh_session.h). Exit status: 0, else the first
+// failing command's error code.
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdlib>
@@ -11,65 +9,8 @@
 
 #include "common/version.h"
 #include "rtrmgr/config/template_tree.h"
+#include "rtrmgr/sh/interactive.h"
 #include "rtrmgr/sh/sh_session.h"
-
-#ifdef STRATA_HAVE_READLINE
-#include <readline/history.h>
-#include <readline/readline.h>
-#endif
-
-namespace {
-
-strata::rtrmgr::sh::ShSession* g_session = nullptr;
-
-#ifdef STRATA_HAVE_READLINE
-std::vector<std::string> g_matches;
-
-char* Generator(const char*, int state) {
-  if (state == 0) {
-    g_matches = g_session->Complete(std::string(rl_line_buffer, rl_point));
-  }
-  if (static_cast<size_t>(state) >= g_matches.size()) return nullptr;
-  return strdup(g_matches[static_cast<size_t>(state)].c_str());
-}
-
-char** Completion(const char* text, int, int) {
-  rl_attempted_completion_over = 1;
-  return rl_completion_matches(text, Generator);
-}
-
-// `?` shows help at once, without waiting for Enter.
-int HelpKey(int, int) {
-  std::string line(rl_line_buffer, rl_point);
-  std::printf("?\n");
-  g_session->Execute(line + "?");
-  rl_on_new_line();
-  return 0;
-}
-
-// Plain reader: scripts piped in, or a build without readline.
-bool PlainReadLine(const std::string& prompt, std::string& line) {
-  if (::isatty(0)) std::cout << prompt << std::flush;
-  return static_cast<bool>(std::getline(std::cin, line));
-}
-
-bool ReadLine(const std::string& prompt, std::string& line) {
-  if (!::isatty(0)) return PlainReadLine(prompt, line);
-  char* l = readline(prompt.c_str());
-  if (l == nullptr) return false;
-  line = l;
-  if (!line.empty()) add_history(l);
-  std::free(l);
-  return true;
-}
-#else
-bool ReadLine(const std::string& prompt, std::string& line) {
-  if (::isatty(0)) std::cout << prompt << std::flush;
-  return static_cast<bool>(std::getline(std::cin, line));
-}
-#endif
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"strata-sh: show and configure the router"};
@@ -84,6 +25,9 @@ int main(int argc, char** argv) {
   app.add_flag("-k,--keep-going", keep_going, "with -c, go on after a failed command");
   CLI11_PARSE(app, argc, argv);
 
+  // The IPC layer's warnings (a lost Finder, reconnect attempts) are for daemons' logs: the
+  // shell reports a failed command itself. STRATA_LOG_LEVEL still overrides.
+  ::setenv("STRATA_LOG_LEVEL", "error", 0);
   auto templates = strata::rtrmgr::TemplateTree::LoadDirectory(template_dir);
   if (!templates.ok()) {
     std::cerr << "strata-sh: templates: " << templates.status().message() << "\n";
@@ -110,27 +54,15 @@ int main(int argc, char** argv) {
     return static_cast<int>(start_status.code());
   }
   strata::rtrmgr::sh::ShSession session(io, router, *templates, std::cout, std::cerr);
-  g_session = &session;
-
+  if (commands.empty()) return strata::rtrmgr::sh::RunInteractive(io, session);
   int rc = 0;
-  if (!commands.empty()) {
-    for (const auto& c : commands) {
-      for (const auto& cmd : strata::rtrmgr::sh::SplitScript(c)) {
-        const int r = session.Execute(cmd);
-        if (r != 0 && rc == 0) rc = r;
-        if (r != 0 && !keep_going) return rc;
-        if (session.wants_exit()) return rc;
-      }
+  for (const auto& c : commands) {
+    for (const auto& cmd : strata::rtrmgr::sh::SplitScript(c)) {
+      const int r = strata::rtrmgr::sh::RunCommand(io, session, cmd);
+      if (r != 0 && rc == 0) rc = r;
+      if (session.interrupted() || session.wants_exit()) return rc;
+      if (r != 0 && !keep_going) return rc;
     }
-    return rc;
-  }
-#ifdef STRATA_HAVE_READLINE
-  rl_attempted_completion_function = Completion;
-  rl_bind_key('?', HelpKey);
-#endif
-  std::string line;
-  while (!session.wants_exit() && ReadLine(session.Prompt(), line)) {
-    rc = session.Execute(line);
   }
   return rc;
 }

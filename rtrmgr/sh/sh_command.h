@@ -1,23 +1,11 @@
-// ShCommand: strata-sh's command line grammar, apart from any I/O so it can be tested alone.
+// ShCommand: one strata-sh command line split into its parts, apart from any I/O so it can be
+// tested alone.
 //
-//   line      := words [ '|' pipe ]* [ '?' ]       pipe := json | compare
-//   --json anywhere is the same as `| json`.
-// Words split as the config lexer does (quotes, escapes). ParseShow() reads the operational
-// `show` commands and ShowXrl() gives the XRL each sends:
-//   show interfaces                      fea/1.0/list_interfaces
-//   show route [vr NAME] [PREFIX]        rib.NAME rib/1.0/list_routes (within PREFIX)
-//   show bgp summary [vr NAME]           bgp.NAME bgp/1.0/list_peers
-//   show bgp neighbor ADDR [vr NAME]     bgp.NAME bgp/1.0/list_peers (peer ADDR)
-//   show bgp routes [PREFIX] [vr NAME]   bgp.NAME bgp/1.0/list_routes (prefix PREFIX)
-//   show bgp dampened [PREFIX] [vr NAME] bgp.NAME bgp/1.0/list_damped_routes (prefix PREFIX)
-//   show fib [vr NAME] [ADDRESS]         fea/1.0/list_routes (vr) or fea/1.0/lookup (address)
-//   show fib stats                       fea/1.0/get_stats
-//   show processes                       rtrmgr/1.0/list_processes
-//   show configuration                   rtrmgr/1.0/get_config
-//   show system commit                   rtrmgr/1.0/list_commits
-//   show log [LOGGER] [last N]           log/1.0/get_lines of every process (the last N lines,
-//                                        default 50, of loggers named LOGGER or below it)
-// A VR-scoped command without `vr NAME` runs for every configured VR. Stateless.
+//   line := words [ '|' pipe ]* [ '?' ]        (pipes: pipe_filter.h)
+// Words split as the config lexer does (quotes, escapes); `--json` anywhere is `| json`. A '?'
+// ending the line outside quotes asks for help on what may follow (after a space) or on the
+// words the last one may complete to; inside quotes it is a character like any other.
+// What the words mean is the command trees' business (op_commands.h). Stateless.
 #pragma once
 
 #include <string>
@@ -25,7 +13,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "libipc/xrl.h"
+#include "rtrmgr/sh/pipe_filter.h"
 
 namespace strata::rtrmgr::sh {
 
@@ -33,8 +21,12 @@ struct ShCommand {
   std::vector<std::string> words;
   bool json = false;
   bool compare = false;
-  bool help = false;            // the line ended with '?'
-  bool trailing_space = false;  // before the '?' (help on what follows, not on the last word)
+  std::vector<PipeStage> filters;  // match, except, count (in order)
+  bool help = false;               // the line ended with '?'
+  bool trailing_space = false;     // before the '?' (help on what follows, not on the last word)
+  // The '?' came inside a pipe: help on the pipe being typed (its words so far).
+  bool pipe_help = false;
+  std::vector<std::string> pipe_words;
 };
 
 StatusOr<ShCommand> ParseCommandLine(std::string_view line);
@@ -42,36 +34,7 @@ StatusOr<ShCommand> ParseCommandLine(std::string_view line);
 std::string JoinWords(const std::vector<std::string>& words, const std::string& sep = ", ");
 // Splits a `-c` script into commands at ';' and newlines outside quotes.
 std::vector<std::string> SplitScript(std::string_view text);
-
-struct ShowRequest {
-  enum class Kind {
-    kInterfaces,
-    kRoute,
-    kBgpSummary,
-    kBgpNeighbor,
-    kBgpRoutes,
-    kFib,
-    kFibLookup,
-    kFibStats,
-    kProcesses,
-    kConfiguration,
-    kCommits,
-    kBgpDampened,
-    kBgpStats,
-    kLog,
-  };
-  Kind kind = Kind::kInterfaces;
-  std::string vr;      // "" : every VR (VR-scoped kinds)
-  std::string arg;     // prefix, address, neighbour or logger
-  uint32_t last = 50;  // show log: lines
-  bool per_vr() const;
-};
-
-// `words` starts after "show". INVALID_ARGUMENT names what was expected.
-StatusOr<ShowRequest> ParseShow(const std::vector<std::string>& words);
-// The XRL for one VR (ignored by kinds that are not per VR; show log: the process instance).
-StatusOr<ipc::Xrl> ShowXrl(const ShowRequest& request, const std::string& vr);
-// The words that may follow `words` in operational mode (for `?` and Tab).
-std::vector<std::string> OperationalCompletions(const std::vector<std::string>& words);
+// Whether `text` ends inside an open quote (a '?' typed there is a character, not help).
+bool InsideQuotes(std::string_view text);
 
 }  // namespace strata::rtrmgr::sh

@@ -1,11 +1,24 @@
 #include "rtrmgr/sh/sh_session.h"
 
-#include <algorithm>
+#include <memory>
 
 #include "libipc/call/atoms_json.h"
-#include "rtrmgr/sh/show_format.h"
 
 namespace strata::rtrmgr::sh {
+namespace {
+
+std::string Join(const std::vector<std::string>& v, const std::string& sep = " ") {
+  std::string s;
+  for (const auto& w : v) s += (s.empty() ? "" : sep) + w;
+  return s;
+}
+
+// The configuration-mode commands whose words after the first are a configuration path.
+bool TakesPath(Op op) {
+  return op == Op::kSet || op == Op::kDelete || op == Op::kEdit || op == Op::kShowCandidate;
+}
+
+}  // namespace
 
 ShSession::ShSession(boost::asio::io_context& io, ipc::Router& router,
                      const TemplateTree& templates, std::ostream& out, std::ostream& err)
@@ -17,77 +30,155 @@ ShSession::ShSession(boost::asio::io_context& io, ipc::Router& router,
       out_(out),
       err_(err) {}
 
+std::string ShSession::Prompt() const {
+  if (!in_config_) return "strata> ";
+  return "[edit" + (edit_path_.empty() ? "" : " " + Join(edit_path_)) + "]\nstrata# ";
+}
+
 ipc::CallResult ShSession::CallXrl(const ipc::Xrl& xrl) {
-  bool done = false;
-  ipc::CallResult result;
-  caller_.Call(xrl, {}, [&](ipc::CallResult r) {
-    result = std::move(r);
-    done = true;
+  // Shared with the callback: an interrupted call's reply may still come after we returned.
+  struct Pending {
+    bool done = false;
+    ipc::CallResult result;
+  };
+  auto pending = std::make_shared<Pending>();
+  caller_.Call(xrl, {}, [pending](ipc::CallResult r) {
+    pending->result = std::move(r);
+    pending->done = true;
   });
-  while (!done) {
+  while (!pending->done && !interrupted_) {
     if (io_.run_one() == 0) io_.restart();
   }
-  return result;
+  if (!pending->done) return {Status(StatusCode::kCancelled, "interrupted"), {}};
+  return std::move(pending->result);
+}
+
+StatusOr<nlohmann::json> ShSession::CallJson(const std::string& xrl_text) {
+  auto xrl = ipc::Xrl::Parse(xrl_text);
+  if (!xrl.ok()) return xrl.status();
+  auto r = CallXrl(*xrl);
+  if (!r.status.ok()) return r.status;
+  return ipc::AtomsToJson(r.atoms);
 }
 
 int ShSession::Fail(const Status& s) {
-  err_ << "error: " << s.message() << "\n";
+  if (s.code() == StatusCode::kCancelled && interrupted_) return 1;
+  std::string msg = s.message();
+  if (s.code() == StatusCode::kUnavailable && !router_.finder_connected()) {
+    msg = "the router is not running (lost the Finder; is strata-rtrmgr running? STRATA_RUN_DIR?)";
+  }
+  err_ << "error: " << msg << "\n";
   return s.ok() ? 0 : static_cast<int>(s.code());
 }
 
+void ShSession::Print(std::string_view text) {
+  if (pipe_ != nullptr) {
+    pipe_->Write(text);
+  } else {
+    out_ << text;
+  }
+}
+
 int ShSession::Execute(const std::string& line) {
+  interrupted_ = false;
   auto parsed = ParseCommandLine(line);
   if (!parsed.ok()) return Fail(parsed.status());
   const ShCommand& cmd = *parsed;
   if (cmd.help) return Help(cmd);
   if (cmd.words.empty()) return 0;
-  const std::string& w0 = cmd.words[0];
-  if (in_config_) return ConfigCommand(cmd);
-  if (w0 == "show") {
-    return Show(std::vector<std::string>(cmd.words.begin() + 1, cmd.words.end()), cmd.json);
+  const CommandTree& tree = in_config_ ? ConfigurationCommands() : OperationalCommands();
+  auto m = tree.Parse(cmd.words);
+  if (!m.ok()) return Fail(m.status());
+  PipeFilter filter(cmd.filters, out_);
+  pipe_ = &filter;
+  busy_ = true;
+  int rc = in_config_ ? ConfigCommand(*m, cmd) : Operational(*m, cmd.json);
+  busy_ = false;
+  filter.Finish();
+  pipe_ = nullptr;
+  if (interrupted_) {
+    err_ << "interrupted\n";
+    if (rc == 0) rc = 1;
   }
-  if (w0 == "configure") return Configure();
-  if (w0 == "exit" || w0 == "quit") {
-    exit_ = true;
-    return 0;
+  return rc;
+}
+
+std::vector<Completion> ShSession::Completions(std::vector<std::string> words,
+                                               const std::string& partial) {
+  if (!in_config_) return OperationalCommands().Next(words, partial);
+  const CommandTree& tree = ConfigurationCommands();
+  if (words.empty()) return tree.Next(words, partial);
+  // The first word decides: a configuration path follows, an operational command, or neither.
+  auto first = tree.Parse({words[0], "x"});
+  if (!first.ok()) first = tree.Parse({words[0]});
+  if (!first.ok()) return tree.Next(words, partial);
+  const Op op = static_cast<Op>(first->id);
+  if (op == Op::kRun) {
+    return OperationalCommands().Next(std::vector<std::string>(words.begin() + 1, words.end()),
+                                      partial);
   }
-  if (w0 == "help") {
-    out_ << "configure | show " << JoinWords(OperationalCompletions({"show"}), "|")
-         << " | exit; end a line with ? for help\n";
-    return 0;
+  if (!TakesPath(op)) return tree.Next(words, partial);
+  std::vector<std::string> path = edit_path_;
+  path.insert(path.end(), words.begin() + 1, words.end());
+  std::vector<Completion> out;
+  for (std::string& w : editor_.Complete(candidate_, path, partial)) {
+    out.push_back({std::move(w), "", true});
   }
-  return Fail(InvalidArgument("unknown command '" + w0 + "' (try help or ?)"));
+  return out;
+}
+
+void ShSession::PrintCompletions(const std::vector<Completion>& options) {
+  if (options.empty()) {
+    out_ << "(no completions)\n";
+    return;
+  }
+  size_t width = 0;
+  for (const Completion& c : options) width = std::max(width, c.word.size());
+  out_ << "Possible completions:\n";
+  for (const Completion& c : options) {
+    out_ << "  " << c.word;
+    if (!c.help.empty()) out_ << std::string(width - c.word.size() + 3, ' ') << c.help;
+    out_ << "\n";
+  }
 }
 
 int ShSession::Help(const ShCommand& cmd) {
+  if (cmd.pipe_help) {
+    std::vector<std::string> pw = cmd.pipe_words;
+    if (pw.empty() || (pw.size() == 1 && !cmd.trailing_space)) {
+      PrintCompletions(PipeCompletions(pw.empty() ? "" : pw[0]));
+      return 0;
+    }
+    auto stage = ParsePipe(pw[0] + " x");
+    const bool regex = stage.ok() && (stage->kind == PipeStage::Kind::kMatch ||
+                                      stage->kind == PipeStage::Kind::kExcept);
+    PrintCompletions(regex && pw.size() == 1
+                         ? std::vector<Completion>{{"<REGEX>", "A regular expression", false}}
+                         : std::vector<Completion>{{"<Enter>", "run the command", false}});
+    return 0;
+  }
   std::vector<std::string> words = cmd.words;
   std::string partial;
   if (!cmd.trailing_space && !words.empty()) {
     partial = words.back();
     words.pop_back();
   }
-  std::vector<std::string> options;
-  if (in_config_ && !words.empty() && (words[0] == "set" || words[0] == "delete")) {
-    std::vector<std::string> path(words.begin() + 1, words.end());
-    if (partial.empty()) {
-      auto h = editor_.Help(path);
-      if (h.ok()) out_ << *h;
-    }
-    options = editor_.Complete(candidate_, path, partial);
-  } else if (in_config_ && words.empty()) {
-    options = {"commit", "delete", "exit", "load", "rollback", "run", "save", "set", "show"};
-  } else {
-    if (in_config_ && !words.empty() && words[0] == "run") words.erase(words.begin());
-    for (auto& o : OperationalCompletions(words)) {
-      if (o.rfind(partial, 0) == 0) options.push_back(o);
+  // Configuration paths: the node's own help first (its syntax and children).
+  if (in_config_ && !words.empty() && partial.empty()) {
+    auto first = ConfigurationCommands().Parse({words[0], "x"});
+    if (first.ok() && TakesPath(static_cast<Op>(first->id))) {
+      std::vector<std::string> path = edit_path_;
+      path.insert(path.end(), words.begin() + 1, words.end());
+      if (auto h = editor_.Help(path); h.ok()) {
+        out_ << *h;
+        return 0;
+      }
     }
   }
-  std::erase_if(options, [&](const std::string& o) { return o.rfind(partial, 0) != 0; });
-  if (options.empty()) {
-    out_ << "(no completions)\n";
-  } else {
-    out_ << "possible completions: " << JoinWords(options, " ") << "\n";
-  }
+  std::vector<Completion> options = Completions(words, partial);
+  const bool complete = !options.empty() && options.back().word == "<Enter>";
+  if (complete) options.push_back({"|", "Pipe through a command", false});
+  PrintCompletions(options);
   return 0;
 }
 
@@ -100,18 +191,11 @@ std::vector<std::string> ShSession::Complete(const std::string& line) {
     partial = words->back();
     words->pop_back();
   }
-  std::vector<std::string> options;
-  if (in_config_ && !words->empty() && ((*words)[0] == "set" || (*words)[0] == "delete")) {
-    options = editor_.Complete(candidate_,
-                               std::vector<std::string>(words->begin() + 1, words->end()), partial);
-  } else if (in_config_ && words->empty()) {
-    options = {"commit", "delete", "exit", "load", "rollback", "run", "save", "set", "show"};
-  } else {
-    if (in_config_ && !words->empty() && (*words)[0] == "run") words->erase(words->begin());
-    options = OperationalCompletions(*words);
+  std::vector<std::string> out;
+  for (const Completion& c : Completions(*words, partial)) {
+    if (c.keyword) out.push_back(c.word);
   }
-  std::erase_if(options, [&](const std::string& o) { return o.rfind(partial, 0) != 0; });
-  return options;
+  return out;
 }
 
 StatusOr<std::vector<std::string>> ShSession::InstancesOf(const std::string& cls) {
@@ -127,92 +211,6 @@ StatusOr<std::vector<std::string>> ShSession::InstancesOf(const std::string& cls
   }
   std::sort(out.begin(), out.end());
   return out;
-}
-
-int ShSession::Show(const std::vector<std::string>& words, bool json) {
-  auto req = ParseShow(words);
-  if (!req.ok()) return Fail(req.status());
-  using K = ShowRequest::Kind;
-  if (req->kind == K::kLog) return ShowLog(*req, json);
-  std::vector<std::string> vrs = {""};
-  if (req->per_vr()) {
-    if (!req->vr.empty()) {
-      vrs = {req->vr};
-    } else {
-      // The VRs that run the process answering (FIB views: the VRs with a RIB).
-      const bool bgp = req->kind == K::kBgpSummary || req->kind == K::kBgpNeighbor ||
-                       req->kind == K::kBgpRoutes || req->kind == K::kBgpDampened ||
-                       req->kind == K::kBgpStats;
-      const std::string cls = bgp ? "bgp" : "rib";
-      auto found = InstancesOf(cls);
-      if (!found.ok()) return Fail(found.status());
-      vrs = *found;
-      if (vrs.empty()) return Fail(NotFound("no virtual router runs " + cls));
-    }
-  }
-  nlohmann::json all = nlohmann::json::object();
-  int rc = 0;
-  for (const auto& vr : vrs) {
-    auto xrl = ShowXrl(*req, vr);
-    if (!xrl.ok()) return Fail(xrl.status());
-    auto r = CallXrl(*xrl);
-    if (!r.status.ok()) {
-      rc =
-          Fail(Status(r.status.code(), (vr.empty() ? "" : "vr " + vr + ": ") + r.status.message()));
-      continue;
-    }
-    nlohmann::json j = ipc::AtomsToJson(r.atoms);
-    if (vrs.size() > 1 || (req->per_vr() && req->vr.empty())) {
-      all[vr] = j;
-      if (!json) out_ << "vr " << vr << ":\n" << ShowFormat::Format(req->kind, j);
-    } else if (json) {
-      out_ << j.dump(2) << "\n";
-    } else {
-      out_ << ShowFormat::Format(req->kind, j);
-    }
-  }
-  if (json && (vrs.size() > 1 || (req->per_vr() && req->vr.empty()))) out_ << all.dump(2) << "\n";
-  return rc;
-}
-
-// Every process keeps its last lines (log/1.0); merged by time, the last N of them.
-int ShSession::ShowLog(const ShowRequest& req, bool json) {
-  auto r = CallXrl(*ipc::Xrl::Parse("finder://finder/finder/1.0/list_targets"));
-  if (!r.status.ok()) return Fail(r.status);
-  std::vector<std::string> instances;
-  for (const auto& a : r.atoms) {
-    if (a.name() != "instances" || !a.is_list()) continue;
-    for (const auto& e : a.elements()) instances.push_back(std::get<std::string>(e));
-  }
-  // Loggers are named after their process instance: ask only the processes that may have some
-  // under the prefix.
-  const std::string& p = req.arg;
-  auto may_hold = [&](const std::string& i) {
-    return p.empty() || p == i || p.rfind(i + ".", 0) == 0 || i.rfind(p + ".", 0) == 0;
-  };
-  nlohmann::json lines = nlohmann::json::array();
-  for (const auto& instance : instances) {
-    if (!may_hold(instance)) continue;
-    auto xrl = ShowXrl(req, instance);
-    if (!xrl.ok()) return Fail(xrl.status());
-    auto got = CallXrl(*xrl);
-    if (!got.status.ok()) continue;  // a process that does not keep lines (the Finder)
-    nlohmann::json j = ipc::AtomsToJson(got.atoms);
-    if (j.contains("lines")) {
-      for (auto& l : j["lines"]) lines.push_back(std::move(l));
-    }
-  }
-  std::stable_sort(lines.begin(), lines.end(),
-                   [](const nlohmann::json& a, const nlohmann::json& b) {
-                     return a.value("unix_ns", int64_t{0}) < b.value("unix_ns", int64_t{0});
-                   });
-  if (lines.size() > req.last) lines.erase(lines.begin(), lines.end() - req.last);
-  if (json) {
-    out_ << nlohmann::json{{"lines", lines}}.dump(2) << "\n";
-  } else {
-    out_ << ShowFormat::LogLines(lines);
-  }
-  return 0;
 }
 
 }  // namespace strata::rtrmgr::sh

@@ -38,6 +38,7 @@ std::string ShowFormat::LogLines(const nlohmann::json& lines) {
 std::string ShowFormat::Cell(const nlohmann::json& v) {
   if (v.is_null()) return "-";
   if (v.is_string()) return v.get<std::string>().empty() ? "-" : v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
   if (v.is_array()) {
     std::string s;
     for (const auto& e : v) s += (s.empty() ? "" : ",") + Cell(e);
@@ -53,32 +54,30 @@ std::string ShowFormat::Cell(const nlohmann::json& v) {
   return v.dump();
 }
 
-std::string ShowFormat::Table(const nlohmann::json& rows, const std::vector<std::string>& cols) {
-  std::vector<std::vector<std::string>> cells;
-  std::vector<std::string> head;
-  for (const auto& c : cols) {
-    std::string h = c.substr(c.rfind('.') + 1);
-    std::transform(h.begin(), h.end(), h.begin(), [](char ch) {
-      return ch == '_' ? ' ' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    });
-    head.push_back(h);
+nlohmann::json ShowFormat::At(const nlohmann::json& row, const std::string& key) {
+  const nlohmann::json* v = &row;
+  size_t start = 0;
+  while (true) {
+    const auto dot = key.find('.', start);
+    const std::string k = key.substr(start, dot == std::string::npos ? dot : dot - start);
+    if (!v->is_object() || !v->contains(k)) return nullptr;
+    v = &(*v)[k];
+    if (dot == std::string::npos) return *v;
+    start = dot + 1;
   }
-  cells.push_back(head);
+}
+
+ShowFormat::Column ShowFormat::Key(std::string header, std::string key) {
+  return {std::move(header), [key](const nlohmann::json& row) { return Cell(At(row, key)); }};
+}
+
+std::string ShowFormat::Table(const nlohmann::json& rows, const std::vector<Column>& cols) {
+  std::vector<std::vector<std::string>> cells(1);
+  for (const Column& c : cols) cells[0].push_back(c.header);
   if (rows.is_array()) {
     for (const auto& r : rows) {
       std::vector<std::string> line;
-      for (const auto& c : cols) {
-        const nlohmann::json* v = &r;
-        size_t start = 0;
-        while (v != nullptr && start <= c.size()) {
-          const auto dot = c.find('.', start);
-          const std::string key = c.substr(start, dot == std::string::npos ? dot : dot - start);
-          v = v->is_object() && v->contains(key) ? &(*v)[key] : nullptr;
-          if (dot == std::string::npos) break;
-          start = dot + 1;
-        }
-        line.push_back(v != nullptr ? Cell(*v) : "-");
-      }
+      for (const Column& c : cols) line.push_back(c.cell(r));
       cells.push_back(std::move(line));
     }
   }
@@ -93,50 +92,172 @@ std::string ShowFormat::Table(const nlohmann::json& rows, const std::vector<std:
       line += l[i];
       if (i + 1 < l.size()) line += std::string(width[i] - l[i].size() + 2, ' ');
     }
+    line.erase(line.find_last_not_of(' ') + 1);
     out += line + "\n";
   }
   return out;
 }
 
-std::string ShowFormat::Format(ShowRequest::Kind kind, const nlohmann::json& reply) {
-  using K = ShowRequest::Kind;
-  auto rows = [&](const char* key) {
-    return reply.contains(key) ? reply[key] : nlohmann::json::array();
-  };
-  switch (kind) {
-    case K::kInterfaces:
-      return Table(rows("interfaces"), {"name", "ifindex", "up", "mtu", "vr", "addresses"});
-    case K::kRoute:
-      return Table(rows("routes"), {"prefix", "protocol", "nexthop", "metric", "admin_distance",
-                                    "interface", "best"});
-    case K::kBgpSummary: {
-      // The policy in force, "(vr)" when inherited from the VR's bgp import / export.
-      nlohmann::json peers = rows("peers");
-      for (auto& p : peers) {
-        for (const char* dir : {"import", "export"}) {
-          const std::string key = std::string(dir) + "_policy";
-          std::string cell = p.contains(key) ? p[key].get<std::string>() : "";
-          if (p.value(key + "_inherited", false)) cell += " (vr)";
-          p[dir] = cell;
-        }
+std::string ShowFormat::Duration(uint64_t s) {
+  char buf[32];
+  const uint64_t d = s / 86400;
+  const uint64_t h = s / 3600 % 24;
+  const uint64_t m = s / 60 % 60;
+  if (d == 0) {
+    std::snprintf(buf, sizeof buf, "%02llu:%02llu:%02llu", static_cast<unsigned long long>(h),
+                  static_cast<unsigned long long>(m), static_cast<unsigned long long>(s % 60));
+  } else if (d < 7) {
+    std::snprintf(buf, sizeof buf, "%llud%02lluh%02llum", static_cast<unsigned long long>(d),
+                  static_cast<unsigned long long>(h), static_cast<unsigned long long>(m));
+  } else {
+    std::snprintf(buf, sizeof buf, "%lluw%llud%02lluh", static_cast<unsigned long long>(d / 7),
+                  static_cast<unsigned long long>(d % 7), static_cast<unsigned long long>(h));
+  }
+  return buf;
+}
+
+std::string ShowFormat::RibNextHop(const nlohmann::json& r) {
+  const std::string nh = r.value("nexthop", "");
+  const std::string ifname = r.value("interface", "");
+  const std::string resolved = r.value("resolved_nexthop", "");
+  std::string out;
+  if (r.value("protocol", "") != "connected" && !nh.empty()) out = nh;
+  if (!resolved.empty() && resolved != nh) out += " (via " + resolved + ")";
+  if (!ifname.empty()) out += (out.empty() ? "via " : " via ") + ifname;
+  return out.empty() ? "-" : out;
+}
+
+std::string ShowFormat::FibNextHops(const nlohmann::json& hops) {
+  if (!hops.is_array() || hops.empty()) return "blackhole";
+  std::string out;
+  for (const auto& h : hops) {
+    std::string one = h.value("address", "");
+    const std::string ifname = h.value("interface", "");
+    if (!ifname.empty()) one += (one.empty() ? "via " : " via ") + ifname;
+    const uint64_t w = h.value("weight", uint64_t{0});
+    if (w > 1) one += " (weight " + std::to_string(w) + ")";
+    out += (out.empty() ? "" : ", ") + one;
+  }
+  return out;
+}
+
+std::string ShowFormat::Record(const nlohmann::json& rec) {
+  std::string out;
+  for (auto it = rec.begin(); it != rec.end(); ++it) out += it.key() + ": " + Cell(*it) + "\n";
+  return out;
+}
+
+namespace {
+
+nlohmann::json Rows(const nlohmann::json& reply, const char* key) {
+  return reply.contains(key) ? reply[key] : nlohmann::json::array();
+}
+
+std::vector<ShowFormat::Column> RibColumns() {
+  using F = ShowFormat;
+  return {F::Key("PREFIX", "prefix"),
+          F::Key("PROTOCOL", "protocol"),
+          {"DIST/METRIC",
+           [](const nlohmann::json& r) {
+             return F::Cell(F::At(r, "admin_distance")) + "/" + F::Cell(F::At(r, "metric"));
+           }},
+          {"NEXT HOP", [](const nlohmann::json& r) { return F::RibNextHop(r); }},
+          {"FLAGS", [](const nlohmann::json& r) {
+             std::string flags = r.value("stale", false) ? "stale" : "";
+             const std::string refused = r.value("not_installed", "");
+             if (!refused.empty()) {
+               flags += (flags.empty() ? "" : ", ") + std::string("NOT INSTALLED: ") + refused;
+             }
+             return flags;
+           }}};
+}
+
+}  // namespace
+
+std::string ShowFormat::Format(Op op, const nlohmann::json& reply) {
+  switch (op) {
+    case Op::kShowInterfaces:
+      return Table(Rows(reply, "interfaces"),
+                   {Key("NAME", "name"),
+                    Key("INDEX", "ifindex"),
+                    {"STATE",
+                     [](const nlohmann::json& r) {
+                       return std::string(r.value("up", false) ? "up" : "down");
+                     }},
+                    Key("MTU", "mtu"),
+                    Key("VR", "vr"),
+                    Key("ADDRESSES", "addresses")});
+    case Op::kShowRoute:
+      if (reply.contains("found")) {  // rib/1.0/lookup_route: the longest match
+        if (!reply.value("found", false)) return "no route\n";
+        return Table(nlohmann::json::array({reply["route"]}), RibColumns());
       }
-      return Table(
-          peers, {"peer", "peer_as", "state", "uptime_s", "prefixes_received", "prefixes_accepted",
-                  "prefixes_advertised", "import", "export", "description"});
-    }
-    case K::kBgpRoutes:
-      return Table(rows("routes"), {"prefix", "peer", "nexthop", "as_path", "local_pref", "med",
-                                    "best", "accepted", "reason"});
-    case K::kBgpDampened:
-      return Table(rows("routes"),
-                   {"prefix", "peer", "penalty", "suppressed", "reuse_in_s", "flaps", "withdrawn"});
-    case K::kFib:
-      return Table(rows("routes"), {"prefix", "nexthops", "metric"});
-    case K::kProcesses:
-      return Table(rows("processes"),
-                   {"instance", "pid", "state", "restarts", "last_exit", "uptime_s"});
-    case K::kCommits: {
-      std::string out = Table(rows("commits"), {"index", "revision", "time", "user", "comment"});
+      return Table(Rows(reply, "routes"), RibColumns());
+    case Op::kShowBgpSummary:
+      return BgpSummary(reply);
+    case Op::kShowBgpNeighbor:
+      return BgpNeighbors(reply);
+    case Op::kShowBgpRoutes:  // explain_prefix (detail) or list_routes
+      return reply.contains("best_reason") ? BgpRouteDetail(reply) : BgpRoutes(reply);
+    case Op::kShowBgpReceivedRoutes:
+    case Op::kShowBgpFilteredRoutes:
+      return BgpPeerRoutes(reply);
+    case Op::kShowBgpAdvertisedRoutes:
+      return BgpAdvertisedRoutes(reply);
+    case Op::kShowBgpDampened:
+      return Table(Rows(reply, "routes"),
+                   {Key("PREFIX", "prefix"),
+                    Key("PEER", "peer"),
+                    Key("PENALTY", "penalty"),
+                    Key("SUPPRESSED", "suppressed"),
+                    {"REUSE IN",
+                     [](const nlohmann::json& r) {
+                       return r.value("suppressed", false)
+                                  ? Duration(r.value("reuse_in_s", uint64_t{0}))
+                                  : std::string("-");
+                     }},
+                    Key("FLAPS", "flaps"),
+                    Key("WITHDRAWN", "withdrawn")});
+    case Op::kShowFib:
+      if (reply.contains("found")) {  // fea/1.0/lookup
+        if (!reply.value("found", false)) return "no route\n";
+        return Cell(reply["prefix"]) + " " + FibNextHops(At(reply, "nexthops")) +
+               (reply.value("protocol", "").empty() ? "" : " (" + Cell(reply["protocol"]) + ")") +
+               "\n";
+      } else {
+        std::string head;
+        if (reply.value("table_id", uint64_t{0}) != 0) {
+          head = "kernel table " + Cell(reply["table_id"]) + "\n";
+        }
+        return head +
+               Table(Rows(reply, "routes"),
+                     {Key("PREFIX", "prefix"),
+                      {"NEXT HOP",
+                       [](const nlohmann::json& r) { return FibNextHops(At(r, "nexthops")); }},
+                      Key("METRIC", "metric"),
+                      Key("PROTOCOL", "protocol"),
+                      Key("KERNEL", "in_kernel")});
+      }
+    case Op::kShowProcesses:
+      return Table(Rows(reply, "processes"),
+                   {Key("INSTANCE", "instance"),
+                    Key("PID", "pid"),
+                    Key("STATE", "state"),
+                    Key("RESTARTS", "restarts"),
+                    Key("LAST RESTART", "last_restart_reason"),
+                    {"UPTIME",
+                     [](const nlohmann::json& r) {
+                       return r.value("state", "") == "running"
+                                  ? Duration(r.value("uptime_s", uint64_t{0}))
+                                  : std::string("-");
+                     }},
+                    Key("RSS KB", "rss_kb"),
+                    Key("ADOPTED", "adopted")});
+    case Op::kShowCommits: {
+      std::string out =
+          Table(Rows(reply, "commits"),
+                {Key("INDEX", "index"), Key("REVISION", "revision"), Key("TIME", "time"),
+                 Key("USER", "user"), Key("COMMENT", "comment")});
       if (reply.value("unconfirmed_revision", uint64_t{0}) != 0) {
         out += "revision " + std::to_string(reply.value("unconfirmed_revision", uint64_t{0})) +
                " is not confirmed: it rolls back to revision " +
@@ -145,35 +266,55 @@ std::string ShowFormat::Format(ShowRequest::Kind kind, const nlohmann::json& rep
       }
       return out;
     }
-    case K::kConfiguration:
+    case Op::kShowConfiguration:
       return reply.contains("config") ? reply["config"].get<std::string>() : "";
-    case K::kLog:
-      return reply.contains("lines") ? LogLines(reply["lines"]) : "";
-    case K::kBgpNeighbor:
-    case K::kBgpStats:
-    case K::kFibLookup:
-    case K::kFibStats:
-      break;
+    case Op::kShowBgpStats:
+      if (reply.contains("redistributed_routes")) {
+        // [{protocol, routes}] as "static=2,connected=1".
+        nlohmann::json rec = reply;
+        std::string counts;
+        for (const auto& c : reply["redistributed_routes"]) {
+          counts +=
+              (counts.empty() ? "" : ",") + Cell(At(c, "protocol")) + "=" + Cell(At(c, "routes"));
+        }
+        rec["redistributed_routes"] = counts;
+        return Record(rec);
+      }
+      return Record(reply);
+    default:
+      return Record(reply);
   }
-  // One record (or a reply with a single list of one): "key: value" lines.
-  nlohmann::json rec = reply;
-  if (kind == K::kBgpNeighbor) {
-    rec = reply.contains("peers") && !reply["peers"].empty() ? reply["peers"][0]
-                                                             : nlohmann::json::object();
-    if (rec.empty()) return "no such neighbour\n";
+}
+
+std::string ShowFormat::RibRouteDetail(const nlohmann::json& d) {
+  if (d.value("prefix", "").empty()) return "no route\n";
+  const nlohmann::json cands = d.value("candidates", nlohmann::json::array());
+  if (cands.empty()) {
+    return Cell(At(d, "prefix")) +
+           ": in no origin table (a BGP route held back: show bgp route PREFIX detail)\n";
   }
-  if (kind == K::kBgpStats && rec.contains("redistributed_routes")) {
-    // [{protocol, routes}] as "static=2,connected=1".
-    std::string counts;
-    for (const auto& c : rec["redistributed_routes"]) {
-      counts += (counts.empty() ? "" : ",") + Cell(c.value("protocol", nlohmann::json())) + "=" +
-                Cell(c.value("routes", nlohmann::json(0)));
-    }
-    rec["redistributed_routes"] = counts;
+  std::string o = Cell(At(d, "prefix")) + ": " + std::to_string(cands.size()) + " candidate(s)";
+  if (d.contains("winner")) {
+    const nlohmann::json& w = d["winner"];
+    o += ", winner " + Cell(At(w, "protocol"));
+    const std::string refused = w.value("not_installed", "");
+    o += refused.empty() ? ", installed" : ", NOT INSTALLED: " + refused;
+  } else {
+    o += ", no winner";
   }
-  std::string out;
-  for (auto it = rec.begin(); it != rec.end(); ++it) out += it.key() + ": " + Cell(*it) + "\n";
-  return out;
+  o += "\n";
+  auto line = [](const nlohmann::json& c) {
+    return "  " + Cell(At(c, "protocol")) + ", distance " + Cell(At(c, "admin_distance")) +
+           ", metric " + Cell(At(c, "metric")) + ", next hop " + RibNextHop(c) +
+           (c.value("stale", false) ? " (stale)" : "") + "\n    " + Cell(At(c, "why")) + "\n";
+  };
+  for (const auto& c : cands) {
+    if (c.value("why", "").starts_with("best")) o += line(c);
+  }
+  for (const auto& c : cands) {
+    if (!c.value("why", "").starts_with("best")) o += line(c);
+  }
+  return o;
 }
 
 }  // namespace strata::rtrmgr::sh

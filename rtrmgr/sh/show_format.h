@@ -1,26 +1,64 @@
-// ShowFormat: the text form of `show` replies: a table per listing, "key: value" lines for a
-// single record. Replies arrive as JSON (libipc/call/atoms_json.h), the same data `--json`
-// prints, so the two forms cannot disagree. Stateless.
+// ShowFormat: the text form of operational replies: a table per listing, a block of labelled
+// lines per record, durations as FRR prints them, next hops as "10.0.1.2 via veth0".
+// Replies arrive as JSON (libipc/call/atoms_json.h), the same data `--json` prints, so the two
+// forms cannot disagree; a field the reply lacks shows as "-". Stateless.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "common/json.h"
-#include "rtrmgr/sh/sh_command.h"
+#include "rtrmgr/sh/op_commands.h"
 
 namespace strata::rtrmgr::sh {
 
 class ShowFormat {
  public:
-  static std::string Format(ShowRequest::Kind kind, const nlohmann::json& reply);
-  // Columns of the objects in `rows`; a column is a key, or "a.b" into a nested object.
-  static std::string Table(const nlohmann::json& rows, const std::vector<std::string>& columns);
+  // The reply of `op` (one VR's, for per-VR commands).
+  static std::string Format(Op op, const nlohmann::json& reply);
+
+  struct Column {
+    std::string header;
+    std::function<std::string(const nlohmann::json& row)> cell;
+  };
+  static std::string Table(const nlohmann::json& rows, const std::vector<Column>& columns);
+  // A column showing a key, or "a.b" into a nested object, as Cell does.
+  static Column Key(std::string header, std::string key);
   // `show log`: one "TIME LEVEL [LOGGER] TEXT" line per log/1.0 line (local time, as the
   // processes write their logs).
   static std::string LogLines(const nlohmann::json& lines);
-  // A value as one cell: strings bare, arrays joined by ',', objects compact.
+  // A value as one cell: strings bare, arrays joined by ',', objects compact, null "-".
   static std::string Cell(const nlohmann::json& value);
+  // The value at `key` ("a.b" into nested objects), null if absent.
+  static nlohmann::json At(const nlohmann::json& row, const std::string& key);
+
+  // 42 -> "00:00:42", 90061 -> "1d01h01m", 694861 -> "1w1d01h" (FRR's forms).
+  static std::string Duration(uint64_t seconds);
+  // A RIB route's next hop: "10.0.1.2 via veth0", "via lo" (connected), "10.9.9.9 (via
+  // 10.0.1.2) via veth0" (resolved recursively).
+  static std::string RibNextHop(const nlohmann::json& route);
+  // FIB next hops: "10.0.1.2 via veth0, 10.0.2.2 via veth1 (weight 2)"; none: "blackhole".
+  static std::string FibNextHops(const nlohmann::json& nexthops);
+
+  // `show route DEST detail` (ShSession::RouteDetail): a line per candidate, the winner first.
+  static std::string RibRouteDetail(const nlohmann::json& detail);
+
+  // BGP (show_format_bgp.cc).
+  static std::string BgpSummary(const nlohmann::json& reply);
+  static std::string BgpNeighbors(const nlohmann::json& reply);
+  static std::string BgpRoutes(const nlohmann::json& reply);
+  // bgp/1.0/list_peer_routes: received (with fate and reason) and advertised routes.
+  static std::string BgpPeerRoutes(const nlohmann::json& reply);
+  static std::string BgpAdvertisedRoutes(const nlohmann::json& reply);
+  // bgp/1.0/explain_prefix: a block per path.
+  static std::string BgpRouteDetail(const nlohmann::json& reply);
+  // A BGP next hop: the unspecified address (our own routes) as "self".
+  static std::string BgpNextHop(const nlohmann::json& value);
+
+ private:
+  static std::string Record(const nlohmann::json& reply);
 };
 
 }  // namespace strata::rtrmgr::sh

@@ -9,40 +9,159 @@
 namespace strata::rtrmgr::sh {
 namespace {
 
-TEST(ShowFormatTest, RouteTableAlignsColumns) {
+TEST(ShowFormatTest, RouteTableShowsNextHopsAsOperatorsWriteThem) {
   auto j = nlohmann::json::parse(R"({"routes":[
     {"prefix":"192.0.2.0/24","protocol":"static","nexthop":"127.0.0.1","metric":1,
      "admin_distance":1,"interface":"","best":true},
-    {"prefix":"10.0.0.0/8","protocol":"bgp","nexthop":"127.0.0.3","metric":0,
-     "admin_distance":20,"interface":"lo","best":false}],"truncated":false})");
-  const std::string t = ShowFormat::Format(ShowRequest::Kind::kRoute, j);
+    {"prefix":"127.0.0.0/8","protocol":"connected","nexthop":"127.0.0.1","metric":0,
+     "admin_distance":0,"interface":"lo","best":true},
+    {"prefix":"10.0.0.0/8","protocol":"ibgp","nexthop":"10.9.9.9","metric":0,"stale":true,
+     "resolved_nexthop":"10.0.1.2","admin_distance":200,"interface":"eth0","best":true}],
+    "truncated":false})");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowRoute, j),
+            "PREFIX        PROTOCOL   DIST/METRIC  NEXT HOP                          FLAGS\n"
+            "192.0.2.0/24  static     1/1          127.0.0.1\n"
+            "127.0.0.0/8   connected  0/0          via lo\n"
+            "10.0.0.0/8    ibgp       200/0        10.9.9.9 (via 10.0.1.2) via eth0  stale\n");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowRoute, nlohmann::json::parse(R"({"found":false})")),
+            "no route\n");
+}
+
+TEST(ShowFormatTest, Durations) {
+  EXPECT_EQ(ShowFormat::Duration(0), "00:00:00");
+  EXPECT_EQ(ShowFormat::Duration(3725), "01:02:05");
+  EXPECT_EQ(ShowFormat::Duration(90061), "1d01h01m");
+  EXPECT_EQ(ShowFormat::Duration(694861), "1w1d01h");
+}
+
+TEST(ShowFormatTest, FibIsATableWithNextHopsNotJson) {
+  fea::v1::ListRoutesReply reply;
+  reply.set_table_id(100);
+  auto* r = reply.add_routes();
+  r->mutable_prefix()->set_addr(std::string("\xc6\x33\x64\x00", 4));
+  r->mutable_prefix()->set_len(24);
+  auto* h = r->add_nexthops();
+  h->mutable_address()->set_addr(std::string("\x0a\x00\x02\x02", 4));
+  h->set_interface("veth-frr");
+  h = r->add_nexthops();
+  h->mutable_address()->set_addr(std::string("\x0a\x00\x01\x02", 4));
+  h->set_interface("veth-bird");
+  h->set_weight(2);
+  r->set_protocol("ebgp");
+  r->set_in_kernel(true);
+  const std::string t =
+      ShowFormat::Format(Op::kShowFib, ipc::AtomsToJson(ipc::MessageToAtoms(reply)));
   EXPECT_EQ(t,
-            "PREFIX        PROTOCOL  NEXTHOP    METRIC  ADMIN DISTANCE  INTERFACE  BEST\n"
-            "192.0.2.0/24  static    127.0.0.1  1       1               -          true\n"
-            "10.0.0.0/8    bgp       127.0.0.3  0       20              lo         false\n");
+            "kernel table 100\n"
+            "PREFIX           NEXT HOP                                                  METRIC  "
+            "PROTOCOL  KERNEL\n"
+            "198.51.100.0/24  10.0.2.2 via veth-frr, 10.0.1.2 via veth-bird (weight 2)  0       "
+            "ebgp      yes\n");
+  EXPECT_EQ(ShowFormat::FibNextHops(nlohmann::json::array()), "blackhole");
 }
 
 TEST(ShowFormatTest, DampenedRoutesTable) {
   auto j = nlohmann::json::parse(R"({"routes":[
     {"prefix":"10.1.0.0/16","peer":"127.0.0.2","penalty":3000,"suppressed":true,
      "reuse_in_s":1800,"flaps":3,"withdrawn":false}]})");
-  EXPECT_EQ(ShowFormat::Format(ShowRequest::Kind::kBgpDampened, j),
-            "PREFIX       PEER       PENALTY  SUPPRESSED  REUSE IN S  FLAPS  WITHDRAWN\n"
-            "10.1.0.0/16  127.0.0.2  3000     true        1800        3      false\n");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpDampened, j),
+            "PREFIX       PEER       PENALTY  SUPPRESSED  REUSE IN  FLAPS  WITHDRAWN\n"
+            "10.1.0.0/16  127.0.0.2  3000     yes         00:30:00  3      no\n");
 }
 
-TEST(ShowFormatTest, SummaryShowsPoliciesInForceAndWhetherInherited) {
+TEST(ShowFormatTest, SummaryShowsUptimeAndPoliciesInForce) {
   auto j = nlohmann::json::parse(R"({"peers":[
     {"peer":"127.0.0.3","peer_as":65002,"state":"Established","export_policy":"vr-out",
-     "export_policy_inherited":true,"import_policy":"in"},
+     "export_policy_inherited":true,"import_policy":"in","uptime_s":3725,
+     "prefixes_received":5,"prefixes_accepted":4,"prefixes_advertised":3},
     {"peer":"127.0.0.4","peer_as":65003,"state":"Idle"}]})");
-  EXPECT_EQ(ShowFormat::Format(ShowRequest::Kind::kBgpSummary, j),
-            "PEER       PEER AS  STATE        UPTIME S  PREFIXES RECEIVED  PREFIXES ACCEPTED  "
-            "PREFIXES ADVERTISED  IMPORT  EXPORT       DESCRIPTION\n"
-            "127.0.0.3  65002    Established  -         -                  -                  "
-            "-                    in      vr-out (vr)  -\n"
-            "127.0.0.4  65003    Idle         -         -                  -                  "
-            "-                    -       -            -\n");
+  EXPECT_EQ(
+      ShowFormat::Format(Op::kShowBgpSummary, j),
+      "PEER       AS     STATE        UP/DOWN   RCVD  ACCEPTED  SENT  IMPORT  EXPORT       "
+      "DESCRIPTION\n"
+      "127.0.0.3  65002  Established  01:02:05  5     4         3     in      vr-out (vr)  -\n"
+      "127.0.0.4  65003  Idle         -         -     -         -     -       -            "
+      "-\n");
+}
+
+TEST(ShowFormatTest, BgpRoutesShowSelfAndMissingAttributes) {
+  // local_pref and med absent (an eBGP route, our own network): "-", not 0.
+  auto j = nlohmann::json::parse(R"({"routes":[
+    {"prefix":"198.51.100.0/24","peer":"127.0.0.3","nexthop":"127.0.0.3","as_path":"65002",
+     "origin":"igp","best":true,"reason":"only-route"},
+    {"prefix":"203.0.113.0/24","nexthop":"0.0.0.0","as_path":"","origin":"igp","best":true,
+     "reason":"only-route","local_pref":100}]})");
+  EXPECT_EQ(
+      ShowFormat::Format(Op::kShowBgpRoutes, j),
+      "    PREFIX           PEER       NEXT HOP   AS PATH  ORIGIN  LOCAL PREF  MED  WHY BEST\n"
+      "*>  198.51.100.0/24  127.0.0.3  127.0.0.3  65002    igp     -           -    "
+      "only-route\n"
+      "*>  203.0.113.0/24   local      self       (empty)  igp     100         -    "
+      "only-route\n");
+}
+
+TEST(ShowFormatTest, PeerRoutesShowFateAndReason) {
+  auto j = nlohmann::json::parse(R"({"routes":[
+    {"route":{"prefix":"10.1.0.0/24","nexthop":"10.0.1.2","as_path":"65010"},
+     "fate":"ROUTE_FATE_BEST","reason":"best: local-pref","stale":false},
+    {"route":{"prefix":"10.3.0.0/24","nexthop":"100.64.0.1","as_path":"65010"},
+     "fate":"ROUTE_FATE_NEXTHOP_UNRESOLVED","reason":"next hop 100.64.0.1 does not resolve",
+     "stale":true}]})");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpReceivedRoutes, j),
+            "PREFIX       NEXT HOP    AS PATH  FATE                        WHY\n"
+            "10.1.0.0/24  10.0.1.2    65010    best                        best: local-pref\n"
+            "10.3.0.0/24  100.64.0.1  65010    nexthop-unresolved (stale)  next hop 100.64.0.1 "
+            "does not resolve\n");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpFilteredRoutes, nlohmann::json::object()),
+            "no routes\n");
+}
+
+TEST(ShowFormatTest, RouteDetailShowsEachPathAndThePolicysChanges) {
+  auto j = nlohmann::json::parse(R"({"best_reason":"local-pref","paths":[
+    {"route":{"prefix":"10.1.0.0/24","peer":"10.0.1.2","nexthop":"10.0.1.2","as_path":"65010",
+              "origin":"igp"},
+     "accepted":{"prefix":"10.1.0.0/24","peer":"10.0.1.2","nexthop":"10.0.1.2",
+                 "as_path":"65010","origin":"igp","local_pref":200,"igp_metric":0},
+     "fate":"ROUTE_FATE_BEST","reason":"best: local-pref"},
+    {"route":{"prefix":"10.1.0.0/24","peer":"10.0.2.2","nexthop":"10.0.2.2","as_path":"65020",
+              "origin":"igp","communities":["65020:1"]},
+     "fate":"ROUTE_FATE_REJECTED_POLICY","reason":"rejected by policy in term t"}]})");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpRoutes, j),
+            "10.1.0.0/24: 2 path(s), best by local-pref\n"
+            "  From peer 10.0.1.2: best\n"
+            "    Received: AS path 65010, origin igp, next hop 10.0.1.2\n"
+            "    After import policy: AS path 65010, origin igp, next hop 10.0.1.2, local pref "
+            "200\n"
+            "    Why: best: local-pref\n"
+            "  From peer 10.0.2.2: rejected-policy\n"
+            "    Received: AS path 65020, origin igp, next hop 10.0.2.2, communities 65020:1\n"
+            "    Why: rejected by policy in term t\n");
+}
+
+TEST(ShowFormatTest, RouteTheFeaRefusedIsFlaggedNotInstalled) {
+  auto j = nlohmann::json::parse(R"({"found":true,"route":{"prefix":"198.18.0.0/24",
+    "protocol":"static","admin_distance":1,"metric":1,"nexthop":"203.0.113.77",
+    "not_installed":"next hop 0: 203.0.113.77 is on no interface of VR 'red'"}})");
+  const std::string out = ShowFormat::Format(Op::kShowRoute, j);
+  EXPECT_NE(out.find("NOT INSTALLED: next hop 0: 203.0.113.77 is on no interface of VR 'red'"),
+            std::string::npos)
+      << out;
+}
+
+TEST(ShowFormatTest, RibRouteDetailPutsTheWinnerFirst) {
+  auto j = nlohmann::json::parse(R"j({"prefix":"10.1.0.0/24","winner":{"protocol":"static",
+    "not_installed":""},"candidates":[
+    {"protocol":"ebgp","admin_distance":20,"metric":0,"nexthop":"10.0.1.2",
+     "why":"lost: admin distance 20 > 1 (static)"},
+    {"protocol":"static","admin_distance":1,"metric":1,"nexthop":"127.0.0.9",
+     "why":"best: lowest admin distance, then metric"}]})j");
+  EXPECT_EQ(ShowFormat::RibRouteDetail(j),
+            "10.1.0.0/24: 2 candidate(s), winner static, installed\n"
+            "  static, distance 1, metric 1, next hop 127.0.0.9\n"
+            "    best: lowest admin distance, then metric\n"
+            "  ebgp, distance 20, metric 0, next hop 10.0.1.2\n"
+            "    lost: admin distance 20 > 1 (static)\n");
+  EXPECT_EQ(ShowFormat::RibRouteDetail(nlohmann::json{{"prefix", ""}}), "no route\n");
 }
 
 TEST(ShowFormatTest, BgpStatsCountsRedistributedRoutesPerProtocol) {
@@ -50,7 +169,7 @@ TEST(ShowFormatTest, BgpStatsCountsRedistributedRoutesPerProtocol) {
     "redistributed_protocols":["connected","static"],
     "redistributed_routes":[{"protocol":"connected","routes":"1"},
                             {"protocol":"static","routes":"3"}]})");
-  EXPECT_EQ(ShowFormat::Format(ShowRequest::Kind::kBgpStats, j),
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpStats, j),
             "export_policy: vr-out\npeers: 2\nredistributed_protocols: connected,static\n"
             "redistributed_routes: connected=1,static=3\n");
 }
@@ -66,8 +185,8 @@ TEST(ShowFormatTest, FibStatsShowRebuildsGarbageAndLastRebuild) {
   reply.set_garbage_bytes(1700);
   reply.set_last_rebuild_usec(190000);
   reply.set_last_rebuild_unix_ms(1795000000000);
-  const std::string t = ShowFormat::Format(ShowRequest::Kind::kFibStats,
-                                           ipc::AtomsToJson(ipc::MessageToAtoms(reply)));
+  const std::string t =
+      ShowFormat::Format(Op::kShowFibStats, ipc::AtomsToJson(ipc::MessageToAtoms(reply)));
   for (const char* line :
        {"rebuilds: 3\n", "background_rebuilds_started: 3\n", "background_rebuilds_completed: 2\n",
         "abandoned_rebuilds: 0\n", "garbage_trie_nodes: 0\n", "garbage_rows: 17\n",
@@ -88,13 +207,23 @@ TEST(ShowFormatTest, CellsFlattenListsAndMissingValues) {
       "10.0.0.1/24,::1/128");
 }
 
-TEST(ShowFormatTest, NeighborIsOneRecord) {
-  auto j = nlohmann::json::parse(R"({"peers":[{"peer":"127.0.0.3","state":"Established"}]})");
-  EXPECT_EQ(ShowFormat::Format(ShowRequest::Kind::kBgpNeighbor, j),
-            "peer: 127.0.0.3\nstate: Established\n");
-  EXPECT_EQ(
-      ShowFormat::Format(ShowRequest::Kind::kBgpNeighbor, nlohmann::json::parse(R"({"peers":[]})")),
-      "no such neighbour\n");
+TEST(ShowFormatTest, NeighborIsABlockPerPeer) {
+  auto j = nlohmann::json::parse(R"({"peers":[{"peer":"127.0.0.3","peer_as":65002,
+    "peer_type":"external","state":"Established","uptime_s":61,"enabled":true,
+    "established_transitions":1,"import_policy":"in","export_policy":"out",
+    "export_policy_inherited":true,"prefixes_received":3,"prefixes_accepted":2,
+    "families":["ipv4-unicast"],"graceful_restart_configured":true,"graceful_restart":true,
+    "peer_restart_time":120}]})");
+  const std::string t = ShowFormat::Format(Op::kShowBgpNeighbor, j);
+  for (const char* line : {"Peer 127.0.0.3, AS 65002 (external)\n",
+                           "  State: Established for 00:01:01, 1 established transition(s)\n",
+                           "  Families: ipv4-unicast\n", "  Policies: import in, export out (vr)\n",
+                           "  Prefixes: 3 received, 2 accepted, 0 advertised\n",
+                           "  Graceful restart: negotiated, peer restart time 120 s\n"}) {
+    EXPECT_NE(t.find(line), std::string::npos) << line << " in\n" << t;
+  }
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpNeighbor, nlohmann::json::parse(R"({"peers":[]})")),
+            "no such neighbour\n");
 }
 
 }  // namespace

@@ -65,6 +65,7 @@ class FakeRouteKernel : public RouteKernel {
   void ReleaseGatewayHops(std::span<const GatewayHop> hops) override {
     released.insert(released.end(), hops.begin(), hops.end());
   }
+  void ReleaseAllHops() override { ++released_all; }
 
   void Put(const KernelRoute& r) { routes[Key{r.table, r.prefix, r.metric}] = r; }
   const KernelRoute* Get(uint32_t table, const IpPrefix& p, uint32_t metric) const {
@@ -76,6 +77,7 @@ class FakeRouteKernel : public RouteKernel {
   std::vector<KernelOp> applied;
   std::set<IpPrefix> fail_prefixes;
   std::vector<GatewayHop> released;  // every ReleaseGatewayHops, in order
+  int released_all = 0;              // ReleaseAllHops calls
   int dumps = 0;
 };
 

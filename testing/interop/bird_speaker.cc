@@ -65,6 +65,11 @@ std::string BirdSpeaker::MakeConfig(const SpeakerConfig& config, const std::stri
     c << "  if net = " << r.prefix << " then {\n";
     if (r.med) c << "    bgp_med = " << *r.med << ";\n";
     if (r.local_pref) c << "    bgp_local_pref = " << *r.local_pref << ";\n";
+    // The path after BIRD's own AS (which it prepends on export): prepended last first.
+    for (auto as = r.as_path.rbegin(); as != r.as_path.rend(); ++as) {
+      c << "    bgp_path.prepend(" << *as << ");\n";
+    }
+    if (!r.nexthop.empty()) c << "    bgp_next_hop = " << r.nexthop << ";\n";
     for (const auto& cm : r.communities) c << "    bgp_community.add(" << BirdTuple(cm) << ");\n";
     for (const auto& cm : r.large_communities) {
       c << "    bgp_large_community.add(" << BirdTuple(cm) << ");\n";

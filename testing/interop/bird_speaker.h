@@ -3,7 +3,8 @@
 // Runs `bird -f` in the namespace with its own config file and control socket (birdc -s) in
 // the speaker's directory. Originated routes are static blackhole routes; their attributes are
 // set in the BGP export filter (BIRD sends a MED to an eBGP peer only when the export filter
-// set it). Announce/Withdraw rewrite the config and run `birdc configure`. One BGP protocol per
+// set it; an originated route's as_path follows BIRD's own AS, its nexthop replaces the
+// session's). Announce/Withdraw rewrite the config and run `birdc configure`. One BGP protocol per
 // neighbour, named nb<index>; received routes are parsed from `show route all primary`.
 // Logs: bird.log (BIRD's own log, all classes) and bird.out (stdout/stderr).
 #pragma once

@@ -25,8 +25,28 @@ void FakeFea::send_interface(const fpb::Interface& ifc, bool removed) {
 void FakeFea::AddVr(const fpb::AddVrRequest& r, ipc::Responder<fpb::AddVrReply> reply) {
   calls.push_back("add_vr");
   add_vrs.push_back(r.vr());
-  routes[r.vr()];
-  reply(fpb::AddVrReply());
+  fpb::AddVrReply out;
+  out.set_held_routes(routes[r.vr()].size());
+  reply(out);
+}
+
+void FakeFea::ConfigComplete(const fpb::ConfigCompleteRequest&,
+                             ipc::Responder<fpb::ConfigCompleteReply> reply) {
+  complete_config();
+  reply(fpb::ConfigCompleteReply());
+}
+
+void FakeFea::WaitConfig(const fpb::WaitConfigRequest&,
+                         ipc::Responder<fpb::WaitConfigReply> reply) {
+  if (config_complete) return reply(fpb::WaitConfigReply());
+  config_waiters_.push_back(std::move(reply));
+}
+
+void FakeFea::complete_config() {
+  config_complete = true;
+  auto waiters = std::move(config_waiters_);
+  config_waiters_.clear();
+  for (auto& w : waiters) w(fpb::WaitConfigReply());
 }
 
 void FakeFea::DeleteVr(const fpb::DeleteVrRequest&, ipc::Responder<fpb::DeleteVrReply> reply) {
@@ -148,6 +168,7 @@ void FakeFea::BeginResync(const fpb::BeginResyncRequest& r,
                           ipc::Responder<fpb::BeginResyncReply> reply) {
   ++begin_resyncs;
   calls.push_back("begin_resync");
+  begin_resync_holds.push_back(r.hold_ms());
   resync_[r.vr()].clear();
   reply(fpb::BeginResyncReply());
 }

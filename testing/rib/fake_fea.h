@@ -1,7 +1,9 @@
 // FakeFea: a test double for the FEA (fea/1.0), served on a Router of its own in tests.
 // Keeps each VR's routes as the RIB's batches leave them (begin/end resync included), records
 // every call, answers watch_interfaces by sending the interfaces it was given as events, and
-// list_interfaces with them (filtered by VR).
+// list_interfaces with them (filtered by VR). add_vr answers with the routes it holds for the
+// VR (held_routes); wait_config is answered at once unless `config_complete` is false, then when
+// complete_config() or config_complete is called (not recorded in `calls`).
 // With refuse_unreachable it refuses entries like the real FEA (fea/vr_table.h): a next hop
 // whose interface is not one of the VR's, or whose address is in no subnet of the VR's
 // interfaces, makes the whole batch fail (nothing applied) and is named: in
@@ -59,6 +61,12 @@ class FakeFea : public fea::v1::FeaHandler {
                   ipc::Responder<fea::v1::ListRoutesReply> reply) override;
   void GetStats(const fea::v1::GetStatsRequest&,
                 ipc::Responder<fea::v1::GetStatsReply> reply) override;
+  void ConfigComplete(const fea::v1::ConfigCompleteRequest&,
+                      ipc::Responder<fea::v1::ConfigCompleteReply> reply) override;
+  void WaitConfig(const fea::v1::WaitConfigRequest&,
+                  ipc::Responder<fea::v1::WaitConfigReply> reply) override;
+  // Answers the held wait_config calls.
+  void complete_config();
 
   std::vector<std::string> add_vrs;
   std::vector<std::string> calls;  // add_vr, apply_routes, begin_resync, end_resync, in order
@@ -72,12 +80,15 @@ class FakeFea : public fea::v1::FeaHandler {
   size_t refused_batches = 0;
   std::vector<IpPrefix> refused;  // every entry refused, in order
   std::map<std::string, std::map<IpPrefix, fea::v1::RouteChange>> routes;  // vr -> table
+  bool config_complete = true;
+  std::vector<uint32_t> begin_resync_holds;  // hold_ms of every begin_resync, in order
 
  private:
   // Why the real FEA would refuse `c` in `vr`; empty when it would take it.
   std::string refusal(const std::string& vr, const fea::v1::RouteChange& c) const;
 
   ipc::Router& router_;
+  std::vector<ipc::Responder<fea::v1::WaitConfigReply>> config_waiters_;
   std::map<std::string, fea::v1::Interface> interfaces_;
   std::vector<std::pair<std::string, std::string>> watchers_;  // target, vr
   std::map<std::string, std::map<IpPrefix, fea::v1::RouteChange>> resync_;
