@@ -16,14 +16,17 @@
 #include "fea/netlink/route_codec.h"
 #include "fuzz/bgp_session_kind.h"
 #include "libipc/frame.h"
+#include "testing/bgp/sample_messages.h"
+#include "testing/bgp/wire_test_util.h"
+#include "testing/common/value_literals.h"
 
 namespace strata::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
 
-IpAddr A(const char* s) { return IpAddr::Parse(s).value(); }
-IpPrefix P(const char* s) { return IpPrefix::Parse(s).value(); }
+using strata::test_util::A;
+using strata::test_util::P;
 
 class Corpus {
  public:
@@ -43,59 +46,11 @@ class Corpus {
   size_t n_ = 0;
 };
 
-std::vector<uint8_t> Hex(std::string_view text) {
-  std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < text.size();) {
-    if (text[i] == ' ') {
-      ++i;
-      continue;
-    }
-    out.push_back(static_cast<uint8_t>(std::stoi(std::string(text.substr(i, 2)), nullptr, 16)));
-    i += 2;
-  }
-  return out;
-}
-
 std::vector<std::vector<uint8_t>> BgpMessages(const bgp::CodecOptions& o) {
   using namespace strata::bgp;
-  std::vector<std::vector<uint8_t>> out;
-  Capabilities caps;
-  caps.multiprotocol = {kIpv4Unicast, kIpv6Unicast};
-  caps.route_refresh = true;
-  caps.enhanced_route_refresh = true;
-  caps.graceful_restart = GracefulRestartCapability{false, true, 90, {{kIpv6Unicast, true}}};
-  caps.unknown = {RawCapability{73, {1, 2, 3}}};
-  out.push_back(EncodeOpen(OpenMessage::Make(4200000000, 90, A("10.0.0.1"), caps)));
-  out.push_back(EncodeKeepalive());
-  out.push_back(EncodeNotification(
-      MakeShutdownNotification(CeaseSubcode::kAdministrativeShutdown, "maintenance")));
-  out.push_back(EncodeRouteRefresh(RouteRefreshMessage{kIpv6Unicast, 1}));
+  std::vector<std::vector<uint8_t>> out = bgp::test_util::SampleControlMessages();
   out.push_back(EncodeEndOfRib(kIpv4Unicast));
-  out.push_back(EncodeEndOfRib(kIpv6Unicast));
-
-  PathAttributes a;
-  a.origin = Origin::kEgp;
-  a.as_path = AsPath({{AsSegmentType::kConfedSequence, {64512}},
-                      {AsSegmentType::kSequence, {65001, 4200000000}},
-                      {AsSegmentType::kSet, {1, 2}}});
-  a.next_hop = A("192.0.2.1");
-  a.med = 5;
-  a.local_pref = 7;
-  a.atomic_aggregate = true;
-  a.aggregator() = Aggregator{4200000001, A("192.0.2.9")};
-  a.communities = {1, 2};
-  a.originator_id() = A("10.9.9.9");
-  a.cluster_list() = {3};
-  a.ext_communities() = {4};
-  a.large_communities() = {{5, 6, 7}};
-  a.unknown() = {RawAttribute{0xe0, 99, {1, 2, 3}}};
-  UpdateMessage u;
-  u.attrs = a;
-  u.withdrawn = {P("10.1.0.0/16"), P("0.0.0.0/0")};
-  u.nlri = {P("10.2.0.0/15"), P("10.3.3.3/32")};
-  u.mp_reach = MpReach{kIpv6Unicast, A("2001:db8::1"), A("fe80::1"), {P("2001:db8:5::/48")}};
-  u.mp_unreach = MpUnreach{kIpv6Unicast, {P("2001:db8:6::/64"), P("::/0")}};
-  if (auto b = EncodeUpdate(u, o); b.ok()) out.push_back(*b);
+  if (auto b = EncodeUpdate(bgp::test_util::SampleUpdate(), o); b.ok()) out.push_back(*b);
 
   UpdateMessage plain;
   plain.attrs.origin = Origin::kIgp;
@@ -105,9 +60,9 @@ std::vector<std::vector<uint8_t>> BgpMessages(const bgp::CodecOptions& o) {
   if (auto b = EncodeUpdate(plain, o); b.ok()) out.push_back(*b);
   // AS_PATH SEQ(23456 7) CONFED_SEQ(5) with AS4_PATH SEQ(70000), from a session without 4-octet
   // AS: the confederation segment after an ordinary one once broke the round trip.
-  out.push_back(
-      Hex("ffffffffffffffffffffffffffffffff 002d 02 0000 0016 40020a 0202 5ba0 0007 0301 "
-          "0005 c01106 0201 00011170"));
+  out.push_back(bgp::test_util::Hex(
+      "ffffffffffffffffffffffffffffffff 002d 02 0000 0016 40020a 0202 5ba0 0007 0301 "
+      "0005 c01106 0201 00011170"));
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "bgp/wire/message_codec.h"
 #include "bgp/wire/update_message.h"
+#include "testing/bgp/sample_messages.h"
 #include "testing/bgp/wire_test_util.h"
 
 namespace strata::bgp {
@@ -17,45 +18,11 @@ using test_util::A;
 using test_util::P;
 
 std::vector<std::vector<uint8_t>> Seeds() {
-  std::vector<std::vector<uint8_t>> seeds;
-  Capabilities caps;
-  caps.multiprotocol = {kIpv4Unicast, kIpv6Unicast};
-  caps.route_refresh = true;
-  caps.graceful_restart = GracefulRestartCapability{false, true, 90, {{kIpv6Unicast, true}}};
-  caps.unknown = {RawCapability{73, {1, 2, 3}}};
-  seeds.push_back(EncodeOpen(OpenMessage::Make(4200000000, 90, A("10.0.0.1"), caps)));
-  seeds.push_back(EncodeKeepalive());
-  seeds.push_back(
-      EncodeNotification(MakeShutdownNotification(CeaseSubcode::kAdministrativeShutdown, "bye")));
-  seeds.push_back(EncodeRouteRefresh(RouteRefreshMessage{kIpv6Unicast, 1}));
-  seeds.push_back(EncodeEndOfRib(kIpv6Unicast));
-
-  PathAttributes a;
-  a.origin = Origin::kEgp;
-  a.as_path = AsPath({{AsSegmentType::kConfedSequence, {64512}},
-                      {AsSegmentType::kSequence, {65001, 4200000000}},
-                      {AsSegmentType::kSet, {1, 2}}});
-  a.next_hop = A("192.0.2.1");
-  a.med = 5;
-  a.local_pref = 7;
-  a.atomic_aggregate = true;
-  a.aggregator() = Aggregator{4200000001, A("192.0.2.9")};
-  a.communities = {1, 2};
-  a.originator_id() = A("10.9.9.9");
-  a.cluster_list() = {3};
-  a.ext_communities() = {4};
-  a.large_communities() = {{5, 6, 7}};
-  a.unknown() = {RawAttribute{0xe0, 99, {1, 2, 3}}};
-  UpdateMessage u;
-  u.attrs = a;
-  u.withdrawn = {P("10.1.0.0/16"), P("0.0.0.0/0")};
-  u.nlri = {P("10.2.0.0/15"), P("10.3.3.3/32")};
-  u.mp_reach = MpReach{kIpv6Unicast, A("2001:db8::1"), A("fe80::1"), {P("2001:db8:5::/48")}};
-  u.mp_unreach = MpUnreach{kIpv6Unicast, {P("2001:db8:6::/64"), P("::/0")}};
+  std::vector<std::vector<uint8_t>> seeds = test_util::SampleControlMessages();
   for (bool four : {true, false}) {
     CodecOptions o;
     o.four_octet_as = four;
-    seeds.push_back(*EncodeUpdate(u, o));
+    seeds.push_back(*EncodeUpdate(test_util::SampleUpdate(), o));
   }
   return seeds;
 }

@@ -140,6 +140,13 @@ TEST(RouteCodecTest, ALoneMultipathNextHopHasNoWeight) {
   EXPECT_EQ(RoundTrip({KernelOpType::kAdd, **r}), want);
 }
 
+// A gateway of the other family would not be read back (found by fuzz/netlink_fuzzer).
+TEST(RouteCodecTest, RefusesAGatewayOfTheOtherFamily) {
+  KernelRoute r{100, P("2001:db8::/32"), 200, 20, false, {{A("10.0.0.5"), 5, 1}}};
+  std::vector<uint8_t> buf;
+  EXPECT_FALSE(AppendRouteRequest(buf, {KernelOpType::kAdd, r}, 1).ok());
+}
+
 TEST(RouteCodecTest, RefusesTooManyNextHops) {
   KernelRoute r{100, P("192.0.2.0/24"), 196, 20, false, {}};
   for (uint32_t i = 0; i <= kMaxNextHops; ++i) r.nexthops.push_back({A("10.0.0.2"), i + 1, 1});

@@ -78,6 +78,14 @@ Status AppendRouteRequest(std::vector<uint8_t>& out, const KernelOp& op, uint32_
                           uint32_t nexthop_id) {
   const KernelRoute& r = op.route;
   if (r.nexthops.size() > kMaxNextHops) return InvalidArgument("too many next hops");
+  // RTA_GATEWAY is read in the route's family; another family's gateway would be refused by the
+  // kernel (and by ParseRouteMessage).
+  for (const KernelNextHop& nh : r.nexthops) {
+    if (nh.gateway && nh.gateway->family() != r.prefix.family()) {
+      return InvalidArgument("gateway " + nh.gateway->ToString() + " of another family than " +
+                             r.prefix.ToString());
+    }
+  }
   if (NextHopSpace(r) > kMsgBuf / 2) return InvalidArgument("route too large");
   alignas(nlmsghdr) std::array<uint8_t, kMsgBuf> buf{};
   nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());

@@ -490,8 +490,8 @@ TEST_F(StrataInteropTest, RouteTooBigForThePeerIsWithdrawn) {
   const auto peer = strata.PeerStatus(LeftAddr());
   EXPECT_GE(peer.value("oversize_withdrawn", 0u), 1u) << peer.dump();
   EXPECT_EQ(peer.value("state", ""), "Established") << peer.dump();
-  // FRR has no export policy: it keeps the route all along.
-  EXPECT_TRUE(frr.FindRoute("10.70.0.0/24").has_value());
+  // FRR has no export policy: it has the route (its session may come up after BIRD's).
+  EXPECT_TRUE(frr.WaitForRoute("10.70.0.0/24").has_value());
   // 10 large communities fit: the route comes back, with them.
   ASSERT_TRUE(policy(10).ok());
   const auto back = bird.WaitForRoute("10.70.0.0/24");
