@@ -140,7 +140,9 @@ Status RestartLab::StartRouter(const std::vector<std::string>& extra) {
                                    "--bin-dir",
                                    options_.bin_dir,
                                    "--log-dir",
-                                   options_.dir + "/logs"};
+                                   options_.dir + "/logs",
+                                   "--state-dir",
+                                   options_.dir + "/state"};
   argv.insert(argv.end(), options_.rtrmgr_args.begin(), options_.rtrmgr_args.end());
   argv.insert(argv.end(), extra.begin(), extra.end());
   return rtrmgr_.Start(router_ns_->Wrap(argv), options_.dir + "/rtrmgr.log");
@@ -277,7 +279,8 @@ size_t RestartLab::NexthopObjects() const {
 
 std::string RestartLab::Logs() const {
   std::string s;
-  for (const char* f : {"rtrmgr.log", "logs/fea.log", "logs/rib.lab.log", "logs/bgp.lab.log"}) {
+  for (const char* f :
+       {"rtrmgr.log", "logs/rtrmgr.log", "logs/fea.log", "logs/rib.lab.log", "logs/bgp.lab.log"}) {
     s += std::string("--- ") + f + "\n" + Tail(options_.dir + "/" + f, 6000) + "\n";
   }
   return s;
