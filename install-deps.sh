@@ -11,6 +11,7 @@ pkgs=(
   clang-format iproute2 procps
   clang libclang-rt-14-dev
   bird2 frr gobgpd exabgp
+  librtr-dev stayrtr
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -167,6 +167,19 @@ class FamilyTrie {
     return best;
   }
 
+  // Calls f(node) for every node holding a value whose key contains key (key itself too), from
+  // the shortest to the longest. One descent from the root.
+  template <typename F>
+  void each_covering(const K& key, F&& f) const {
+    for (uint32_t n = root_; n != kNil;) {
+      const Node& c = nodes_[n];
+      if (!c.key().Contains(key)) return;
+      if (c.value() != kNil) f(n);
+      if (c.len() == key.len) return;
+      n = c.child[key.bit(c.len())];
+    }
+  }
+
   // True if some value lies at a prefix strictly inside p (longer and contained).
   bool more_specific(const K& p) const {
     uint32_t n = root_;

@@ -220,6 +220,19 @@ class RouteTrie {
     return v6_.more_specific(TrieKey6::Of(p));
   }
 
+  // Calls f(prefix, value) for every entry whose prefix contains p (p itself too), from the
+  // shortest prefix to the longest.
+  template <typename F>
+  void each_covering(const IpPrefix& p, F&& f) const {
+    if (p.family() == Family::kIpv4) {
+      v4_.each_covering(TrieKey4::Of(p),
+                        [&](uint32_t n) { f(v4_.key(n).prefix(), *v4_.value(n)); });
+    } else {
+      v6_.each_covering(TrieKey6::Of(p),
+                        [&](uint32_t n) { f(v6_.key(n).prefix(), *v6_.value(n)); });
+    }
+  }
+
   Range range(const IpAddr& addr) const {
     if (addr.family() == Family::kIpv4) return range_in(v4_, TrieKey4::Of(addr));
     return range_in(v6_, TrieKey6::Of(addr));

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <random>
@@ -85,6 +86,36 @@ TEST(RouteTrieTest, HandlesNameValuesOfBothFamiliesUntilErased) {
   EXPECT_EQ(*t.find(P("2001:db8::/32")), 7);
   EXPECT_EQ(t.find_handle(P("10.1.0.0/16")), RouteTrie<int>::kNoHandle);
   EXPECT_EQ(t.find_handle(P("2001:db8::/48")), RouteTrie<int>::kNoHandle);
+}
+
+TEST(RouteTrieTest, EachCoveringVisitsEveryContainingEntryShortestFirst) {
+  // Past 32768 entries the IPv4 side descends through its jump table: covering walks must still
+  // see the prefixes shorter than /16.
+  std::mt19937 rng(5);
+  RouteTrie<int> t;
+  std::vector<IpPrefix> keys;
+  for (int i = 0; i < 40000; ++i) {
+    const int len = 8 + static_cast<int>(rng() % 17);
+    const IpPrefix p = *IpPrefix::Make(IpAddr::V4(static_cast<uint32_t>(rng()) & 0x0f0fffffu), len);
+    if (t.insert(p, i)) keys.push_back(p);
+  }
+  t.insert(P("2001:db8::/32"), 1);
+  t.insert(P("2001:db8:1::/48"), 2);
+  for (int i = 0; i < 500; ++i) {
+    const IpPrefix q = *IpPrefix::Make(IpAddr::V4(static_cast<uint32_t>(rng()) & 0x0f0fffffu), 24);
+    std::vector<IpPrefix> want;
+    for (const IpPrefix& k : keys) {
+      if (k.Contains(q)) want.push_back(k);
+    }
+    std::sort(want.begin(), want.end(),
+              [](const IpPrefix& a, const IpPrefix& b) { return a.len() < b.len(); });
+    std::vector<IpPrefix> got;
+    t.each_covering(q, [&](const IpPrefix& k, int) { got.push_back(k); });
+    ASSERT_EQ(got, want) << q.ToString();
+  }
+  std::vector<IpPrefix> got6;
+  t.each_covering(P("2001:db8:1:2::/64"), [&](const IpPrefix& k, int) { got6.push_back(k); });
+  EXPECT_EQ(got6, (std::vector<IpPrefix>{P("2001:db8::/32"), P("2001:db8:1::/48")}));
 }
 
 TEST(RouteTrieTest, TryEmplaceKeepsAnExistingValue) {

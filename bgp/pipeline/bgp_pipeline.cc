@@ -32,6 +32,38 @@ BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& 
   // The RIB may fall behind (its sink pauses the reader) without holding the peers back.
   rib_reader_->set_slack(config_.rib_slack);
   rib_.attach(this);
+  rov_.own_as = config_.confed.enabled() ? config_.confed.identifier : config_.local_as;
+  RovRevalidator::Background walk;
+  walk.scheduler = &scheduler_;
+  walk.slice = config_.deletion_slice;
+  walk.throttle = readers_behind();
+  revalidator_ = std::make_unique<RovRevalidator>(
+      [this](const std::optional<IpPrefix>& after) {
+        // The routes to validate are PeerIn's (a deletion stage's are on their way out).
+        std::optional<IpPrefix> first;
+        for (const auto& [id, p] : peers_) {
+          if (const auto hit = p->in->table().next_after(after); hit.value) {
+            KeepEarliest(first, hit.prefix);
+          }
+        }
+        return first;
+      },
+      [this](const IpPrefix& prefix) {
+        size_t changed = 0;
+        for (const auto& [id, p] : peers_) changed += p->in->Revalidate(prefix);
+        return changed;
+      },
+      std::move(walk));
+}
+
+void BgpPipeline::set_vrps(const VrpTable* vrps) {
+  if (vrps == rov_.vrps) return;
+  rov_.vrps = vrps;
+  revalidator_->ChangedAll();  // on, off, or another table: any state may differ
+}
+
+void BgpPipeline::vrps_changed(std::span<const IpPrefix> vrp_prefixes) {
+  if (rov_.on()) revalidator_->Changed(vrp_prefixes);
 }
 
 BgpPipeline::~BgpPipeline() {
@@ -61,6 +93,7 @@ StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
   p->id = next_id_++;
   const std::string label = std::to_string(p->id);
   p->in = std::make_unique<PeerIn>(p->id);
+  p->in->set_origin_validation(&rov_);
   p->filter_in =
       std::make_unique<InputFilterStage>(p->id, config_.local_as, config_.router_id, cluster_id(),
                                          p->in.get(), config.import_policy, config_.confed);
@@ -445,6 +478,9 @@ StatusOr<PipelinePeerCounters> BgpPipeline::counters(PeerId id) const {
   c.nexthop_unresolvable = nh.unresolvable;
   c.deletions_pending = p->deletions.size();
   c.damping_suppressed = p->damping ? p->damping->suppressed() : 0;
+  c.rov_valid = p->in->rov_count(RovState::kValid);
+  c.rov_invalid = p->in->rov_count(RovState::kInvalid);
+  c.rov_not_found = p->in->rov_count(RovState::kNotFound);
   c.stale = p->in->stale();
   c.llgr_stale = p->in->llgr_stale();
   return c;

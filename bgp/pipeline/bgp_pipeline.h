@@ -37,12 +37,14 @@
 #include "bgp/pipeline/input_filter_stage.h"
 #include "bgp/pipeline/nexthop_cache.h"
 #include "bgp/pipeline/nexthop_resolver_stage.h"
+#include "bgp/pipeline/origin_validation.h"
 #include "bgp/pipeline/output_filter_stage.h"
 #include "bgp/pipeline/peer_config.h"
 #include "bgp/pipeline/peer_in.h"
 #include "bgp/pipeline/peer_out.h"
 #include "bgp/pipeline/pipeline_clock.h"
 #include "bgp/pipeline/rib_out_stage.h"
+#include "bgp/pipeline/rov_revalidator.h"
 #include "bgp/wire/confederation.h"
 #include "common/status.h"
 #include "common/task_scheduler.h"
@@ -90,8 +92,11 @@ struct PipelinePeerCounters {
   uint64_t nexthop_unresolvable = 0;  // routes unusable: next hop unreachable
   size_t deletions_pending = 0;       // deletion stages still withdrawing old sessions
   uint64_t damping_suppressed = 0;    // prefixes suppressed by flap damping now
-  uint64_t stale = 0;                 // routes kept from an earlier session (graceful restart)
-  uint64_t llgr_stale = 0;            // of which long-lived stale (LLGR_STALE, RFC 9494)
+  uint64_t rov_valid = 0;             // routes in the Adj-RIB-In by origin validation state
+  uint64_t rov_invalid = 0;
+  uint64_t rov_not_found = 0;
+  uint64_t stale = 0;       // routes kept from an earlier session (graceful restart)
+  uint64_t llgr_stale = 0;  // of which long-lived stale (LLGR_STALE, RFC 9494)
 };
 
 class BgpPipeline : private RibFeed {
@@ -167,6 +172,18 @@ class BgpPipeline : private RibFeed {
   // Forgets the history of `prefix` (nullopt: all), re-announcing suppressed routes at once.
   // Returns the number of histories dropped.
   size_t clear_damping(const std::optional<IpPrefix>& prefix);
+
+  // Route origin validation (RFC 6811): every route entering the pipeline is stamped with its
+  // state against `vrps` (BgpRoute::rov), for import policies and the views; null turns it off
+  // (routes unverified). Turning it on or off validates every held route again in the
+  // background. REQUIRES: vrps outlives the pipeline or is reset first.
+  void set_vrps(const VrpTable* vrps);
+  bool origin_validation() const { return rov_.on(); }
+  // The VRPs at these prefixes were added to or removed from the table given to set_vrps: the
+  // held routes they cover are validated again in background slices (RovRevalidator), and
+  // those whose state changed are replaced downstream.
+  void vrps_changed(std::span<const IpPrefix> vrp_prefixes);
+  const RovRevalidator& revalidator() const { return *revalidator_; }
 
   StatusOr<PipelinePeerCounters> counters(PeerId id) const;
   // True once an up peer has been sent the whole table: its dump is over and nothing waits in
@@ -262,6 +279,8 @@ class BgpPipeline : private RibFeed {
   std::unique_ptr<FanoutStage> fanout_;
   FanoutStage::Reader* rib_reader_ = nullptr;
   std::optional<DampingParams> damping_;
+  OriginValidation rov_;
+  std::unique_ptr<RovRevalidator> revalidator_;
   std::unique_ptr<RibOutStage> rib_out_;
   std::map<PeerId, std::unique_ptr<Peer>> peers_;  // last: destroyed first
   PeerId next_id_ = 1;

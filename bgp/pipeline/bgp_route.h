@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 
+#include "bgp/rpki/rov_state.h"
 #include "bgp/wire/attribute_set.h"
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
@@ -63,7 +64,7 @@ using PeerInfoPtr = boost::intrusive_ptr<PeerInfo>;
 inline PeerInfoPtr NewPeerInfo(PeerInfo info = {}) { return PeerInfoPtr(new PeerInfo(info)); }
 
 struct BgpRoute {
-  BgpRoute() : refs_(0), resolvable(false), annotated(false) {}
+  BgpRoute() : refs_(0), resolvable(false), annotated(false), rov(0) {}
   // A copy has the same fields and derived data, and no references yet.
   BgpRoute(const BgpRoute& o)
       : attrs(o.attrs),
@@ -72,6 +73,7 @@ struct BgpRoute {
         refs_(0),
         resolvable(o.resolvable),
         annotated(o.annotated),
+        rov(o.rov),
         igp_metric(o.igp_metric) {}
   BgpRoute& operator=(const BgpRoute&) = delete;
 
@@ -80,13 +82,13 @@ struct BgpRoute {
   IpPrefix prefix;
 
  private:
-  // The references to this route: 14 bits, sharing a 16-bit word with the two flags below so
+  // The references to this route: 12 bits, sharing a 16-bit word with the fields below so
   // that the route fits 40 bytes (the references of 8 bytes each, the 18-byte prefix, this
   // word and the metric). A route is referenced by a few tables and queue entries and at most
-  // once per peer's pending batch, far below the limit; a count that reaches it anyway
+  // once per peer's pending batch, far below the limit (4095); a count that reaches it anyway
   // saturates: the route is then never freed (a 40-byte leak), as the kernel's refcount_t
   // does, rather than freed while still in use.
-  mutable uint16_t refs_ : 14;
+  mutable uint16_t refs_ : 12;
 
  public:
   // Derived by the nexthop resolver; meaningless above it. Set once: the resolver annotates a
@@ -95,12 +97,17 @@ struct BgpRoute {
   // different answer gets a copy. After `annotated` they never change.
   mutable uint16_t resolvable : 1;
   mutable uint16_t annotated : 1;
+  // Route origin validation state (a RovState), set by PeerIn as the route enters the pipeline
+  // (before any other stage has seen it); a later VRP change makes a copy with the new state
+  // (PeerIn::Revalidate). Read it with rov_state().
+  mutable uint16_t rov : 2;
   mutable uint32_t igp_metric = 0;
 
-  static constexpr uint16_t kSaturated = (1u << 14) - 1;
+  static constexpr uint16_t kSaturated = (1u << 12) - 1;
   uint16_t use_count() const { return refs_; }
 
   const PathAttributes& path() const { return attrs->attrs(); }
+  RovState rov_state() const { return static_cast<RovState>(rov); }
   // "10.0.0.0/8 from 192.0.2.1 [origin igp as-path ...]".
   std::string ToString() const;
 

@@ -1,5 +1,6 @@
 #include "bgp/pipeline/peer_in.h"
 
+#include <algorithm>
 #include <cassert>
 #include <unordered_map>
 #include <utility>
@@ -11,6 +12,9 @@ namespace strata::bgp {
 
 void PeerIn::announce(const BgpRouteRef& route) {
   assert(route && route->peer && route->peer->id == id_);
+  // Stamped before anything below has seen the route (a fresh object from the session).
+  if (rov_) route->rov = static_cast<uint16_t>(rov_->Validate(*route));
+  ++rov_counts_[route->rov];
   auto [held, fresh] = table_.try_emplace(route->prefix, route);  // one descent either way
   if (!fresh) {
     BgpRouteRef old = std::exchange(*held, route);
@@ -53,10 +57,25 @@ BgpRouteRef PeerIn::lookup_route(const IpPrefix& prefix) const {
   return held ? *held : nullptr;
 }
 
+bool PeerIn::Revalidate(const IpPrefix& prefix) {
+  BgpRouteRef* held = table_.find_mutable(prefix);
+  if (!held) return false;
+  const RovState now = rov_ ? rov_->Validate(**held) : RovState::kUnverified;
+  if (now == (*held)->rov_state()) return false;
+  BgpRoutePtr copy = NewRoute(**held);
+  copy->rov = static_cast<uint16_t>(now);
+  BgpRouteRef old = std::exchange(*held, BgpRouteRef(std::move(copy)));
+  --rov_counts_[old->rov];
+  ++rov_counts_[(*held)->rov];
+  send_replace(old, *held);
+  return true;
+}
+
 RouteTable PeerIn::take_routes() {
   stale_ = 0;
   with_llgr_community_ = 0;
   llgr_stale_ = 0;
+  std::fill(std::begin(rov_counts_), std::end(rov_counts_), 0);
   return std::exchange(table_, RouteTable());
 }
 
@@ -85,6 +104,7 @@ RouteTable PeerIn::take_stale(std::optional<Family> family) {
 }
 
 void PeerIn::forget(const BgpRoute& old) {
+  --rov_counts_[old.rov];
   const bool llgr = IsLlgrStale(old);
   with_llgr_community_ -= llgr;
   if (is_stale(old)) {

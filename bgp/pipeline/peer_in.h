@@ -12,14 +12,19 @@
 // route by a fresh one, and take_stale() hands the stale routes of a family to a DeletionStage.
 // Long-lived graceful restart (RFC 9494 4.2): mark_llgr_stale() re-announces the stale routes of
 // a family with the LLGR_STALE community and hands over those carrying NO_LLGR instead.
+// Route origin validation (RFC 6811): with an OriginValidation set, each stored route is stamped
+// with its state first (BgpRoute::rov); Revalidate() re-stamps a held route after a VRP change,
+// sending a replace when the state differs.
 // Threading: single-threaded.
 #pragma once
 
 #include <cstddef>
+#include <iterator>
 #include <optional>
 #include <string>
 
 #include "bgp/pipeline/bgp_stage.h"
+#include "bgp/pipeline/origin_validation.h"
 #include "common/route_trie.h"
 
 namespace strata::bgp {
@@ -59,6 +64,16 @@ class PeerIn : public BgpStage {
   // Stale routes carrying LLGR_STALE (marked here, or so received).
   size_t llgr_stale() const { return llgr_stale_; }
 
+  // Route origin validation of the routes stored from now on (null: none, unverified).
+  // REQUIRES: outlives this PeerIn or is reset first.
+  void set_origin_validation(const OriginValidation* rov) { rov_ = rov; }
+  // Validates the held route of `prefix` again: if its state changed, the held route becomes a
+  // copy with the new state and a replace goes downstream. True if it changed.
+  bool Revalidate(const IpPrefix& prefix);
+
+  // Held routes in RovState `s`.
+  size_t rov_count(RovState s) const { return rov_counts_[static_cast<size_t>(s)]; }
+
   PeerId id() const { return id_; }
   size_t size() const { return table_.size(); }
   RouteTable& table() { return table_; }
@@ -69,7 +84,9 @@ class PeerIn : public BgpStage {
   PeerId id_;
   RouteTable table_;
   PeerRef session_;
+  const OriginValidation* rov_ = nullptr;
   size_t stale_ = 0;
+  size_t rov_counts_[4] = {};       // held routes by RovState
   size_t with_llgr_community_ = 0;  // held routes carrying LLGR_STALE, stale or not
   size_t llgr_stale_ = 0;
   void forget(const BgpRoute& old);  // counters of a route leaving the table

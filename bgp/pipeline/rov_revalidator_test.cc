@@ -1,0 +1,162 @@
+#include "bgp/pipeline/rov_revalidator.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "bgp/pipeline/bgp_pipeline.h"
+#include "bgp/rpki/vrp_table.h"
+#include "testing/bgp/fake_nexthop_oracle.h"
+#include "testing/bgp/pipeline_test_util.h"
+
+namespace strata::bgp {
+namespace {
+
+using test_util::A;
+using test_util::P;
+
+TEST(RovRevalidatorTest, WalksOnlyTheRangesOfChangedVrps) {
+  std::vector<IpPrefix> held = {P("10.0.0.0/8"),   P("10.1.0.0/16"), P("10.1.2.0/24"),
+                                P("10.2.0.0/16"),  P("11.0.0.0/8"),  P("2001:db8::/32"),
+                                P("2001:db8::/48")};
+  std::vector<IpPrefix> visited;
+  RovRevalidator r(
+      [&](const std::optional<IpPrefix>& after) -> std::optional<IpPrefix> {
+        for (const IpPrefix& p : held) {
+          if (!after || *after < p) return p;
+        }
+        return std::nullopt;
+      },
+      [&](const IpPrefix& p) {
+        visited.push_back(p);
+        return size_t{0};
+      });
+  // 10.1.2.0/24 lies inside 10.1.0.0/16: walked once, as part of it.
+  r.Changed(std::vector<IpPrefix>{P("10.1.2.0/24"), P("10.1.0.0/16"), P("2001:db8::/32")});
+  EXPECT_EQ(visited, (std::vector<IpPrefix>{P("10.1.0.0/16"), P("10.1.2.0/24"), P("2001:db8::/32"),
+                                            P("2001:db8::/48")}));
+  EXPECT_EQ(r.stats().ranges, 2u);
+  EXPECT_FALSE(r.walking());
+  visited.clear();
+  // A VRP prefix nobody holds is visited once (nothing there) and nothing under it.
+  r.Changed(std::vector<IpPrefix>{P("10.3.0.0/16")});
+  EXPECT_EQ(visited, (std::vector<IpPrefix>{P("10.3.0.0/16")}));
+  visited.clear();
+  r.ChangedAll();
+  EXPECT_EQ(visited.size(), held.size() + 2);  // and the two default prefixes themselves
+}
+
+TEST(RovRevalidatorTest, SlicesAndThrottle) {
+  std::vector<IpPrefix> held;
+  for (int i = 0; i < 10; ++i) held.push_back(P("10.0." + std::to_string(i) + ".0/24"));
+  size_t visits = 0;
+  bool hold = true;
+  TaskScheduler scheduler;
+  RovRevalidator::Background bg;
+  bg.scheduler = &scheduler;
+  bg.slice = 4;
+  bg.throttle = [&] { return hold; };
+  RovRevalidator r(
+      [&](const std::optional<IpPrefix>& after) -> std::optional<IpPrefix> {
+        for (const IpPrefix& p : held) {
+          if (!after || *after < p) return p;
+        }
+        return std::nullopt;
+      },
+      [&](const IpPrefix&) {
+        ++visits;
+        return size_t{1};
+      },
+      bg);
+  r.Changed(std::vector<IpPrefix>{P("10.0.0.0/16")});
+  EXPECT_TRUE(r.walking());
+  scheduler.run_slice();
+  EXPECT_EQ(visits, 0u);  // held
+  hold = false;
+  scheduler.run_slice();
+  EXPECT_EQ(visits, 4u);  // the /16 itself (nothing there) and three /24s
+  // A change meanwhile joins the walk.
+  r.Changed(std::vector<IpPrefix>{P("10.0.9.0/24")});
+  scheduler.run_until_idle();
+  EXPECT_EQ(visits, 11u + 1u);
+  EXPECT_FALSE(r.walking());
+  EXPECT_EQ(r.stats().held, 1u);
+}
+
+// The pipeline end to end: an import policy rejecting invalid routes, and a VRP that turns a
+// route invalid: it is withdrawn from the other peer, and comes back when the VRP goes.
+TEST(RovRevalidatorTest, VrpChangeWithdrawsNewlyInvalidRouteDownstream) {
+  FakeNexthopOracle oracle;
+  oracle.set_route(P("192.0.2.0/24"), 1);
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
+  PipelineConfig config;
+  config.local_as = 65000;
+  config.router_id = A("9.9.9.9");
+  BgpPipeline pipeline(config, oracle, rib, scheduler);
+  VrpTable vrps;
+  pipeline.set_vrps(&vrps);
+  PeerId ids[2];
+  for (int i = 0; i < 2; ++i) {
+    PipelinePeerConfig c;
+    c.address = A("10.255.1." + std::to_string(i + 1));
+    c.peer_as = 65001 + i;
+    c.local_address = A("10.255.0." + std::to_string(i + 1));
+    c.import_policy = [](const BgpRouteRef& r) {
+      return r->rov_state() == RovState::kInvalid ? nullptr : r;
+    };
+    ids[i] = pipeline.add_peer(c).value();
+  }
+  test_util::FakeSessionSink up_sink;
+  test_util::FakeSessionSink down_sink;
+  ASSERT_TRUE(pipeline.peer_up(ids[0], A("10.255.1.1"), up_sink).ok());
+  ASSERT_TRUE(pipeline.peer_up(ids[1], A("10.255.1.2"), down_sink).ok());
+  auto settle = [&] {
+    while (oracle.answer_all() > 0 || scheduler.run_until_idle() > 0) {
+    }
+  };
+  test_util::AttrSpec spec;
+  spec.path = {65001, 64501};
+  const std::vector<IpPrefix> announced = {P("203.0.113.0/24"), P("198.51.100.0/24")};
+  ASSERT_TRUE(pipeline.receive_update(ids[0], test_util::Attrs(spec), announced, {}).ok());
+  settle();
+  EXPECT_EQ(down_sink.table.size(), 2u);
+  EXPECT_EQ(pipeline.counters(ids[0]).value().rov_not_found, 2u);
+
+  const uint64_t visited = pipeline.revalidator().stats().visited;
+  const Vrp other{P("203.0.113.0/24"), 24, 64999};
+  ASSERT_TRUE(vrps.Add(other));
+  pipeline.vrps_changed(std::vector<IpPrefix>{other.prefix});
+  settle();
+  EXPECT_EQ(down_sink.table.size(), 1u);
+  EXPECT_FALSE(down_sink.table.contains(P("203.0.113.0/24")));
+  EXPECT_EQ(pipeline.counters(ids[0]).value().rov_invalid, 1u);
+  EXPECT_EQ(pipeline.counters(ids[0]).value().policy_rejected, 1u);
+  // Only the VRP's range was walked.
+  EXPECT_EQ(pipeline.revalidator().stats().visited, visited + 1);
+
+  const Vrp mine{P("198.51.100.0/22"), 24, 64501};
+  ASSERT_TRUE(vrps.Add(mine));
+  pipeline.vrps_changed(std::vector<IpPrefix>{mine.prefix});
+  const size_t batches = down_sink.batches.size();
+  settle();
+  // valid now, but the route was already passed: no UPDATE for a state the policy accepts.
+  EXPECT_EQ(pipeline.counters(ids[0]).value().rov_valid, 1u);
+  EXPECT_EQ(down_sink.batches.size(), batches);
+
+  ASSERT_TRUE(vrps.Remove(other));
+  pipeline.vrps_changed(std::vector<IpPrefix>{other.prefix});
+  settle();
+  EXPECT_EQ(down_sink.table.size(), 2u);
+  EXPECT_EQ(pipeline.counters(ids[0]).value().rov_invalid, 0u);
+
+  // Off: every route unverified again, all accepted.
+  pipeline.set_vrps(nullptr);
+  settle();
+  EXPECT_EQ(pipeline.counters(ids[0]).value().rov_valid, 0u);
+  EXPECT_EQ(pipeline.counters(ids[0]).value().rov_not_found, 0u);
+  EXPECT_EQ(down_sink.table.size(), 2u);
+}
+
+}  // namespace
+}  // namespace strata::bgp
