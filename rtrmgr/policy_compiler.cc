@@ -54,6 +54,7 @@ constexpr ListNode kFromLists[] = {
     {"as-path-set", "as_path_sets"},
     {"next-hop", "nexthops"},
     {"origin", "origins"},
+    {"rpki", "rpki"},
 };
 constexpr ListNode kThenLists[] = {
     {"community-delete", "delete_communities"},

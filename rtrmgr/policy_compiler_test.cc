@@ -189,6 +189,7 @@ policy {
                 as-path-set via-blue;
                 next-hop 192.0.2.0/24 2001:db8::1/128;
                 origin igp incomplete;
+                rpki invalid not-found;
             }
             then {
                 origin egp;
@@ -259,6 +260,8 @@ TEST(PolicyCompilerTest, CompilesNamedSetsAndNewNodes) {
   EXPECT_EQ(t.nexthops(1), "2001:db8::1/128");
   ASSERT_EQ(t.origins_size(), 2);
   EXPECT_EQ(t.origins(1), "incomplete");
+  ASSERT_EQ(t.rpki_size(), 2);
+  EXPECT_EQ(t.rpki(1), "not-found");
   EXPECT_EQ(t.set_origin(), "egp");
   EXPECT_TRUE(t.replace_communities());
   EXPECT_EQ(t.set_communities(0), "65001:10");

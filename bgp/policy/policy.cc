@@ -111,6 +111,9 @@ bool TermMatches(const PolicyTerm& t, const PolicySubject& s, const PathAttribut
                                       a.origin.value_or(Origin::kIncomplete)) == t.origins.end()) {
     return false;
   }
+  if (!t.rpki.empty() && std::find(t.rpki.begin(), t.rpki.end(), s.rpki) == t.rpki.end()) {
+    return false;
+  }
   if (!t.neighbors.empty() && (!s.neighbor || std::find(t.neighbors.begin(), t.neighbors.end(),
                                                         *s.neighbor) == t.neighbors.end())) {
     return false;

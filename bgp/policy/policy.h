@@ -8,7 +8,8 @@
 // Conditions: prefix (exact, or within a prefix with a length range), protocol of the route
 // ("bgp" for every route in the BGP speaker), standard communities (values or patterns), regular
 // expressions searched in the AS path's text ("65001 65002 {65003}"), the neighbor the route came
-// from, the next hop (within a prefix), ORIGIN, extended and large communities.
+// from, the next hop (within a prefix), ORIGIN, extended and large communities, the RPKI origin
+// validation state (RFC 6811: valid, invalid, not-found; unverified without RPKI).
 // Actions: set LOCAL_PREF, set MED, set the next hop (routes of its family only), set ORIGIN;
 // for standard, large and extended communities: replace, then delete, then add; prepend the local
 // AS. Named sets (prefix lists, community sets, AS path sets) exist only in the configuration and
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "bgp/policy/policy_community.h"
+#include "bgp/rpki/rov_state.h"
 #include "bgp/wire/path_attributes.h"
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
@@ -62,6 +64,7 @@ struct PolicyTerm {
   std::vector<Origin> origins;
   std::vector<uint64_t> ext_communities;                 // carries one of these
   std::vector<LargeCommunityPattern> large_communities;  // carries one matching one of these
+  std::vector<RovState> rpki;  // the route's origin validation state is one of these
   // Actions.
   PolicyAction action = PolicyAction::kNextTerm;
   std::optional<uint32_t> set_local_pref;
@@ -91,8 +94,9 @@ using PolicyRef = std::shared_ptr<const Policy>;
 struct PolicySubject {
   IpPrefix prefix;
   std::string_view protocol = "bgp";
-  std::optional<IpAddr> neighbor;  // the peer the route came from; unset for our own routes
-  uint32_t local_as = 0;           // prepended by prepend actions
+  std::optional<IpAddr> neighbor;         // the peer the route came from; unset for our own routes
+  uint32_t local_as = 0;                  // prepended by prepend actions
+  RovState rpki = RovState::kUnverified;  // RFC 6811 state (BgpRoute::rov)
 };
 
 // Runs `policy` on `attrs` (changed in place by the actions of matching terms). True: accepted.

@@ -24,6 +24,7 @@ PolicySubject SubjectOf(const BgpRoute& route, uint32_t local_as) {
   subject.protocol = RouteProtocol(route);
   subject.neighbor = NeighborOf(route);
   subject.local_as = local_as;
+  subject.rpki = route.rov_state();
   return subject;
 }
 

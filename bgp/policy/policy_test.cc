@@ -412,6 +412,25 @@ TEST(PolicyMatchTest, Origin) {
   EXPECT_TRUE(Accepts(p, "10.0.0.0/8", a));
 }
 
+TEST(PolicyMatchTest, RpkiState) {
+  PolicyTerm t = Term(PolicyAction::kReject);
+  t.rpki = {RovState::kInvalid};
+  Policy p = One(t);
+  p.default_action = PolicyAction::kAccept;
+  PolicySubject s = Subject("10.0.0.0/8");
+  PathAttributes a = Attrs();
+  EXPECT_TRUE(EvaluatePolicy(p, s, a));  // unverified
+  s.rpki = RovState::kValid;
+  EXPECT_TRUE(EvaluatePolicy(p, s, a));
+  s.rpki = RovState::kNotFound;
+  EXPECT_TRUE(EvaluatePolicy(p, s, a));
+  s.rpki = RovState::kInvalid;
+  EXPECT_FALSE(EvaluatePolicy(p, s, a));
+  p.terms[0].rpki = {RovState::kNotFound, RovState::kInvalid};
+  s.rpki = RovState::kNotFound;
+  EXPECT_FALSE(EvaluatePolicy(p, s, a));
+}
+
 TEST(PolicyMatchTest, CommunityPatternsJoinExactCommunities) {
   PolicyTerm t = Term(PolicyAction::kAccept);
   t.communities = {*ParseCommunity("65001:1")};

@@ -59,6 +59,16 @@ class BgpService : public v1::BgpHandler {
                       ipc::Responder<v1::ListPeerRoutesReply> reply) override;
   void ExplainPrefix(const v1::ExplainPrefixRequest& request,
                      ipc::Responder<v1::ExplainPrefixReply> reply) override;
+  // RPKI (bgp_service_rpki.cc).
+  void SetRpki(const v1::SetRpkiRequest& request, ipc::Responder<v1::SetRpkiReply> reply) override;
+  void ListRpkiCaches(const v1::ListRpkiCachesRequest& request,
+                      ipc::Responder<v1::ListRpkiCachesReply> reply) override;
+  void AddRpkiCache(const v1::AddRpkiCacheRequest& request,
+                    ipc::Responder<v1::AddRpkiCacheReply> reply) override;
+  void DeleteRpkiCache(const v1::DeleteRpkiCacheRequest& request,
+                       ipc::Responder<v1::DeleteRpkiCacheReply> reply) override;
+  void SetRpkiTimers(const v1::SetRpkiTimersRequest& request,
+                     ipc::Responder<v1::SetRpkiTimersReply> reply) override;
   // Damping (bgp_service_damping.cc).
   void SetDamping(const v1::SetDampingRequest& request,
                   ipc::Responder<v1::SetDampingReply> reply) override;

@@ -77,6 +77,9 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
       out->set_prefixes_advertised(pc->advertised);
       out->set_originator_id_loops(pc->originator_id_loop);
       out->set_cluster_list_loops(pc->cluster_loop);
+      out->set_rpki_valid(pc->rov_valid);
+      out->set_rpki_invalid(pc->rov_invalid);
+      out->set_rpki_not_found(pc->rov_not_found);
     }
   }
   const PeerCounters& sc = fsm.counters();
@@ -156,6 +159,7 @@ void BgpService::fill_route(const BgpRouteRef& r, bool best, std::string_view re
   if (best) out->set_reason(std::string(reason));
   out->set_resolvable(r->resolvable);
   out->set_igp_metric(r->igp_metric);
+  out->set_rpki(std::string(RovStateName(r->rov_state())));
   out->set_accepted(true);
 }
 

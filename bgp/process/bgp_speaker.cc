@@ -216,6 +216,7 @@ Status BgpSpeaker::build_pipeline() {
   pc.input_low_water = input_low_water_;
   pipeline_ = std::make_unique<BgpPipeline>(pc, oracle_, rib_, scheduler_);
   if (Status s = pipeline_->set_damping(damping_); !s.ok()) return s;
+  pipeline_->set_vrps(rtr_ ? &vrps_ : nullptr);
   PipelinePeerConfig local;
   local.address = IpAddr();
   local.peer_as = 0;

@@ -28,6 +28,8 @@
 #include "bgp/process/asio_clock.h"
 #include "bgp/process/attribute_interner.h"
 #include "bgp/process/bgp_peer.h"
+#include "bgp/rpki/rtr_client.h"
+#include "bgp/rpki/vrp_table.h"
 #include "bgp/session/bgp_listener.h"
 #include "common/log.h"
 #include "common/task_scheduler.h"
@@ -116,6 +118,19 @@ class BgpSpeaker {
   // Route flap damping of eBGP routes (nullopt: off); kept across pipeline rebuilds.
   Status SetDamping(std::optional<DampingParams> params);
   const std::optional<DampingParams>& damping() const { return damping_; }
+
+  // RPKI route origin validation (bgp_speaker_rpki.cc): RTR sessions to `caches` (none: off,
+  // every route unverified); the VRPs they give are posted to this thread (RtrClient) and
+  // applied to vrps(), and the pipeline validates again the routes they cover. Kept across
+  // pipeline rebuilds. Errors: invalid timers or caches.
+  Status SetRpki(std::vector<RtrCacheConfig> caches, RtrTimers timers);
+  bool rpki_enabled() const { return rtr_ != nullptr; }
+  const std::vector<RtrCacheConfig>& rpki_caches() const { return rpki_caches_; }
+  const RtrTimers& rpki_timers() const { return rpki_timers_; }
+  const VrpTable& vrps() const { return vrps_; }
+  const RtrClient* rtr() const { return rtr_.get(); }
+  // Applies VRP updates as RtrClient delivers them (public for tests that feed VRPs directly).
+  void ApplyVrpUpdates(const std::vector<VrpUpdate>& updates);
   // Restarting speaker (RFC 4724 4.1, bgp_speaker_restart.cc). HoldSessions: sessions of peers
   // added from now on wait (their OPEN depends on it) until SetRestarting says whether this
   // process restarted with its routes kept (the RIB holds them stale): then our OPENs carry the
@@ -229,7 +244,11 @@ class BgpSpeaker {
   std::optional<LocalConfig> local_;
   AttributeInterner interner_;
   NullSink null_sink_;
+  VrpTable vrps_;  // before pipeline_, which points at it
   std::unique_ptr<BgpPipeline> pipeline_;
+  std::unique_ptr<RtrClient> rtr_;  // after pipeline_: its updates stop first
+  std::vector<RtrCacheConfig> rpki_caches_;
+  RtrTimers rpki_timers_;
   PeerId local_peer_id_ = 0;
   std::unique_ptr<BgpListener> listener_;
   std::map<IpPrefix, std::optional<IpAddr>> networks_;

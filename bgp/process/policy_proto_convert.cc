@@ -16,6 +16,12 @@ Status ParseAll(const Texts& texts, const std::string& field, Parse parse, std::
   return Status::Ok();
 }
 
+StatusOr<RovState> ParseRpkiState(std::string_view text) {
+  if (auto s = ParseRovState(text)) return *s;
+  return InvalidArgument("\"" + std::string(text) +
+                         "\" is not an RPKI state (valid, invalid, not-found, unverified)");
+}
+
 // Adds set `s` to `sets` under its name after parsing its members with `parse`.
 template <typename T, typename Set, typename Parse>
 Status AddSet(const Set& s, const std::string& field, Parse parse,
@@ -139,6 +145,7 @@ Status TermExtrasFromProto(const v1::PolicyTerm& t, const PolicySets& sets,
   }
   if (s.ok()) s = ParseAll(t.nexthops(), f("nexthops"), NextHopPrefix, term.nexthops);
   if (s.ok()) s = ParseAll(t.origins(), f("origins"), ParseOrigin, term.origins);
+  if (s.ok()) s = ParseAll(t.rpki(), f("rpki"), ParseRpkiState, term.rpki);
   if (s.ok()) {
     s = ParseAll(t.ext_communities(), f("ext_communities"), ParseExtCommunity,
                  term.ext_communities);

@@ -47,6 +47,8 @@ TEST(PolicyProtoConvertTest, ResolvesSetsIntoTheTerm) {
   t->add_nexthops("192.0.2.0/24");
   t->add_nexthops("2001:db8::1");
   t->add_origins("egp");
+  t->add_rpki("invalid");
+  t->add_rpki("notfound");
   t->set_set_origin("incomplete");
   t->set_replace_communities(true);
   t->add_delete_community_sets("cust");
@@ -66,6 +68,7 @@ TEST(PolicyProtoConvertTest, ResolvesSetsIntoTheTerm) {
   EXPECT_EQ(term.as_path_res.size(), 1u);
   EXPECT_EQ(term.nexthops, (std::vector<IpPrefix>{P("192.0.2.0/24"), P("2001:db8::1/128")}));
   EXPECT_EQ(term.origins, std::vector<Origin>{Origin::kEgp});
+  EXPECT_EQ(term.rpki, (std::vector<RovState>{RovState::kInvalid, RovState::kNotFound}));
   EXPECT_EQ(term.set_origin, Origin::kIncomplete);
   ASSERT_TRUE(term.replace_communities.has_value());
   EXPECT_TRUE(term.replace_communities->empty());

@@ -47,7 +47,9 @@ TEST(CommandTreeTest, AliasesOnlyWhenTypedInFull) {
   EXPECT_EQ(ParseOp({"show", "bgp", "ro"}), Op::kShowBgpRoutes);  // "routes" is no rival
   EXPECT_EQ(ParseOp({"show", "bgp", "neighbors"}), Op::kShowBgpNeighbor);
   auto next = Words(OperationalCommands().Next({"show", "bgp"}, ""));
-  EXPECT_EQ(next, (std::vector<std::string>{"dampened", "neighbor", "route", "stats", "summary"}));
+  EXPECT_EQ(next, (std::vector<std::string>{"dampened", "neighbor", "route", "rpki", "stats",
+                                             "summary"}));
+  EXPECT_EQ(ParseOp({"show", "bgp", "rpki", "cache"}), Op::kShowBgpRpki);
 }
 
 TEST(CommandTreeTest, NeighborRouteViewsAfterTheAddress) {

@@ -68,6 +68,8 @@ CommandTree BuildOperational() {
       {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix"), Vr()});
   Add(t, Op::kShowBgpStats, "show bgp stats|statistics", "Speaker-wide counters and policies",
       {Vr()});
+  Add(t, Op::kShowBgpRpki, "show bgp rpki cache",
+      "RPKI caches: RTR session state, VRPs, re-validation counters", {Vr()});
   Add(t, Op::kShowFib, "show fib", "The forwarding table",
       {Positional(ArgType::kAddress, "ADDRESS", "Where this address is forwarded"), Vr()});
   Add(t, Op::kShowFibStats, "show fib stats|statistics", "FIB and kernel counters");

@@ -22,6 +22,7 @@ enum class Op {
   kShowBgpAdvertisedRoutes,
   kShowBgpDampened,
   kShowBgpStats,
+  kShowBgpRpki,
   kShowFib,
   kShowFibStats,
   kShowProcesses,

@@ -153,6 +153,10 @@ int ShSession::Operational(const CommandMatch& m, bool json) {
       return ForEachVr("bgp", vr, json, op, [&](const std::string& v) {
         return ipc::Xrl::Parse("finder://bgp." + v + "/bgp/1.0/get_stats");
       });
+    case Op::kShowBgpRpki:
+      return ForEachVr("bgp", vr, json, op, [&](const std::string& v) {
+        return ipc::Xrl::Parse("finder://bgp." + v + "/bgp/1.0/list_rpki_caches");
+      });
     case Op::kClearBgpNeighbor:
     case Op::kEnableBgpNeighbor:
     case Op::kDisableBgpNeighbor:

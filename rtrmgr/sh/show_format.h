@@ -49,6 +49,8 @@ class ShowFormat {
   static std::string BgpSummary(const nlohmann::json& reply);
   static std::string BgpNeighbors(const nlohmann::json& reply);
   static std::string BgpRoutes(const nlohmann::json& reply);
+  // list_rpki_caches: the totals, then one line per cache.
+  static std::string BgpRpki(const nlohmann::json& reply);
   // bgp/1.0/list_peer_routes: received (with fate and reason) and advertised routes.
   static std::string BgpPeerRoutes(const nlohmann::json& reply);
   static std::string BgpAdvertisedRoutes(const nlohmann::json& reply);

@@ -174,6 +174,21 @@ TEST(ShowFormatTest, BgpStatsCountsRedistributedRoutesPerProtocol) {
             "redistributed_routes: connected=1,static=3\n");
 }
 
+TEST(ShowFormatTest, BgpRpkiCaches) {
+  auto j = nlohmann::json::parse(R"({"enabled":true,"vrps_v4":"2","refresh_s":3600,
+    "retry_s":600,"expire_s":7200,"revalidation_walks":"3","revalidated_routes":"1",
+    "caches":[{"cache":{"address":"127.0.0.1","port":3323,"preference":1},
+               "state":"RTR_ESTABLISHED","group_active":true,"vrps":"2","updates":"2",
+               "serial":1,"version":1}]})");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpRpki, j),
+            "VRPs: 2 IPv4, 0 IPv6; refresh 3600 s, retry 600 s, expire 7200 s\n"
+            "Re-validation: 3 VRP prefixes walked, 1 routes changed state, 0 pending\n"
+            "CACHE      PORT  PREF  STATE            IN USE  VRPS  UPDATES  SERIAL  VERSION\n"
+            "127.0.0.1  3323  1     RTR_ESTABLISHED  true    2     2        1       1\n");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpRpki, nlohmann::json::object()),
+            "RPKI origin validation is off (no cache)\n");
+}
+
 // `show fib stats` prints fea/1.0/get_stats as "key: value" lines, zeros included: the rebuild
 // counters and garbage are there before the first rebuild, not only after it.
 TEST(ShowFormatTest, FibStatsShowRebuildsGarbageAndLastRebuild) {
