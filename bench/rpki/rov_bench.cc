@@ -78,7 +78,8 @@ std::vector<Vrp> MakeVrps(const std::vector<OriginRoute>& routes) {
     const OriginRoute& r = routes[i];
     Vrp v{r.prefix, static_cast<uint8_t>(r.prefix.len()), r.origin};
     if (out.size() % 10 == 9) v.asn = r.origin + 1;
-    if (out.size() % 8 == 3) v.max_len = static_cast<uint8_t>(std::min(r.prefix.len() + 4, r.prefix.max_len()));
+    if (out.size() % 8 == 3)
+      v.max_len = static_cast<uint8_t>(std::min(r.prefix.len() + 4, r.prefix.max_len()));
     out.push_back(v);
   }
   return out;
@@ -126,14 +127,16 @@ int Run(size_t limit) {
 
   size_t states[4] = {};
   t0 = Clock::now();
-  for (const OriginRoute& r : routes) ++states[static_cast<size_t>(table.Validate(r.prefix, r.origin))];
+  for (const OriginRoute& r : routes)
+    ++states[static_cast<size_t>(table.Validate(r.prefix, r.origin))];
   const double validate_ms = Ms(Clock::now() - t0);
-  std::printf("validate: %zu routes in %.1f ms (%.0f ns/route): valid %zu, invalid %zu, "
-              "not-found %zu\n",
-              routes.size(), validate_ms, validate_ms * 1e6 / static_cast<double>(routes.size()),
-              states[static_cast<size_t>(RovState::kValid)],
-              states[static_cast<size_t>(RovState::kInvalid)],
-              states[static_cast<size_t>(RovState::kNotFound)]);
+  std::printf(
+      "validate: %zu routes in %.1f ms (%.0f ns/route): valid %zu, invalid %zu, "
+      "not-found %zu\n",
+      routes.size(), validate_ms, validate_ms * 1e6 / static_cast<double>(routes.size()),
+      states[static_cast<size_t>(RovState::kValid)],
+      states[static_cast<size_t>(RovState::kInvalid)],
+      states[static_cast<size_t>(RovState::kNotFound)]);
 
   // The pipeline: peer 1 sends the table, peer 2 gets what is not invalid.
   FakeNexthopOracle oracle;
@@ -181,11 +184,12 @@ int Run(size_t limit) {
   settle();
   const double load_ms = Ms(Clock::now() - t0);
   const PipelinePeerCounters c = pipeline.counters(ids[0]).value();
-  std::printf("pipeline: %zu routes in %.0f ms (validation on, import rejects invalid): peer got "
-              "%zu; valid %llu, invalid %llu, not-found %llu; %.0f MB resident for the routes\n",
-              routes.size(), load_ms, down.announced, static_cast<unsigned long long>(c.rov_valid),
-              static_cast<unsigned long long>(c.rov_invalid),
-              static_cast<unsigned long long>(c.rov_not_found), RssMb() - rss1);
+  std::printf(
+      "pipeline: %zu routes in %.0f ms (validation on, import rejects invalid): peer got "
+      "%zu; valid %llu, invalid %llu, not-found %llu; %.0f MB resident for the routes\n",
+      routes.size(), load_ms, down.announced, static_cast<unsigned long long>(c.rov_valid),
+      static_cast<unsigned long long>(c.rov_invalid),
+      static_cast<unsigned long long>(c.rov_not_found), RssMb() - rss1);
 
   // One VRP replaced by one naming another AS: its routes turn invalid and are withdrawn.
   auto change = [&](size_t n) {
@@ -204,11 +208,12 @@ int Run(size_t limit) {
     const auto start = Clock::now();
     pipeline.vrps_changed(changed);
     settle();
-    std::printf("vrp change: %zu VRPs replaced, %zu withdrawals reached the peer in %.2f ms "
-                "(%llu scheduler slices, %llu routes re-validated in all)\n",
-                done, down.withdrawals - before, Ms(Clock::now() - start),
-                static_cast<unsigned long long>(scheduler.slices_run() - slices),
-                static_cast<unsigned long long>(pipeline.revalidator().stats().visited));
+    std::printf(
+        "vrp change: %zu VRPs replaced, %zu withdrawals reached the peer in %.2f ms "
+        "(%llu scheduler slices, %llu routes re-validated in all)\n",
+        done, down.withdrawals - before, Ms(Clock::now() - start),
+        static_cast<unsigned long long>(scheduler.slices_run() - slices),
+        static_cast<unsigned long long>(pipeline.revalidator().stats().visited));
   };
   change(1);
   change(10000);

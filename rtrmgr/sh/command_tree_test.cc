@@ -48,7 +48,7 @@ TEST(CommandTreeTest, AliasesOnlyWhenTypedInFull) {
   EXPECT_EQ(ParseOp({"show", "bgp", "neighbors"}), Op::kShowBgpNeighbor);
   auto next = Words(OperationalCommands().Next({"show", "bgp"}, ""));
   EXPECT_EQ(next, (std::vector<std::string>{"dampened", "neighbor", "route", "rpki", "stats",
-                                             "summary"}));
+                                            "summary"}));
   EXPECT_EQ(ParseOp({"show", "bgp", "rpki", "cache"}), Op::kShowBgpRpki);
 }
 

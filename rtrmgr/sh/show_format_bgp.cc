@@ -185,22 +185,20 @@ std::string ShowFormat::BgpRoutes(const nlohmann::json& reply) {
 
 std::string ShowFormat::BgpRpki(const nlohmann::json& reply) {
   if (!reply.value("enabled", false)) return "RPKI origin validation is off (no cache)\n";
-  auto n = [&](const char* key) { return reply.contains(key) ? Str(reply, key) : std::string("0"); };
+  auto n = [&](const char* key) {
+    return reply.contains(key) ? Str(reply, key) : std::string("0");
+  };
   std::string out = "VRPs: " + n("vrps_v4") + " IPv4, " + n("vrps_v6") + " IPv6; refresh " +
                     n("refresh_s") + " s, retry " + n("retry_s") + " s, expire " + n("expire_s") +
                     " s\nRe-validation: " + n("revalidation_walks") + " VRP prefixes walked, " +
                     n("revalidated_routes") + " routes changed state, " +
                     n("revalidation_pending") + " pending\n";
   const nlohmann::json rows = reply.contains("caches") ? reply["caches"] : nlohmann::json::array();
-  return out + Table(rows, {Key("CACHE", "cache.address"),
-                            Key("PORT", "cache.port"),
-                            Key("PREF", "cache.preference"),
-                            Key("STATE", "state"),
-                            Key("IN USE", "group_active"),
-                            Key("VRPS", "vrps"),
-                            Key("UPDATES", "updates"),
-                            Key("SERIAL", "serial"),
-                            Key("VERSION", "version")});
+  return out +
+         Table(rows, {Key("CACHE", "cache.address"), Key("PORT", "cache.port"),
+                      Key("PREF", "cache.preference"), Key("STATE", "state"),
+                      Key("IN USE", "group_active"), Key("VRPS", "vrps"), Key("UPDATES", "updates"),
+                      Key("SERIAL", "serial"), Key("VERSION", "version")});
 }
 
 std::string ShowFormat::BgpPeerRoutes(const nlohmann::json& reply) {
