@@ -309,7 +309,7 @@ TEST(PolicyCompilerTest, UndefinedSetsAreRejectedAtTheirLocation) {
   EXPECT_EQ(errors[0].ToString(),
             "sets.conf:16:29: 'customer' is not a defined 'policy prefix-list'");
   EXPECT_EQ(errors[1].ToString(),
-            "sets.conf:33:44: 'blackhole' is not a defined 'policy large-community-set'");
+            "sets.conf:34:44: 'blackhole' is not a defined 'policy large-community-set'");
 }
 
 }  // namespace

@@ -210,6 +210,30 @@ TEST(TemplateXrlTest, DampingBlockSetsAndClearsDamping) {
   EXPECT_EQ((*plan)[0].undo->FindArg("attribute_change_penalty")->ValueToString(), "0");
 }
 
+TEST(TemplateXrlTest, RpkiBlockSetsTimersAndCaches) {
+  ConfigNode a = MustParse(kFull);
+  std::string with = kFull;
+  with.insert(with.find("        damping {"),
+              "        rpki { refresh 300; cache 192.0.2.50 { port 3323; preference 2; } }\n");
+  NoExec exec;
+  CommitHistory history("");
+  CommitEngine engine(RealTemplates(), exec, history);
+  auto plan = engine.Plan(a, MustParse(with));
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->size(), 2u);
+  EXPECT_EQ((*plan)[0].xrl.method(), "set_rpki_timers");
+  EXPECT_EQ((*plan)[0].xrl.FindArg("refresh_s")->ValueToString(), "300");
+  EXPECT_EQ((*plan)[0].xrl.FindArg("expire_s")->ValueToString(), "7200");  // the default
+  EXPECT_EQ((*plan)[1].xrl.method(), "add_rpki_cache");
+  EXPECT_EQ((*plan)[1].xrl.FindArg("cache.address")->ValueToString(), "192.0.2.50");
+  EXPECT_EQ((*plan)[1].xrl.FindArg("cache.port")->ValueToString(), "3323");
+  EXPECT_EQ((*plan)[1].xrl.FindArg("cache.preference")->ValueToString(), "2");
+  auto back = engine.Plan(MustParse(with), a);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  ASSERT_FALSE(back->empty());
+  EXPECT_EQ(back->back().xrl.method(), "set_rpki");
+}
+
 TEST(TemplateXrlTest, RedistributeSetsAndClearsTheProtocols) {
   ConfigNode a = MustParse(kFull);
   std::string one = kFull;

@@ -23,11 +23,14 @@
 #include <vector>
 
 #include "bgp/pipeline/bgp_pipeline.h"
+#include "testing/bgp/counting_sinks.h"
 #include "testing/bgp/fake_nexthop_oracle.h"
 
 namespace strata::bgp {
 namespace {
 
+using test_util::CountingRibSink;
+using test_util::CountingSessionSink;
 using Clock = std::chrono::steady_clock;
 
 struct TableRoute {
@@ -59,26 +62,6 @@ std::vector<TableRoute> LoadTable(const std::string& path, size_t limit) {
   ::pclose(p);
   return out;
 }
-
-class CountingSessionSink : public SessionSink {
- public:
-  void send_updates(UpdateBatch batch) override {
-    withdrawals += batch.withdrawals.size();
-    for (const AnnouncementGroup& g : batch.announcements) announced += g.prefixes.size();
-  }
-  bool busy() const override { return false; }
-  size_t announced = 0;
-  size_t withdrawals = 0;
-};
-
-class CountingRibSink : public RibSink {
- public:
-  void add_route(RibOrigin, const BgpRouteRef&) override { ++changes; }
-  void replace_route(RibOrigin, const BgpRouteRef&, const BgpRouteRef&) override { ++changes; }
-  void delete_route(RibOrigin, const BgpRouteRef&) override { ++changes; }
-  void end_batch() override {}
-  size_t changes = 0;
-};
 
 struct SliceStats {
   size_t slices = 0;

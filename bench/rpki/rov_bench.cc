@@ -26,6 +26,7 @@
 #include "bgp/pipeline/bgp_pipeline.h"
 #include "bgp/rpki/origin_as.h"
 #include "bgp/rpki/vrp_table.h"
+#include "testing/bgp/counting_sinks.h"
 #include "testing/bgp/fake_nexthop_oracle.h"
 
 namespace strata::bgp {
@@ -85,25 +86,6 @@ std::vector<Vrp> MakeVrps(const std::vector<OriginRoute>& routes) {
   return out;
 }
 
-class CountingSessionSink : public SessionSink {
- public:
-  void send_updates(UpdateBatch batch) override {
-    withdrawals += batch.withdrawals.size();
-    for (const AnnouncementGroup& g : batch.announcements) announced += g.prefixes.size();
-  }
-  bool busy() const override { return false; }
-  size_t announced = 0;
-  size_t withdrawals = 0;
-};
-
-class NullRibSink : public RibSink {
- public:
-  void add_route(RibOrigin, const BgpRouteRef&) override {}
-  void replace_route(RibOrigin, const BgpRouteRef&, const BgpRouteRef&) override {}
-  void delete_route(RibOrigin, const BgpRouteRef&) override {}
-  void end_batch() override {}
-};
-
 int Run(size_t limit) {
   const char* env = std::getenv("STRATA_BENCH_TABLE");
   const std::string path =
@@ -141,7 +123,7 @@ int Run(size_t limit) {
   // The pipeline: peer 1 sends the table, peer 2 gets what is not invalid.
   FakeNexthopOracle oracle;
   oracle.set_route(*IpPrefix::Parse("192.0.2.0/24"), 1);
-  NullRibSink rib;
+  test_util::CountingRibSink rib;
   TaskScheduler scheduler;
   PipelineConfig config;
   config.local_as = 65000;
@@ -159,8 +141,8 @@ int Run(size_t limit) {
     };
     ids[i] = pipeline.add_peer(c).value();
   }
-  CountingSessionSink up;
-  CountingSessionSink down;
+  test_util::CountingSessionSink up;
+  test_util::CountingSessionSink down;
   if (!pipeline.peer_up(ids[0], IpAddr::V4(0x0aff0101), up).ok() ||
       !pipeline.peer_up(ids[1], IpAddr::V4(0x0aff0102), down).ok()) {
     return 1;

@@ -88,16 +88,16 @@ TEST(ShowFormatTest, BgpRoutesShowSelfAndMissingAttributes) {
   // local_pref and med absent (an eBGP route, our own network): "-", not 0.
   auto j = nlohmann::json::parse(R"({"routes":[
     {"prefix":"198.51.100.0/24","peer":"127.0.0.3","nexthop":"127.0.0.3","as_path":"65002",
-     "origin":"igp","best":true,"reason":"only-route"},
+     "origin":"igp","best":true,"reason":"only-route","rpki":"valid"},
     {"prefix":"203.0.113.0/24","nexthop":"0.0.0.0","as_path":"","origin":"igp","best":true,
      "reason":"only-route","local_pref":100}]})");
-  EXPECT_EQ(
-      ShowFormat::Format(Op::kShowBgpRoutes, j),
-      "    PREFIX           PEER       NEXT HOP   AS PATH  ORIGIN  LOCAL PREF  MED  WHY BEST\n"
-      "*>  198.51.100.0/24  127.0.0.3  127.0.0.3  65002    igp     -           -    "
-      "only-route\n"
-      "*>  203.0.113.0/24   local      self       (empty)  igp     100         -    "
-      "only-route\n");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpRoutes, j),
+            "    PREFIX           PEER       NEXT HOP   AS PATH  ORIGIN  LOCAL PREF  MED  RPKI   "
+            "WHY BEST\n"
+            "*>  198.51.100.0/24  127.0.0.3  127.0.0.3  65002    igp     -           -    valid  "
+            "only-route\n"
+            "*>  203.0.113.0/24   local      self       (empty)  igp     100         -    -      "
+            "only-route\n");
 }
 
 TEST(ShowFormatTest, PeerRoutesShowFateAndReason) {
@@ -184,7 +184,7 @@ TEST(ShowFormatTest, BgpRpkiCaches) {
             "VRPs: 2 IPv4, 0 IPv6; refresh 3600 s, retry 600 s, expire 7200 s\n"
             "Re-validation: 3 VRP prefixes walked, 1 routes changed state, 0 pending\n"
             "CACHE      PORT  PREF  STATE            IN USE  VRPS  UPDATES  SERIAL  VERSION\n"
-            "127.0.0.1  3323  1     RTR_ESTABLISHED  true    2     2        1       1\n");
+            "127.0.0.1  3323  1     RTR_ESTABLISHED  yes     2     2        1       1\n");
   EXPECT_EQ(ShowFormat::Format(Op::kShowBgpRpki, nlohmann::json::object()),
             "RPKI origin validation is off (no cache)\n");
 }
