@@ -2,6 +2,7 @@
 // it came from, and malformed bytes become errors.
 #include <gtest/gtest.h>
 #include <libmnl/libmnl.h>
+#include <linux/if.h>
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
@@ -269,6 +270,26 @@ TEST(LinkCodecTest, MalformedLinkAndAddressMessagesAreErrors) {
   static_cast<ifaddrmsg*>(NLMSG_DATA(reinterpret_cast<nlmsghdr*>(ab.data())))->ifa_family =
       AF_INET6;
   EXPECT_FALSE(ParseAddrMessage(Hdr(ab)).ok());  // 4-byte address in an IPv6 message
+}
+
+// A name the kernel cannot have (IFNAMSIZ bytes or more before its NUL) is refused, not kept
+// whole: the FEA's own messages cut names to IFNAMSIZ - 1, so one kept would not round-trip.
+TEST(LinkCodecTest, ALinkNameOfIfnamsizOrMoreIsRefused) {
+  alignas(nlmsghdr) std::array<uint8_t, 256> raw{};
+  nlmsghdr* nlh = mnl_nlmsg_put_header(raw.data());
+  nlh->nlmsg_type = RTM_DELLINK;
+  auto* ifi = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(nlh, sizeof(ifinfomsg)));
+  ifi->ifi_index = 7;
+  const std::string name(IFNAMSIZ, 'a');
+  mnl_attr_put(nlh, IFLA_IFNAME, name.size(), name.data());  // no NUL within the attribute
+  EXPECT_FALSE(ParseLinkMessage(nlh).ok());
+
+  std::vector<uint8_t> buf;
+  AppendLinkMessage(buf, RTM_NEWLINK,
+                    LinkInfo{7, std::string(IFNAMSIZ - 1, 'b'), true, true, 1500, std::nullopt}, 1);
+  auto parsed = ParseLinkMessage(Hdr(buf));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed->name, std::string(IFNAMSIZ - 1, 'b'));
 }
 
 TEST(LinkCodecTest, ForEachMessageWalksABatchAndRejectsTruncation) {

@@ -42,6 +42,8 @@ StatusOr<LinkInfo> ParseLinkMessage(const nlmsghdr* nlh) {
     auto p = Payload(tb[IFLA_IFNAME]);
     const auto* s = reinterpret_cast<const char*>(p.data());
     l.name.assign(s, strnlen(s, p.size()));
+    // The kernel's names fit IFNAMSIZ with their NUL: a longer one is no interface's.
+    if (l.name.size() >= IFNAMSIZ) return Status(StatusCode::kDataLoss, "link name too long");
   }
   if (l.name.empty() && nlh->nlmsg_type == RTM_NEWLINK) {
     return Status(StatusCode::kDataLoss, "link without a name");
