@@ -54,12 +54,14 @@ void FeaStage::reoffer_refused() {
 
 void FeaStage::add_route(const RouteRef& route, RouteStage* caller) {
   ++routes_;
+  if (observer_) observer_(FeaOp::kAdd, route);
   enqueue(FeaOp::kAdd, route->prefix, route);
   PassThroughStage::add_route(route, caller);
 }
 
 void FeaStage::delete_route(const RouteRef& route, RouteStage* caller) {
   --routes_;
+  if (observer_) observer_(FeaOp::kDelete, route);
   enqueue(FeaOp::kDelete, route->prefix, nullptr);
   PassThroughStage::delete_route(route, caller);
 }

@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -51,6 +52,10 @@ class FeaStage : public PassThroughStage {
   FeaStage& operator=(const FeaStage&) = delete;
 
   std::string name() const override { return "fea-out"; }
+  // Told of every winner change as it arrives (before any coalescing or holding): `monitor
+  // route` records them. A replace is a kDelete of the old route then a kAdd of the new one.
+  using Observer = std::function<void(FeaOp op, const RouteRef& route)>;
+  void set_observer(Observer observer) { observer_ = std::move(observer); }
   void add_route(const RouteRef& route, RouteStage* caller) override;
   void delete_route(const RouteRef& route, RouteStage* caller) override;
 
@@ -118,6 +123,7 @@ class FeaStage : public PassThroughStage {
   std::map<IpPrefix, std::string> refused_prefixes_;  // and the FEA's reason
   uint64_t routes_refused_ = 0;
   TaskHandle dump_task_;
+  Observer observer_;
 };
 
 }  // namespace strata::rib

@@ -105,6 +105,8 @@ class Rib {
 
   const OriginTable* table(const std::string& protocol) const;
   std::vector<std::string> protocols() const;
+  // Every winner change, as FeaStage::set_observer tells it (`monitor route`).
+  void set_route_observer(FeaStage::Observer observer) { fea_->set_observer(std::move(observer)); }
   const FeaStage& fea() const { return *fea_; }
   const ExtIntStage& ext_int() const { return *ext_int_; }
   const RegisterStage& register_stage() const { return *register_; }

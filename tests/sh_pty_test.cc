@@ -247,6 +247,55 @@ TEST_F(ShPtyTest, RouterGoneIsOneClearErrorAndTheShellStays) {
   EXPECT_TRUE(sh_->Exited(5s));
 }
 
+// `monitor route` streams the winners' changes as another shell commits them; Ctrl-C ends it and
+// the prompt is back. With `| json` (a script) each change is a JSON line.
+TEST_F(ShPtyTest, MonitorRouteShowsAChangeAndCtrlCReturnsToThePrompt) {
+  sh_->Send("monitor route vr red\r");
+  std::string out = sh_->Expect("as they happen (Ctrl-C stops):");
+  ASSERT_TRUE(sh_->found()) << out;
+  auto r = h_.Run({"strata-sh", "-c",
+                   "configure; set virtual-router red static route 203.0.113.0/24 next-hop "
+                   "127.0.0.1; commit"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  out = sh_->Expect("203.0.113.0/24");
+  ASSERT_TRUE(sh_->found()) << out;
+  out = sh_->Expect("\n");
+  EXPECT_NE(out.find("static"), std::string::npos) << out;
+  EXPECT_NE(out.find("127.0.0.1"), std::string::npos) << out;
+  // The monitor's first line for it: an add, in vr red.
+  r = h_.Run({"strata-sh", "-c",
+              "configure; set virtual-router red static route 203.0.113.0/24 metric 9; commit"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  out = sh_->Expect("metric 9");
+  ASSERT_TRUE(sh_->found()) << out;
+  EXPECT_NE(out.find("vr red replace 203.0.113.0/24 static"), std::string::npos) << out;
+  sh_->Send("\x03");
+  out = sh_->Expect("strata> ");
+  ASSERT_TRUE(sh_->found()) << out;
+  out = Line("show route 203.0.113.0/24 vr red");
+  EXPECT_NE(out.find("203.0.113.0/24"), std::string::npos) << out;
+
+  // A script: JSON lines, ended by SIGINT as Ctrl-C would.
+  const pid_t mon = h_.Start({"strata-sh", "-c", "monitor route vr red | json"}, "monitor");
+  ASSERT_GT(mon, 0);
+  std::this_thread::sleep_for(500ms);  // its first poll is parked
+  r = h_.Run({"strata-sh", "-c",
+              "configure; delete virtual-router red static route 203.0.113.0/24; commit"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(ProcessHarness::WaitFor(
+      [&] { return h_.ReadLog("monitor").find("ROUTE_CHANGE_DELETE") != std::string::npos; }, 10s))
+      << h_.ReadLog("monitor");
+  h_.Kill(mon, SIGINT);
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return h_.Exited(mon); }, 10s));
+  const std::string log = h_.ReadLog("monitor");
+  const auto line = log.substr(log.find("{"), log.find('\n', log.find("{")) - log.find("{"));
+  auto j = nlohmann::json::parse(line, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << log;
+  EXPECT_EQ(j.value("vr", ""), "red");
+  EXPECT_EQ(j.value("change", ""), "ROUTE_CHANGE_DELETE");
+  EXPECT_EQ(j["route"].value("prefix", ""), "203.0.113.0/24");
+}
+
 // Scripts (-c) use the same grammar: levels, show PATH, load merge (all or nothing).
 TEST_F(ShPtyTest, LoadMergeAndLevelsInScripts) {
   const std::string good = h_.run_dir() + "/merge.conf";

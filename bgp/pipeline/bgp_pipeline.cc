@@ -451,9 +451,11 @@ std::vector<BgpPipeline::DampedRoute> BgpPipeline::damped_routes() const {
   return out;
 }
 
-size_t BgpPipeline::clear_damping(const std::optional<IpPrefix>& prefix) {
+size_t BgpPipeline::clear_damping(const std::optional<IpPrefix>& prefix,
+                                  std::optional<PeerId> peer) {
   size_t n = 0;
   for (auto& [id, p] : peers_) {
+    if (peer && id != *peer) continue;
     if (p->damping) n += p->damping->Clear(prefix);
   }
   return n;

@@ -169,9 +169,10 @@ class BgpPipeline : private RibFeed {
   };
   // Every prefix with damping history, by peer then prefix.
   std::vector<DampedRoute> damped_routes() const;
-  // Forgets the history of `prefix` (nullopt: all), re-announcing suppressed routes at once.
-  // Returns the number of histories dropped.
-  size_t clear_damping(const std::optional<IpPrefix>& prefix);
+  // Forgets the history of `prefix` (nullopt: all) learned from `peer` (nullopt: every peer),
+  // re-announcing suppressed routes at once. Returns the number of histories dropped.
+  size_t clear_damping(const std::optional<IpPrefix>& prefix,
+                       std::optional<PeerId> peer = std::nullopt);
 
   // Route origin validation (RFC 6811): every route entering the pipeline is stamped with its
   // state against `vrps` (BgpRoute::rov), for import policies and the views; null turns it off

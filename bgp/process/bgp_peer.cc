@@ -247,11 +247,15 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
                        : std::stable_partition(announced.begin(), announced.end(), is_v4);
   const std::span<const IpPrefix> per_family[2] = {{announced.begin(), mid},
                                                    {mid, announced.end()}};
+  RecordUpdates(journal_, UpdateEvent::Direction::kReceived, settings_.session.peer_address,
+                AttributeSetPtr(), withdrawn);
   bool withdrawals_sent = false;
   for (int f = 0; f < 2; ++f) {
     if (per_family[f].empty()) continue;
     const Family family = f == 0 ? Family::kIpv4 : Family::kIpv6;
     AttributeSetPtr attrs = interner_.Intern(update.update.AttributesFor(family));
+    RecordUpdates(journal_, UpdateEvent::Direction::kReceived, settings_.session.peer_address,
+                  attrs, per_family[f]);
     const std::span<const IpPrefix> w =
         withdrawals_sent ? std::span<const IpPrefix>() : std::span<const IpPrefix>(withdrawn);
     (void)pipeline_.receive_update(id_, attrs, per_family[f], w);
@@ -392,6 +396,8 @@ void BgpPeer::send_updates(UpdateBatch batch) {
   for (const IpPrefix& p : batch.withdrawals) withdrawn[p.is_v4() ? 0 : 1].push_back(p);
   for (int f = 0; f < 2; ++f) {
     if (withdrawn[f].empty()) continue;
+    RecordUpdates(journal_, UpdateEvent::Direction::kSent, settings_.session.peer_address,
+                  AttributeSetPtr(), withdrawn[f]);
     if (Status s = session_->Withdraw(f == 0 ? kIpv4Unicast : kIpv6Unicast, withdrawn[f]);
         !s.ok()) {
       ++counters_.send_errors;
@@ -403,6 +409,8 @@ void BgpPeer::send_updates(UpdateBatch batch) {
 
 void BgpPeer::announce(const AnnouncementGroup& g, const char* what) {
   const AfiSafi family = UnicastOf(g.family);
+  RecordUpdates(journal_, UpdateEvent::Direction::kSent, settings_.session.peer_address, g.attrs,
+                g.prefixes);
   Status s = session_->Announce(g.attrs, family, g.prefixes);
   if (s.code() == StatusCode::kResourceExhausted) {
     PathAttributes slim = g.attrs->attrs();

@@ -37,6 +37,7 @@
 #include "bgp/process/attribute_interner.h"
 #include "bgp/process/output_gate.h"
 #include "bgp/process/peer_graceful_restart.h"
+#include "bgp/process/update_journal.h"
 #include "bgp/session/peer_session.h"
 #include "common/log.h"
 
@@ -131,6 +132,9 @@ class BgpPeer : public SessionConsumer, public SessionSink {
     defer_eor_ = std::move(defer);
     eor_in_hook_ = std::move(eor_in);
   }
+  // Where the UPDATEs received and sent are recorded (`monitor bgp updates`); null: nowhere.
+  // REQUIRES: the journal outlives the peer.
+  void set_journal(UpdateJournal* journal) { journal_ = journal; }
   // Called after each read's messages went into the pipeline (SessionConsumer::OnInputDone).
   void set_input_done_hook(std::function<void()> hook) { input_done_hook_ = std::move(hook); }
   // The speaker's selection is done: the held table goes to the peer, every prefix once (our
@@ -219,6 +223,7 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   std::function<bool()> defer_eor_;
   std::function<void()> eor_in_hook_;
   std::function<void()> input_done_hook_;
+  UpdateJournal* journal_ = nullptr;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -69,6 +69,9 @@ class BgpService : public v1::BgpHandler {
                        ipc::Responder<v1::DeleteRpkiCacheReply> reply) override;
   void SetRpkiTimers(const v1::SetRpkiTimersRequest& request,
                      ipc::Responder<v1::SetRpkiTimersReply> reply) override;
+  // `monitor bgp updates` (bgp_service_watch.cc): a long poll, parked in the speaker.
+  void WatchUpdates(const v1::WatchUpdatesRequest& request,
+                    ipc::Responder<v1::WatchUpdatesReply> reply) override;
   // Damping (bgp_service_damping.cc).
   void SetDamping(const v1::SetDampingRequest& request,
                   ipc::Responder<v1::SetDampingReply> reply) override;
@@ -88,6 +91,8 @@ class BgpService : public v1::BgpHandler {
   void fill_peer(const BgpPeer& p, v1::PeerStatus* out) const;
   void fill_route(const BgpRouteRef& r, bool best, std::string_view reason,
                   v1::BgpRoute* out) const;
+  // A route's path attributes: next hop, AS path, origin, MED, local pref, communities, ...
+  static void fill_attributes(const PathAttributes& a, v1::BgpRoute* out);
   // A route peer `id` sent, what became of it and why.
   void fill_fate(PeerId id, const BgpPipeline::RouteFate& f, v1::PeerRoute* out) const;
 

@@ -1,6 +1,7 @@
 // BgpService's damping methods: set_damping, list_damped_routes, clear_damping.
 #include <map>
 
+#include "bgp/process/bgp_proto_convert.h"
 #include "bgp/process/bgp_service.h"
 #include "bgp/process/damping_convert.h"
 #include "libipc/common_convert.h"
@@ -49,8 +50,16 @@ void BgpService::ClearDamping(const v1::ClearDampingRequest& request,
                               ipc::Responder<v1::ClearDampingReply> reply) {
   auto prefix = OptionalPrefix(request.prefix());
   if (!prefix.ok()) return reply.Fail(prefix.status());
+  auto peer = OptionalAddrFromProto(request.peer(), "peer");
+  if (!peer.ok()) return reply.Fail(peer.status());
+  std::optional<PeerId> id;
+  if (*peer) {
+    const BgpPeer* p = speaker_.peer(**peer);
+    if (p == nullptr) return reply.Fail(NotFound("no such peer " + (*peer)->ToString()));
+    id = p->id();
+  }
   v1::ClearDampingReply out;
-  if (BgpPipeline* pl = speaker_.pipeline()) out.set_cleared(pl->clear_damping(*prefix));
+  if (BgpPipeline* pl = speaker_.pipeline()) out.set_cleared(pl->clear_damping(*prefix, id));
   reply(std::move(out));
 }
 

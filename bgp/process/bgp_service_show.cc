@@ -134,10 +134,19 @@ void BgpService::ListPeers(const v1::ListPeersRequest& request,
 
 void BgpService::fill_route(const BgpRouteRef& r, bool best, std::string_view reason,
                             v1::BgpRoute* out) const {
-  const PathAttributes& a = r->path();
   ipc::PrefixToProto(r->prefix, out->mutable_prefix());
   if (r->peer && !r->peer->address.is_zero())
     ipc::AddrToProto(r->peer->address, out->mutable_peer());
+  fill_attributes(r->path(), out);
+  out->set_best(best);
+  if (best) out->set_reason(std::string(reason));
+  out->set_resolvable(r->resolvable);
+  out->set_igp_metric(r->igp_metric);
+  out->set_rpki(std::string(RovStateName(r->rov_state())));
+  out->set_accepted(true);
+}
+
+void BgpService::fill_attributes(const PathAttributes& a, v1::BgpRoute* out) {
   if (a.next_hop) ipc::AddrToProto(*a.next_hop, out->mutable_nexthop());
   out->set_as_path(a.as_path ? a.as_path->ToString() : "");
   out->set_origin(std::string(OriginName(a.origin.value_or(Origin::kIncomplete))));
@@ -155,12 +164,6 @@ void BgpService::fill_route(const BgpRouteRef& r, bool best, std::string_view re
   }
   if (a.originator_id()) ipc::AddrToProto(*a.originator_id(), out->mutable_originator_id());
   for (uint32_t c : a.cluster_list()) out->add_cluster_list(IpAddr::V4(c).ToString());
-  out->set_best(best);
-  if (best) out->set_reason(std::string(reason));
-  out->set_resolvable(r->resolvable);
-  out->set_igp_metric(r->igp_metric);
-  out->set_rpki(std::string(RovStateName(r->rov_state())));
-  out->set_accepted(true);
 }
 
 void BgpService::ListRoutes(const v1::ListRoutesRequest& request,

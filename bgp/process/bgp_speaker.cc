@@ -253,6 +253,7 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpSpeaker::make_peer(PeerSettings settings) 
   if (peer.ok()) {
     (*peer)->set_restart_hooks([this] { return restarting_; }, [this] { check_restart_done(); });
     (*peer)->set_input_done_hook([this] { input_done(); });
+    (*peer)->set_journal(&update_journal_);
   }
   return peer;
 }

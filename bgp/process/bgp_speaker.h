@@ -31,6 +31,7 @@
 #include "bgp/rpki/rtr_client.h"
 #include "bgp/rpki/vrp_table.h"
 #include "bgp/session/bgp_listener.h"
+#include "common/journal_poller.h"
 #include "common/log.h"
 #include "common/task_scheduler.h"
 
@@ -147,6 +148,15 @@ class BgpSpeaker {
   std::vector<IpAddr> awaited_end_of_rib() const;
   bool holding_sessions() const { return hold_sessions_; }
 
+  // `monitor bgp updates`: the UPDATEs every peer received and was sent (update_journal.h),
+  // after `after` (0: from the next one), answered as soon as there are any or empty after
+  // `timeout` (JournalPoller).
+  void WatchUpdates(uint64_t after, size_t max, std::chrono::milliseconds timeout,
+                    UpdateJournal::Answer answer) {
+    update_poller_.Poll(after, max, timeout, std::move(answer));
+  }
+  const UpdateJournal& update_journal() const { return update_journal_; }
+
   bool configured() const { return pipeline_ != nullptr; }
   const std::optional<LocalConfig>& local_config() const { return local_; }
   // The route reflection CLUSTER_ID in use (REQUIRES: configured()).
@@ -251,6 +261,8 @@ class BgpSpeaker {
   RtrTimers rpki_timers_;
   PeerId local_peer_id_ = 0;
   std::unique_ptr<BgpListener> listener_;
+  UpdateJournal update_journal_{UpdateJournal::Options()};  // before peers_, which record in it
+  JournalPoller<UpdateEvent> update_poller_{io_, update_journal_};
   std::map<IpPrefix, std::optional<IpAddr>> networks_;
   std::map<IpPrefix, RedistRoute> redist_;  // every redistributed route, shadowed or not
   std::map<std::string, PolicyRef> policies_;

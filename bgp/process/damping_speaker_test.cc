@@ -120,6 +120,12 @@ TEST_F(DampingSpeakerTest, FlappingNetworkIsSuppressedAndComesBackAfterReuse) {
   EXPECT_FALSE(InRib("b", "10.1.0.0/16"));
   bpb::ClearDampingRequest clear;
   ipc::PrefixToProto(P("10.1.0.0/16"), clear.mutable_prefix());
+  // Of a peer b does not have: refused; of its peer a (127.0.0.2): released.
+  ipc::AddrToProto(*IpAddr::Parse("127.0.0.9"), clear.mutable_peer());
+  EXPECT_EQ(
+      (Bgp<bpb::ClearDampingRequest, bpb::ClearDampingReply>("b", "clear_damping", clear)).code(),
+      StatusCode::kNotFound);
+  ipc::AddrToProto(*IpAddr::Parse("127.0.0.2"), clear.mutable_peer());
   bpb::ClearDampingReply cleared;
   ASSERT_TRUE(
       (Bgp<bpb::ClearDampingRequest, bpb::ClearDampingReply>("b", "clear_damping", clear, &cleared))

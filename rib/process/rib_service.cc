@@ -16,9 +16,14 @@ RibService::RibService(ipc::Router& router, Parts parts,
       parts_(std::move(parts)),
       rib_(*parts_.rib),
       watch_(std::move(watch)),
-      changed_(std::move(changed)) {}
+      changed_(std::move(changed)),
+      journal_(std::make_unique<RouteJournal>(router.io(), RouteJournal::Journal::Options())) {
+  rib_.set_route_observer(
+      [journal = journal_.get()](FeaOp op, const RouteRef& r) { journal->Observe(op, r); });
+}
 
 RibService::~RibService() {
+  rib_.set_route_observer(nullptr);
   *alive_ = false;
   for (const auto& [id, out] : redist_) (void)rib_.redist_unsubscribe(id);
 }

@@ -30,6 +30,7 @@
 #include "rib/process/protocol_owners.h"
 #include "rib/process/remote_interest_listener.h"
 #include "rib/process/remote_redist_output.h"
+#include "rib/process/route_journal.h"
 #include "rib/process/table_readiness.h"
 #include "rib/rib.h"
 
@@ -91,6 +92,10 @@ class RibService : public v1::RibHandler {
                   ipc::Responder<v1::ListRoutesReply> reply) override;
   void GetStats(const v1::GetStatsRequest& request,
                 ipc::Responder<v1::GetStatsReply> reply) override;
+  // `monitor route` (rib_service_watch.cc): a long poll of the winners' changes.
+  void WatchRoutes(const v1::WatchRoutesRequest& request,
+                   ipc::Responder<v1::WatchRoutesReply> reply) override;
+  const RouteJournal& route_journal() const { return *journal_; }
   void ConfigComplete(const v1::ConfigCompleteRequest& request,
                       ipc::Responder<v1::ConfigCompleteReply> reply) override;
   void GetRestartState(const v1::GetRestartStateRequest& request,
@@ -136,6 +141,7 @@ class RibService : public v1::RibHandler {
   std::vector<HeldInterest> held_interests_;
   void answer_restart_states();
   std::unique_ptr<boost::asio::steady_timer> restart_state_timer_;
+  std::unique_ptr<RouteJournal> journal_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

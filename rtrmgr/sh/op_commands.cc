@@ -35,6 +35,8 @@ CommandTree BuildOperational() {
   t.SetHelp("disable", "Take something administratively down");
   t.SetHelp("disable bgp", "BGP peers");
   t.SetHelp("disable bgp neighbor ADDRESS", "The peer's address");
+  t.SetHelp("monitor", "Watch changes as they happen (Ctrl-C stops; `| json`: JSON lines)");
+  t.SetHelp("monitor bgp", "BGP UPDATEs");
   t.SetHelp("show bgp neighbor ADDRESS", "The peer's address");
 
   Add(t, Op::kShowInterfaces, "show interfaces", "Interfaces, their addresses and VRs");
@@ -103,7 +105,16 @@ CommandTree BuildOperational() {
        Vr()});
   Add(t, Op::kClearBgpDamping, "clear bgp damping|dampening",
       "Forget flap history, release suppressed routes",
-      {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix (default: all)"), Vr()});
+      {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix (default: all)"),
+       {"neighbor", ArgType::kAddress, "ADDRESS", false, {}, "Only this peer's routes", "address"},
+       Vr()});
+  Add(t, Op::kMonitorRoute, "monitor route",
+      "Route changes as they happen (add, replace, delete of the winner), until Ctrl-C",
+      {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix and the prefixes within it"),
+       Vr()});
+  Add(t, Op::kMonitorBgpUpdates, "monitor bgp updates",
+      "UPDATEs received and sent, a line per prefix, as they happen, until Ctrl-C",
+      {{"neighbor", ArgType::kAddress, "ADDRESS", false, {}, "Only this peer's", "address"}, Vr()});
   Add(t, Op::kEnableBgpNeighbor, "enable bgp neighbor ADDRESS",
       "Start a peer stopped by `disable` (until the speaker restarts; the configuration is "
       "unchanged)",

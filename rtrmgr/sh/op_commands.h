@@ -1,6 +1,6 @@
 // The commands of strata-sh's two modes as CommandTrees (command_tree.h), with their help.
 //
-// Operational mode (`strata> `): show, clear, enable / disable, configure, exit, help.
+// Operational mode (`strata> `): show, clear, enable / disable, monitor, configure, exit, help.
 // Configuration mode (`strata# `): set, delete, edit, up, top, show, commit, rollback, load,
 // save, run, exit, help. Every `show` has --json; per-VR commands without `vr NAME` run for
 // every VR (see sh_session.h). Built once; thread-compatible.
@@ -34,6 +34,8 @@ enum class Op {
   kClearBgpDamping,
   kEnableBgpNeighbor,
   kDisableBgpNeighbor,
+  kMonitorRoute,
+  kMonitorBgpUpdates,
   kConfigure,
   kExit,
   kHelp,

@@ -163,12 +163,27 @@ int ShSession::Operational(const CommandMatch& m, bool json) {
       return BgpPeerAction(m, op);
     case Op::kClearBgpDamping: {
       const std::string prefix = m.get("prefix");
-      return ForEachVr("bgp", vr, json, op, [&](const std::string& v) {
+      const std::string peer = m.get("address");
+      std::string only = vr;
+      if (!peer.empty()) {
+        auto vrs = VrsWithPeer(vr, peer);
+        if (!vrs.ok()) return Fail(vrs.status());
+        if (vrs->size() == 1) only = vrs->front();
+      }
+      return ForEachVr("bgp", only, json, op, [&](const std::string& v) {
         std::string t = "finder://bgp." + v + "/bgp/1.0/clear_damping";
-        if (!prefix.empty()) t += "?prefix:" + NetType(prefix) + "=" + prefix;
+        std::string sep = "?";
+        if (!prefix.empty()) {
+          t += sep + "prefix:" + NetType(prefix) + "=" + prefix;
+          sep = "&";
+        }
+        if (!peer.empty()) t += sep + "peer:" + AddrType(peer) + "=" + peer;
         return ipc::Xrl::Parse(t);
       });
     }
+    case Op::kMonitorRoute:
+    case Op::kMonitorBgpUpdates:
+      return Monitor(m, op, json);
     case Op::kConfigure:
       return Configure();
     case Op::kExit:
@@ -180,6 +195,7 @@ int ShSession::Operational(const CommandMatch& m, bool json) {
           "  show ...        the router's state (`show ?` lists what)\n"
           "  clear ...       reset BGP sessions, release damped routes\n"
           "  enable/disable bgp neighbor ADDRESS\n"
+          "  monitor ...     watch route changes and BGP UPDATEs as they happen\n"
           "  configure       enter configuration mode\n"
           "  exit            leave the shell\n"
           "End a line with ? for what may follow; pipe output through `| match REGEX`,\n"

@@ -84,6 +84,10 @@ class ShSession {
   StatusOr<nlohmann::json> RouteDetail(const std::string& vr, const std::string& dest);
   int ShowRouteDetail(const CommandMatch& m, bool json);
   StatusOr<std::vector<std::string>> InstancesOf(const std::string& cls);
+  // `monitor route` / `monitor bgp updates` (sh_monitor.cc): long polls of rib/1.0 watch_routes
+  // or bgp/1.0 watch_updates on every VR at once, a line (or a JSON object) per event, until
+  // Ctrl-C.
+  int Monitor(const CommandMatch& m, Op op, bool json);
 
   // Configuration mode (sh_configuration.cc).
   int Configure();

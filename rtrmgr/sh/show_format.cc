@@ -1,7 +1,9 @@
 #include "rtrmgr/sh/show_format.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
 namespace strata::rtrmgr::sh {
@@ -23,16 +25,55 @@ std::string ShowFormat::LogLines(const nlohmann::json& lines) {
   std::string out;
   for (const auto& l : lines) {
     const int64_t ns = l.value("unix_ns", int64_t{0});
-    const auto t = static_cast<std::time_t>(ns / 1000000000);
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char when[40];
-    const size_t n = std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-    std::snprintf(when + n, sizeof when - n, ".%03d", static_cast<int>((ns / 1000000) % 1000));
-    out += std::string(when) + " " + l.value("level", std::string("info")) + " [" +
+    out += LocalTime(ns / 1000000) + " " + l.value("level", std::string("info")) + " [" +
            l.value("logger", std::string()) + "] " + l.value("text", std::string()) + "\n";
   }
   return out;
+}
+
+std::string ShowFormat::LocalTime(int64_t unix_ms) {
+  const auto t = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char when[40];
+  const size_t n = std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(when + n, sizeof when - n, ".%03d", static_cast<int>(unix_ms % 1000));
+  return when;
+}
+
+namespace {
+
+// A number the JSON form may give as a number or as a string (64-bit values).
+int64_t Int(const nlohmann::json& v) {
+  if (v.is_number()) return v.get<int64_t>();
+  if (v.is_string()) return std::strtoll(v.get<std::string>().c_str(), nullptr, 10);
+  return 0;
+}
+
+// "ROUTE_CHANGE_REPLACE" -> "replace".
+std::string EnumWord(const nlohmann::json& v, const std::string& prefix) {
+  std::string s = v.is_string() ? v.get<std::string>() : "";
+  if (s.rfind(prefix, 0) == 0) s = s.substr(prefix.size());
+  for (char& c : s) c = c == '_' ? '-' : static_cast<char>(std::tolower(c));
+  return s.empty() ? "-" : s;
+}
+
+}  // namespace
+
+std::string ShowFormat::MonitorRoute(const std::string& vr, const nlohmann::json& e) {
+  const nlohmann::json r = e.value("route", nlohmann::json::object());
+  const std::string change = EnumWord(At(e, "change"), "ROUTE_CHANGE_");
+  std::string o = LocalTime(Int(At(e, "unix_ms"))) + " vr " + vr + " " + change + " " +
+                  Cell(At(r, "prefix")) + " " + Cell(At(r, "protocol")) + " " + RibNextHop(r) +
+                  ", distance " + Cell(At(r, "admin_distance")) + ", metric " +
+                  Cell(At(r, "metric"));
+  if (!r.value("not_installed", "").empty())
+    o += ", NOT INSTALLED: " + Cell(At(r, "not_installed"));
+  return o + "\n";
+}
+
+std::string ShowFormat::MonitorLost(const std::string& vr, uint64_t lost) {
+  return "vr " + vr + ": " + std::to_string(lost) + " events lost (the monitor fell behind)\n";
 }
 
 std::string ShowFormat::Cell(const nlohmann::json& v) {

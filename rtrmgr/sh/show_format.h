@@ -29,6 +29,16 @@ class ShowFormat {
   // `show log`: one "TIME LEVEL [LOGGER] TEXT" line per log/1.0 line (local time, as the
   // processes write their logs).
   static std::string LogLines(const nlohmann::json& lines);
+  // "2026-11-28T00:40:01.123", local time.
+  static std::string LocalTime(int64_t unix_ms);
+  // `monitor route`: one line per rib/1.0 watch_routes event ("TIME vr red add 10.9.0.0/24
+  // static 192.0.2.1 via eth0, distance 1, metric 0").
+  static std::string MonitorRoute(const std::string& vr, const nlohmann::json& event);
+  // `monitor bgp updates`: one line per bgp/1.0 watch_updates event ("TIME vr red received
+  // from 10.0.1.2: announce 10.20.0.0/24, AS path 65002, ..." / "sent to ...: withdraw ...").
+  static std::string MonitorBgp(const std::string& vr, const nlohmann::json& event);
+  // "vr red: 12 events lost (the monitor fell behind)".
+  static std::string MonitorLost(const std::string& vr, uint64_t lost);
   // A value as one cell: strings bare, arrays joined by ',', objects compact, null "-".
   static std::string Cell(const nlohmann::json& value);
   // The value at `key` ("a.b" into nested objects), null if absent.

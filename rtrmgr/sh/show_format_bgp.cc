@@ -2,6 +2,7 @@
 // decision's, a peer's received and advertised routes), the per-path detail of a prefix.
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
 
 #include "rtrmgr/sh/show_format.h"
 
@@ -252,6 +253,17 @@ std::string ShowFormat::BgpRouteDetail(const nlohmann::json& reply) {
     o += "    Why: " + Str(p, "reason") + "\n";
   }
   return o;
+}
+
+std::string ShowFormat::MonitorBgp(const std::string& vr, const nlohmann::json& e) {
+  const nlohmann::json r = e.value("route", nlohmann::json::object());
+  const bool sent = e.value("direction", "") == "UPDATE_DIRECTION_SENT";
+  const nlohmann::json ms = At(e, "unix_ms");
+  std::string o =
+      LocalTime(ms.is_number() ? ms.get<int64_t>() : std::strtoll(Cell(ms).c_str(), nullptr, 10)) +
+      " vr " + vr + (sent ? " sent to " : " received from ") + Str(e, "peer") + ": ";
+  if (e.value("withdraw", false)) return o + "withdraw " + Str(r, "prefix") + "\n";
+  return o + "announce " + Str(r, "prefix") + ", " + Attributes(r) + "\n";
 }
 
 }  // namespace strata::rtrmgr::sh

@@ -241,5 +241,30 @@ TEST(ShowFormatTest, NeighborIsABlockPerPeer) {
             "no such neighbour\n");
 }
 
+TEST(ShowFormatTest, MonitorLinesSayWhatChangedWhere) {
+  auto route = nlohmann::json::parse(R"({"seq":"7","unix_ms":"1764290467212",
+    "change":"ROUTE_CHANGE_REPLACE","route":{"prefix":"203.0.113.0/24","nexthop":"127.0.0.1",
+    "protocol":"static","admin_distance":1,"metric":9,"best":true}})");
+  std::string t = ShowFormat::MonitorRoute("red", route);
+  EXPECT_NE(t.find(".212 vr red replace 203.0.113.0/24 static 127.0.0.1, distance 1, metric 9\n"),
+            std::string::npos)
+      << t;
+  auto sent = nlohmann::json::parse(R"({"unix_ms":1764290467212,
+    "direction":"UPDATE_DIRECTION_SENT","peer":"10.0.2.2","route":{"prefix":"10.20.0.0/24",
+    "as_path":"65002","origin":"igp","nexthop":"10.0.1.2","med":5}})");
+  t = ShowFormat::MonitorBgp("red", sent);
+  EXPECT_NE(t.find(" vr red sent to 10.0.2.2: announce 10.20.0.0/24, AS path 65002, origin igp, "
+                   "next hop 10.0.1.2, MED 5\n"),
+            std::string::npos)
+      << t;
+  auto withdrawn = nlohmann::json::parse(R"({"unix_ms":1,"direction":"UPDATE_DIRECTION_RECEIVED",
+    "peer":"10.0.1.2","withdraw":true,"route":{"prefix":"10.20.0.0/24"}})");
+  t = ShowFormat::MonitorBgp("red", withdrawn);
+  EXPECT_NE(t.find(" vr red received from 10.0.1.2: withdraw 10.20.0.0/24\n"), std::string::npos)
+      << t;
+  EXPECT_EQ(ShowFormat::MonitorLost("blue", 12),
+            "vr blue: 12 events lost (the monitor fell behind)\n");
+}
+
 }  // namespace
 }  // namespace strata::rtrmgr::sh

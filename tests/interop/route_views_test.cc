@@ -7,10 +7,16 @@
 // (community 65001:666), one with Strata's AS in its path (AS loop) and one whose next hop
 // (100.64.0.1) resolves nowhere. Each view must list each with its fate and reason, page by
 // page as well as at once; the advertised view lists what BIRD is sent.
+// The live stream (bgp/1.0 watch_updates, rib/1.0 watch_routes, what `monitor` polls): a watcher
+// long-polls while BIRD announces and withdraws, and sees every UPDATE and every RIB change in
+// order, the poll parked until the change came.
 // Binaries: $STRATA_BIN_DIR (strata-bgp from $STRATA_BGP_BIN when set).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <future>
 #include <map>
+#include <thread>
 
 #include "testing/interop/bird_speaker.h"
 #include "testing/interop/interop_fixture.h"
@@ -170,6 +176,129 @@ TEST_F(RouteViewsInteropTest, EachRouteBirdSentShowsItsFateAndWhy) {
       strata.Call(strata.bgp_target() +
                   "list_peer_routes?peer:ipv4=192.0.2.99&view:txt=PEER_ROUTE_VIEW_RECEIVED");
   EXPECT_EQ(none.status().code(), StatusCode::kNotFound);
+}
+
+// One long poll: the events after `after`, waiting up to `ms`.
+StatusOr<json> Watch(StrataSpeaker& s, const std::string& target, uint64_t after, uint32_t ms) {
+  return s.Call(target + "?after_seq:u64=" + std::to_string(after) +
+                "&timeout_ms:u32=" + std::to_string(ms));
+}
+
+uint64_t U64(const json& reply, const char* key, uint64_t absent) {
+  if (!reply.contains(key)) return absent;
+  const json& v = reply[key];
+  return v.is_string() ? std::stoull(v.get<std::string>()) : v.get<uint64_t>();
+}
+uint64_t NextSeq(const json& reply, uint64_t before) { return U64(reply, "next_seq", before); }
+
+// "received announce 10.1.0.0/24" / "sent withdraw ..." / "add 10.1.0.0/24 ebgp".
+std::vector<std::string> Lines(const json& reply, bool route) {
+  std::vector<std::string> out;
+  for (const json& e : reply.value("events", json::array())) {
+    const json r = e.value("route", json::object());
+    if (route) {
+      std::string c = e.value("change", "");
+      c = c.substr(c.rfind('_') + 1);
+      for (char& ch : c) ch = static_cast<char>(std::tolower(ch));
+      out.push_back(c + " " + r.value("prefix", "") + " " + r.value("protocol", ""));
+    } else {
+      out.push_back(
+          std::string(e.value("direction", "") == "UPDATE_DIRECTION_SENT" ? "sent" : "received") +
+          (e.value("withdraw", false) ? " withdraw " : " announce ") + r.value("prefix", ""));
+    }
+  }
+  return out;
+}
+
+TEST_F(RouteViewsInteropTest, WatchersSeeEveryUpdateAndRibChangeInOrder) {
+  auto& bird = AddSpeaker<BirdSpeaker>(
+      *bird_ns_, SpeakerConfig{.name = "bird",
+                               .local_as = 65001,
+                               .router_id = "10.255.0.1",
+                               .neighbors = {Neighbor{.address = link_->b_v4(),
+                                                      .remote_as = 65000,
+                                                      .local_address = link_->a_v4()}},
+                               .routes = {{.prefix = "10.1.0.0/24"}}});
+  auto& strata = AddSpeaker<StrataSpeaker>(
+      *strata_ns_,
+      SpeakerConfig{
+          .name = "strata",
+          .local_as = 65000,
+          .router_id = "10.255.0.10",
+          .neighbors = {Neighbor{
+              .address = link_->a_v4(), .remote_as = 65001, .local_address = link_->b_v4()}},
+          .routes = {{.prefix = "10.9.0.0/24"}}},
+      StrataBinariesFromEnv());
+  ASSERT_OK(strata.Start());
+  const std::string updates = strata.bgp_target() + "watch_updates";
+  const std::string routes = strata.rib_target() + "watch_routes";
+  // The first calls start the journals (nothing is recorded before anyone watches).
+  auto u = Watch(strata, updates, 0, 0);
+  ASSERT_OK(u.status());
+  auto r = Watch(strata, routes, 0, 0);
+  ASSERT_OK(r.status());
+  uint64_t useq = NextSeq(*u, 0);
+  uint64_t rseq = NextSeq(*r, 0);
+  // A peer the speaker does not have is an error, not a silent empty stream.
+  EXPECT_EQ(strata.Call(updates + "?peer:ipv4=192.0.2.99").status().code(), StatusCode::kNotFound);
+
+  ASSERT_OK(bird.Start());
+  ASSERT_TRUE(strata.WaitEstablished(link_->a_v4(), kWait));
+  std::vector<std::string> seen_updates;
+  std::vector<std::string> seen_routes;
+  auto collect = [&](const std::string& want_update, const std::string& want_route) {
+    return PollUntil(
+        [&] {
+          auto a = Watch(strata, updates, useq, 500);
+          if (a.ok()) {
+            useq = NextSeq(*a, useq);
+            EXPECT_EQ(U64(*a, "lost", 0), 0u) << a->dump();
+            for (auto& l : Lines(*a, false)) seen_updates.push_back(l);
+          }
+          auto b = Watch(strata, routes, rseq, 500);
+          if (b.ok()) {
+            rseq = NextSeq(*b, rseq);
+            for (auto& l : Lines(*b, true)) seen_routes.push_back(l);
+          }
+          auto has = [](const std::vector<std::string>& v, const std::string& s) {
+            return s.empty() || std::find(v.begin(), v.end(), s) != v.end();
+          };
+          return has(seen_updates, want_update) && has(seen_routes, want_route);
+        },
+        kWait);
+  };
+  ASSERT_TRUE(collect("received announce 10.1.0.0/24", "add 10.1.0.0/24 ebgp"))
+      << ::testing::PrintToString(seen_updates) << ::testing::PrintToString(seen_routes)
+      << strata.Logs();
+  ASSERT_TRUE(collect("sent announce 10.9.0.0/24", "")) << ::testing::PrintToString(seen_updates);
+
+  // A poll parked before BIRD withdraws is answered with the withdrawal.
+  auto parked = std::async(std::launch::async, [&] { return Watch(strata, updates, useq, 8000); });
+  std::this_thread::sleep_for(500ms);  // the poll is in strata-bgp, waiting
+  EXPECT_EQ(parked.wait_for(0s), std::future_status::timeout);
+  ASSERT_OK(bird.Withdraw("10.1.0.0/24"));
+  auto got = parked.get();
+  ASSERT_OK(got.status());
+  std::vector<std::string> lines = Lines(*got, false);
+  ASSERT_FALSE(lines.empty()) << got->dump();
+  EXPECT_EQ(lines[0], "received withdraw 10.1.0.0/24") << got->dump();
+  useq = NextSeq(*got, useq);
+  seen_updates.clear();
+  ASSERT_TRUE(collect("", "delete 10.1.0.0/24 ebgp")) << ::testing::PrintToString(seen_routes);
+
+  // Announced then withdrawn: both, in that order.
+  ASSERT_OK(bird.Announce({.prefix = "10.5.0.0/24"}));
+  ASSERT_TRUE(collect("received announce 10.5.0.0/24", "add 10.5.0.0/24 ebgp"));
+  ASSERT_OK(bird.Withdraw("10.5.0.0/24"));
+  ASSERT_TRUE(collect("received withdraw 10.5.0.0/24", "delete 10.5.0.0/24 ebgp"));
+  std::vector<std::string> received;
+  for (const auto& l : seen_updates) {
+    if (l.rfind("received", 0) == 0) received.push_back(l);
+  }
+  EXPECT_EQ(received, (std::vector<std::string>{"received announce 10.5.0.0/24",
+                                                "received withdraw 10.5.0.0/24"}));
+  std::vector<std::string> tail(seen_routes.end() - 2, seen_routes.end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"add 10.5.0.0/24 ebgp", "delete 10.5.0.0/24 ebgp"}));
 }
 
 }  // namespace

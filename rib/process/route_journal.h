@@ -1,0 +1,47 @@
+// RouteJournal: strata-rib's record of the winners' changes (add, replace, delete of the route
+// for a prefix, as they go to the FEA) for `monitor route` (rib/1.0 watch_routes), and its long
+// poll. A ChangeJournal (common/change_journal.h) with a JournalPoller on the process's
+// io_context: changes are kept only while someone watches, at most a fixed number; a delete
+// followed at once by an add of the same prefix (the pipeline's replace) is one kReplace.
+// REQUIRES: the io_context outlives the journal. Threading: the io_context thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#include "common/journal_poller.h"
+#include "rib/fea_consumer.h"
+#include "rib/rib_route.h"
+
+namespace strata::rib {
+
+struct RouteEvent {
+  enum class Change : uint8_t { kAdd, kReplace, kDelete };
+  Change change = Change::kAdd;
+  RouteRef route;  // the new winner; for kDelete the one that went
+  int64_t unix_ms = 0;
+};
+
+class RouteJournal {
+ public:
+  using Journal = ChangeJournal<RouteEvent>;
+
+  RouteJournal(boost::asio::io_context& io, Journal::Options options)
+      : journal_(options), poller_(io, journal_) {}
+
+  // FeaStage's observer (Rib::set_route_observer).
+  void Observe(FeaOp op, const RouteRef& route);
+  // The changes after `after` (0: from the next one), at most `max`, answered as soon as there
+  // are any, else empty after `timeout`.
+  void Watch(uint64_t after, size_t max, std::chrono::milliseconds timeout,
+             Journal::Answer answer) {
+    poller_.Poll(after, max, timeout, std::move(answer));
+  }
+  const Journal& journal() const { return journal_; }
+
+ private:
+  Journal journal_;
+  JournalPoller<RouteEvent> poller_;
+};
+
+}  // namespace strata::rib
