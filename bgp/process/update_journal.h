@@ -27,6 +27,10 @@ struct UpdateEvent {
   int64_t unix_ms = 0;
 };
 
+// The journal's bound in memory: 10,000 events in well under 1 MB (the attribute sets they hold
+// are shared with the routes).
+static_assert(sizeof(UpdateEvent) <= 96);
+
 using UpdateJournal = ChangeJournal<UpdateEvent>;
 
 // One event per prefix of `prefixes`; `attrs` null for withdrawals.
