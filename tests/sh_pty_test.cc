@@ -269,13 +269,16 @@ TEST_F(ShPtyTest, MonitorRouteShowsAChangeAndCtrlCReturnsToThePrompt) {
   out = sh_->Expect("metric 9");
   ASSERT_TRUE(sh_->found()) << out;
   EXPECT_NE(out.find("vr red replace 203.0.113.0/24 static"), std::string::npos) << out;
+  // Ctrl-C is how a monitor ends: the prompt is back, and no "interrupted" as for a failure.
   sh_->Send("\x03");
   out = sh_->Expect("strata> ");
   ASSERT_TRUE(sh_->found()) << out;
+  EXPECT_EQ(out.find("interrupted"), std::string::npos) << out;
   out = Line("show route 203.0.113.0/24 vr red");
   EXPECT_NE(out.find("203.0.113.0/24"), std::string::npos) << out;
 
-  // A script: JSON lines, ended by SIGINT as Ctrl-C would.
+  // A script: JSON lines, ended by SIGINT as Ctrl-C would, with status 0 (tcpdump's,
+  // `journalctl -f`'s): the monitor ran as asked.
   const pid_t mon = h_.Start({"strata-sh", "-c", "monitor route vr red | json"}, "monitor");
   ASSERT_GT(mon, 0);
   std::this_thread::sleep_for(500ms);  // its first poll is parked
@@ -286,8 +289,11 @@ TEST_F(ShPtyTest, MonitorRouteShowsAChangeAndCtrlCReturnsToThePrompt) {
       [&] { return h_.ReadLog("monitor").find("ROUTE_CHANGE_DELETE") != std::string::npos; }, 10s))
       << h_.ReadLog("monitor");
   h_.Kill(mon, SIGINT);
-  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return h_.Exited(mon); }, 10s));
+  int status = -1;
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return h_.Exited(mon, &status); }, 10s));
   const std::string log = h_.ReadLog("monitor");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status << "\n" << log;
+  EXPECT_EQ(log.find("interrupted"), std::string::npos) << log;
   const auto line = log.substr(log.find("{"), log.find('\n', log.find("{")) - log.find("{"));
   auto j = nlohmann::json::parse(line, nullptr, false);
   ASSERT_TRUE(j.is_object()) << log;

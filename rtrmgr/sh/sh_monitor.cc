@@ -2,7 +2,8 @@
 // one long poll per VR in flight at once (rib/1.0 watch_routes, bgp/1.0 watch_updates), each
 // asked again as soon as it answers, with the sequence number it gave; events are printed as they
 // come, a line each (ShowFormat::MonitorRoute / MonitorBgp) or with `| json` a JSON object per
-// line with its "vr". A VR's "lost" count is said, never skipped silently. Ctrl-C ends it.
+// line with its "vr". A VR's "lost" count is said, never skipped silently. Ctrl-C ends it, as it
+// ends tcpdump or `journalctl -f`: a normal end (status 0, no "interrupted"), not a failure.
 #include <memory>
 
 #include "libipc/call/atoms_json.h"
@@ -91,6 +92,7 @@ int ShSession::Monitor(const CommandMatch& m, Op op, bool json) {
           " as they happen (Ctrl-C stops):\n");
     out_.flush();
   }
+  interrupt_ends_ = true;
   while (!interrupted_) {
     if (io_.run_one() == 0) io_.restart();
     for (size_t i = 0; i < polls.size() && !interrupted_; ++i) {

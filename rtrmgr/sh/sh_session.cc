@@ -81,6 +81,7 @@ void ShSession::Print(std::string_view text) {
 
 int ShSession::Execute(const std::string& line) {
   interrupted_ = false;
+  interrupt_ends_ = false;
   auto parsed = ParseCommandLine(line);
   if (!parsed.ok()) return Fail(parsed.status());
   const ShCommand& cmd = *parsed;
@@ -96,7 +97,7 @@ int ShSession::Execute(const std::string& line) {
   busy_ = false;
   filter.Finish();
   pipe_ = nullptr;
-  if (interrupted_) {
+  if (interrupted_ && !interrupt_ends_) {
     err_ << "interrupted\n";
     if (rc == 0) rc = 1;
   }

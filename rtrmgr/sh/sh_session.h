@@ -38,7 +38,7 @@ class ShSession {
             std::ostream& out, std::ostream& err);
 
   // Runs one command line; 0 on success, else the error's code (gRPC numbering; 1 for an
-  // interrupted command).
+  // interrupted command, except a monitor, which Ctrl-C ends normally: 0).
   int Execute(const std::string& line);
   bool in_config() const { return in_config_; }
   bool wants_exit() const { return exit_; }
@@ -114,6 +114,7 @@ class ShSession {
   bool exit_ = false;
   bool busy_ = false;
   bool interrupted_ = false;
+  bool interrupt_ends_ = false;  // the running command ends normally on Ctrl-C (a monitor)
   ConfigNode running_;
   ConfigNode candidate_;
   uint64_t base_revision_ = 0;
