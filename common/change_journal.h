@@ -6,11 +6,11 @@
 // after the last Read (Expire), dropping what was kept. A journal nobody reads so costs one
 // counter increment per change; Record does not even build the entry. At most `capacity`
 // entries are kept, the oldest dropped first, so memory is bounded by capacity entries.
-// A reader passes the last sequence number it has seen (0: start now, from the next change)
-// and gets the entries after it (at most `max`), the number to pass next time, and how many
-// changes it missed: those dropped past the bound or made while nothing was recorded. A watcher
-// can so say "N events lost" rather than skip silently.
-// Long-poll: Park() holds a reader that has nothing to read until an entry comes or its deadline
+// A reader passes the last sequence number it has seen (0: none yet, so every entry kept) and gets
+// the entries after it (at most `max`), the number to pass next time, and how many changes it
+// missed: those dropped past the bound or made while nothing was recorded. A watcher can so say "N
+// events lost" rather than skip silently. Long-poll: Park() holds a reader (one without a number
+// starts now, from the next change) that has nothing to read until an entry comes or its deadline
 // passes. The journal calls the wakeup set with set_wakeup() when a change is recorded while
 // readers are parked; the owner then calls Flush(now) (posted, so a burst goes in one answer),
 // and also when a timer for next_deadline() fires (JournalPoller does both on an io_context).
@@ -94,11 +94,14 @@ class ChangeJournal {
   }
   // Answers at once (through `answer`) if there is something after `after` or `deadline` has
   // passed, else holds the reader until Flush finds either. Starts recording.
-  void Park(uint64_t after, size_t max, TimePoint deadline, TimePoint now, Answer answer) {
+  // `after` absent: from the next change. A number, even 0, is one this reader was given, so a
+  // change made between two of its reads is never skipped.
+  void Park(std::optional<uint64_t> after, size_t max, TimePoint deadline, TimePoint now,
+            Answer answer) {
     last_read_ = now;
     recording_ = true;
-    if (after == 0 || after > seq_) after = seq_;
-    parked_.push_back({after, max, deadline, std::move(answer)});
+    const uint64_t from = !after || *after > seq_ ? seq_ : *after;
+    parked_.push_back({from, max, deadline, std::move(answer)});
     Flush(now);
   }
   // Answers every parked reader that has something to read or whose deadline passed.

@@ -134,7 +134,7 @@ TEST(ChangeJournalTest, AParkedReaderIsAnsweredByTheNextChange) {
   j.set_wakeup([&] { ++wakeups; });
   j.Record([] { return std::string("old"); });  // before anyone watched: not seen
   std::optional<Journal::Page> got;
-  j.Park(0, 0, At(5000), At(0), [&](Journal::Page p) { got = std::move(p); });
+  j.Park(std::nullopt, 0, At(5000), At(0), [&](Journal::Page p) { got = std::move(p); });
   EXPECT_FALSE(got);
   EXPECT_EQ(j.parked(), 1u);
   EXPECT_EQ(j.next_deadline(), At(5000));
@@ -154,7 +154,7 @@ TEST(ChangeJournalTest, AParkedReaderIsAnsweredByTheNextChange) {
 TEST(ChangeJournalTest, AParkedReaderIsAnsweredEmptyAtItsDeadline) {
   Journal j({.capacity = 10, .idle = milliseconds(1000)});
   std::optional<Journal::Page> got;
-  j.Park(0, 0, At(500), At(0), [&](Journal::Page p) { got = std::move(p); });
+  j.Park(std::nullopt, 0, At(500), At(0), [&](Journal::Page p) { got = std::move(p); });
   j.Flush(At(499));
   EXPECT_FALSE(got);
   j.Flush(At(500));
@@ -168,8 +168,8 @@ TEST(ChangeJournalTest, AReaderWithSomethingAlreadyThereIsAnsweredAtOnce) {
   (void)j.Read(0, 0, At(0));
   j.Record([] { return std::string("a"); });
   std::optional<Journal::Page> got;
-  j.Park(0, 0, At(500), At(1), [&](Journal::Page p) { got = std::move(p); });
-  EXPECT_FALSE(got);  // 0 is "from now": a is not for it
+  j.Park(std::nullopt, 0, At(500), At(1), [&](Journal::Page p) { got = std::move(p); });
+  EXPECT_FALSE(got);  // no number is "from now": a is not for it
   std::optional<Journal::Page> from_start;
   j.Record([] { return std::string("b"); });
   j.Park(1, 0, At(500), At(2), [&](Journal::Page p) { from_start = std::move(p); });
@@ -177,10 +177,25 @@ TEST(ChangeJournalTest, AReaderWithSomethingAlreadyThereIsAnsweredAtOnce) {
   EXPECT_EQ(Seqs(*from_start), (std::vector<uint64_t>{2}));
 }
 
+// A journal with no change yet answers 0; a change made before the reader's next poll is for it
+// (0 is a number like any other, not "from now").
+TEST(ChangeJournalTest, ZeroFromAnIdleJournalStillSeesTheNextChange) {
+  Journal j({.capacity = 10, .idle = milliseconds(1000)});
+  std::optional<Journal::Page> first;
+  j.Park(std::nullopt, 0, At(0), At(0), [&](Journal::Page p) { first = std::move(p); });
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->next, 0u);
+  j.Record([] { return std::string("a"); });  // between the two polls
+  std::optional<Journal::Page> second;
+  j.Park(first->next, 0, At(500), At(1), [&](Journal::Page p) { second = std::move(p); });
+  ASSERT_TRUE(second);
+  EXPECT_EQ(Seqs(*second), (std::vector<uint64_t>{1}));
+}
+
 TEST(ChangeJournalTest, RecordingGoesOnWhileReadersWait) {
   Journal j({.capacity = 10, .idle = milliseconds(100)});
   std::optional<Journal::Page> got;
-  j.Park(0, 0, At(20000), At(0), [&](Journal::Page p) { got = std::move(p); });
+  j.Park(std::nullopt, 0, At(20000), At(0), [&](Journal::Page p) { got = std::move(p); });
   j.Expire(At(10000));
   EXPECT_TRUE(j.recording());
   j.Drain(At(10001));

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 
 #include "common/asio.h"
 #include "common/change_journal.h"
@@ -35,9 +36,9 @@ class JournalPoller {
   JournalPoller(const JournalPoller&) = delete;
   JournalPoller& operator=(const JournalPoller&) = delete;
 
-  // Entries after `after` (0: from the next change), at most `max`, answered as soon as there
+  // Entries after `after` (absent: from the next change), at most `max`, answered as soon as there
   // are any, else empty after `timeout` (capped at max_timeout()).
-  void Poll(uint64_t after, size_t max, std::chrono::milliseconds timeout,
+  void Poll(std::optional<uint64_t> after, size_t max, std::chrono::milliseconds timeout,
             typename Journal::Answer answer) {
     const auto now = Journal::Clock::now();
     timeout = std::clamp(timeout, std::chrono::milliseconds(0), max_timeout());

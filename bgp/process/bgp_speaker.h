@@ -151,7 +151,7 @@ class BgpSpeaker {
   // `monitor bgp updates`: the UPDATEs every peer received and was sent (update_journal.h),
   // after `after` (0: from the next one), answered as soon as there are any or empty after
   // `timeout` (JournalPoller).
-  void WatchUpdates(uint64_t after, size_t max, std::chrono::milliseconds timeout,
+  void WatchUpdates(std::optional<uint64_t> after, size_t max, std::chrono::milliseconds timeout,
                     UpdateJournal::Answer answer) {
     update_poller_.Poll(after, max, timeout, std::move(answer));
   }

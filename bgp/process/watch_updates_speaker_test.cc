@@ -11,7 +11,7 @@ class WatchUpdatesSpeakerTest : public BgpSpeakerTest {
   // One long poll at b after `next_`; the events as "received announce 10.7.0.0/16 [65001]".
   std::vector<std::string> Poll(uint32_t timeout_ms, const std::string& peer = "") {
     bpb::WatchUpdatesRequest req;
-    req.set_after_seq(next_);
+    if (next_) req.set_after_seq(*next_);
     req.set_timeout_ms(timeout_ms);
     if (!peer.empty()) ipc::AddrToProto(*IpAddr::Parse(peer), req.mutable_peer());
     bpb::WatchUpdatesReply rep;
@@ -19,7 +19,7 @@ class WatchUpdatesSpeakerTest : public BgpSpeakerTest {
         (Bgp<bpb::WatchUpdatesRequest, bpb::WatchUpdatesReply>("b", "watch_updates", req, &rep))
             .ok());
     EXPECT_EQ(rep.lost(), 0u);
-    EXPECT_GE(rep.next_seq(), next_);
+    EXPECT_GE(rep.next_seq(), next_.value_or(0));
     next_ = rep.next_seq();
     std::vector<std::string> out;
     uint64_t last = 0;
@@ -35,7 +35,7 @@ class WatchUpdatesSpeakerTest : public BgpSpeakerTest {
     }
     return out;
   }
-  uint64_t next_ = 0;
+  std::optional<uint64_t> next_;  // absent: the first poll, from the next update
 };
 
 // The lines of one direction ("received", "sent").

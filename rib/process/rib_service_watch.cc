@@ -36,26 +36,28 @@ void RibService::WatchRoutes(const v1::WatchRoutesRequest& request,
   const size_t max = request.max() == 0 ? 1000 : request.max();
   // Shared: the journal keeps its answers in std::function, which copies.
   auto parked = std::make_shared<ipc::Responder<v1::WatchRoutesReply>>(std::move(reply));
-  journal_->Watch(request.after_seq(), max, std::chrono::milliseconds(request.timeout_ms()),
-                  [this, within, parked,
-                   alive = std::weak_ptr<bool>(alive_)](RouteJournal::Journal::Page page) {
-                    v1::WatchRoutesReply out;
-                    out.set_next_seq(page.next);
-                    out.set_lost(page.lost);
-                    for (const auto& [seq, e] : page.entries) {
-                      if (within && !within->Contains(e.route->prefix)) continue;
-                      v1::RouteEvent* ev = out.add_events();
-                      ev->set_seq(seq);
-                      ev->set_unix_ms(e.unix_ms);
-                      ev->set_change(ChangeToProto(e.change));
-                      RouteToProto(*e.route, ev->mutable_route());
-                      ev->mutable_route()->set_best(e.change != RouteEvent::Change::kDelete);
-                      if (!alive.expired() && e.change != RouteEvent::Change::kDelete) {
-                        set_not_installed(e.route->prefix, ev->mutable_route());
-                      }
-                    }
-                    (*parked)(out);
-                  });
+  journal_->Watch(
+      request.has_after_seq() ? std::optional<uint64_t>(request.after_seq()) : std::nullopt, max,
+      std::chrono::milliseconds(request.timeout_ms()),
+      [this, within, parked,
+       alive = std::weak_ptr<bool>(alive_)](RouteJournal::Journal::Page page) {
+        v1::WatchRoutesReply out;
+        out.set_next_seq(page.next);
+        out.set_lost(page.lost);
+        for (const auto& [seq, e] : page.entries) {
+          if (within && !within->Contains(e.route->prefix)) continue;
+          v1::RouteEvent* ev = out.add_events();
+          ev->set_seq(seq);
+          ev->set_unix_ms(e.unix_ms);
+          ev->set_change(ChangeToProto(e.change));
+          RouteToProto(*e.route, ev->mutable_route());
+          ev->mutable_route()->set_best(e.change != RouteEvent::Change::kDelete);
+          if (!alive.expired() && e.change != RouteEvent::Change::kDelete) {
+            set_not_installed(e.route->prefix, ev->mutable_route());
+          }
+        }
+        (*parked)(out);
+      });
 }
 
 }  // namespace strata::rib

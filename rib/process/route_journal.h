@@ -36,7 +36,7 @@ class RouteJournal {
   void Observe(FeaOp op, const RouteRef& route);
   // The changes after `after` (0: from the next one), at most `max`, answered as soon as there
   // are any, else empty after `timeout`.
-  void Watch(uint64_t after, size_t max, std::chrono::milliseconds timeout,
+  void Watch(std::optional<uint64_t> after, size_t max, std::chrono::milliseconds timeout,
              Journal::Answer answer) {
     poller_.Poll(after, max, timeout, std::move(answer));
   }

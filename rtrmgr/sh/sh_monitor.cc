@@ -5,6 +5,7 @@
 // line with its "vr". A VR's "lost" count is said, never skipped silently. Ctrl-C ends it, as it
 // ends tcpdump or `journalctl -f`: a normal end (status 0, no "interrupted"), not a failure.
 #include <memory>
+#include <optional>
 
 #include "libipc/call/atoms_json.h"
 #include "rtrmgr/sh/sh_session.h"
@@ -43,10 +44,12 @@ int ShSession::Monitor(const CommandMatch& m, Op op, bool json) {
     if (vrs.empty())
       return Fail(NotFound(std::string("no virtual router runs ") + (route ? "rib" : "bgp")));
   }
-  auto xrl_for = [&](const std::string& v, uint64_t after) {
+  // `after` absent on a VR's first poll: from the next change.
+  auto xrl_for = [&](const std::string& v, std::optional<uint64_t> after) {
     std::string t = route ? "finder://rib." + v + "/rib/1.0/watch_routes"
                           : "finder://bgp." + v + "/bgp/1.0/watch_updates";
-    t += "?after_seq:u64=" + std::to_string(after) + "&timeout_ms:u32=" + std::to_string(kPollMs);
+    t += "?timeout_ms:u32=" + std::to_string(kPollMs);
+    if (after) t += "&after_seq:u64=" + std::to_string(*after);
     if (route && !prefix.empty()) {
       t += std::string("&within:") +
            (prefix.find(':') != std::string::npos ? "ipv6net" : "ipv4net") + "=" + prefix;
@@ -60,14 +63,14 @@ int ShSession::Monitor(const CommandMatch& m, Op op, bool json) {
 
   struct Poll {
     std::string vr;
-    uint64_t after = 0;
+    std::optional<uint64_t> after;
     bool done = false;
     ipc::CallResult result;
   };
   std::vector<std::shared_ptr<Poll>> polls;
   ipc::CallOptions opts;
   opts.timeout = std::chrono::milliseconds(kPollMs + 10000);
-  auto issue = [&](size_t i, uint64_t after) -> Status {
+  auto issue = [&](size_t i, std::optional<uint64_t> after) -> Status {
     auto xrl = xrl_for(polls[i]->vr, after);
     if (!xrl.ok()) return xrl.status();
     auto p = std::make_shared<Poll>();
@@ -83,7 +86,7 @@ int ShSession::Monitor(const CommandMatch& m, Op op, bool json) {
   for (const std::string& v : vrs) {
     polls.push_back(std::make_shared<Poll>());
     polls.back()->vr = v;
-    if (Status s = issue(polls.size() - 1, 0); !s.ok()) return Fail(s);
+    if (Status s = issue(polls.size() - 1, std::nullopt); !s.ok()) return Fail(s);
   }
   if (!json) {
     std::string names;
@@ -121,7 +124,8 @@ int ShSession::Monitor(const CommandMatch& m, Op op, bool json) {
         }
       }
       out_.flush();
-      const uint64_t next = j.contains("next_seq") ? U64(j, "next_seq") : p.after;
+      // An absent next_seq is 0 (proto3), a number like any other.
+      const uint64_t next = U64(j, "next_seq");
       if (Status s = issue(i, next); !s.ok()) return Fail(s);
     }
   }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <future>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "testing/interop/bird_speaker.h"
@@ -178,10 +179,12 @@ TEST_F(RouteViewsInteropTest, EachRouteBirdSentShowsItsFateAndWhy) {
   EXPECT_EQ(none.status().code(), StatusCode::kNotFound);
 }
 
-// One long poll: the events after `after`, waiting up to `ms`.
-StatusOr<json> Watch(StrataSpeaker& s, const std::string& target, uint64_t after, uint32_t ms) {
-  return s.Call(target + "?after_seq:u64=" + std::to_string(after) +
-                "&timeout_ms:u32=" + std::to_string(ms));
+// One long poll: the events after `after` (absent: from the next one), waiting up to `ms`.
+StatusOr<json> Watch(StrataSpeaker& s, const std::string& target, std::optional<uint64_t> after,
+                     uint32_t ms) {
+  std::string xrl = target + "?timeout_ms:u32=" + std::to_string(ms);
+  if (after) xrl += "&after_seq:u64=" + std::to_string(*after);
+  return s.Call(xrl);
 }
 
 uint64_t U64(const json& reply, const char* key, uint64_t absent) {
@@ -233,9 +236,9 @@ TEST_F(RouteViewsInteropTest, WatchersSeeEveryUpdateAndRibChangeInOrder) {
   const std::string updates = strata.bgp_target() + "watch_updates";
   const std::string routes = strata.rib_target() + "watch_routes";
   // The first calls start the journals (nothing is recorded before anyone watches).
-  auto u = Watch(strata, updates, 0, 0);
+  auto u = Watch(strata, updates, std::nullopt, 0);
   ASSERT_OK(u.status());
-  auto r = Watch(strata, routes, 0, 0);
+  auto r = Watch(strata, routes, std::nullopt, 0);
   ASSERT_OK(r.status());
   uint64_t useq = NextSeq(*u, 0);
   uint64_t rseq = NextSeq(*r, 0);
