@@ -27,8 +27,9 @@ BgpPipeline::BgpPipeline(PipelineConfig config, NexthopOracle& oracle, RibSink& 
   // rib_out_ is destroyed after the reader is removed (~BgpPipeline), so the flush target lives.
   rib_reader_ = fanout_->add_reader(
       "rib", [this] { rib_out_->flush(); }, /*dump=*/false, /*last=*/true);
-  rib_out_ = std::make_unique<RibOutStage>(rib, rib_reader_);
+  rib_out_ = std::make_unique<RibOutStage>(rib, rib_reader_, decision_.get());
   rib_reader_->set_next(rib_out_.get());
+  rib_reader_->set_multipath_changes(true);
   // The RIB may fall behind (its sink pauses the reader) without holding the peers back.
   rib_reader_->set_slack(config_.rib_slack);
   rib_.attach(this);
@@ -439,6 +440,15 @@ Status BgpPipeline::set_damping(std::optional<DampingParams> params) {
   for (auto& [id, p] : peers_) unplumb_damping(*p);
   damping_ = std::move(params);
   for (auto& [id, p] : peers_) plumb_damping(*p);
+  return Status::Ok();
+}
+
+Status BgpPipeline::set_multipath(const MultipathConfig& config) {
+  if (Status s = ValidateMultipathConfig(config); !s.ok()) return s;
+  if (config == decision_->multipath()) return Status::Ok();
+  decision_->set_multipath(config);
+  const PrefixWalk walk = winners_walk();
+  for (auto p = walk(std::nullopt); p; p = walk(p)) decision_->announce_multipath(*p);
   return Status::Ok();
 }
 

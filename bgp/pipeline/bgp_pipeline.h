@@ -174,6 +174,13 @@ class BgpPipeline : private RibFeed {
   size_t clear_damping(const std::optional<IpPrefix>& prefix,
                        std::optional<PeerId> peer = std::nullopt);
 
+  // Equal-cost multipath (DecisionStage::Multipath): the RIB is given every winner's equal
+  // paths' next hops; peers still get the winner only. A change re-announces every winner to
+  // the RIB (one walk over the prefixes, at once: a configuration change, not a routing event).
+  // Errors: a path count outside 1..MultipathConfig::kMaxPaths.
+  Status set_multipath(const MultipathConfig& config);
+  const MultipathConfig& multipath() const { return decision_->multipath(); }
+
   // Route origin validation (RFC 6811): every route entering the pipeline is stamped with its
   // state against `vrps` (BgpRoute::rov), for import policies and the views; null turns it off
   // (routes unverified). Turning it on or off validates every held route again in the

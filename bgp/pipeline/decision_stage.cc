@@ -25,13 +25,37 @@ void DecisionStage::decide(const IpPrefix& prefix, BgpStage* caller, const BgpRo
   const bool had = caller_old && caller_old->resolvable;
   if (had) cands.push_back(caller_old);
   BgpRouteRef old = SelectBest(cands).best;
+  std::vector<IpAddr> old_hops;
+  if (multipath_.enabled() && old) old_hops = NextHops(SelectMultipath(cands, old, multipath_));
   if (had) cands.pop_back();
   if (caller_new && caller_new->resolvable) cands.push_back(caller_new);
   BgpRouteRef best = SelectBest(cands).best;
   KeepIfEqual(old, best);
   if (!old && best) ++count_;
   if (old && !best) --count_;
+  if (multipath_.enabled() && old && old == best &&
+      NextHops(SelectMultipath(cands, best, multipath_)) != old_hops) {
+    send_replace(best, best);  // the winner's set changed, not the winner
+    return;
+  }
   send_change(old, best);
+}
+
+std::vector<IpAddr> DecisionStage::NextHops(const std::vector<BgpRouteRef>& routes) {
+  std::vector<IpAddr> out;
+  out.reserve(routes.size());
+  for (const BgpRouteRef& r : routes) out.push_back(*r->path().next_hop);
+  return out;
+}
+
+std::vector<BgpRouteRef> DecisionStage::Multipath(const BgpRouteRef& best) const {
+  if (!multipath_.enabled() || !best) return {};
+  const Candidates cands = candidates(best->prefix, nullptr, nullptr);
+  return SelectMultipath(cands, best, multipath_);
+}
+
+void DecisionStage::announce_multipath(const IpPrefix& prefix) {
+  if (BgpRouteRef best = lookup_route(prefix)) send_replace(best, best);
 }
 
 void DecisionStage::KeepIfEqual(const BgpRouteRef& old, BgpRouteRef& best) {
@@ -80,8 +104,14 @@ std::optional<DecisionStage::Explanation> DecisionStage::Explain(const IpPrefix&
   std::vector<DecisionReason> lost_at;
   Selection sel = SelectBest(cands, &lost_at);
   if (!sel.best) return std::nullopt;
-  return Explanation{
-      Decided{std::move(sel.best), sel.reason}, {cands.begin(), cands.end()}, std::move(lost_at)};
+  std::vector<bool> multipath(cands.size(), false);
+  for (const BgpRouteRef& m : SelectMultipath(cands, sel.best, multipath_)) {
+    for (size_t i = 0; i < cands.size(); ++i) multipath[i] = multipath[i] || cands[i] == m;
+  }
+  return Explanation{Decided{std::move(sel.best), sel.reason},
+                     {cands.begin(), cands.end()},
+                     std::move(lost_at),
+                     std::move(multipath)};
 }
 
 }  // namespace strata::bgp

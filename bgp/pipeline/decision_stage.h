@@ -11,6 +11,11 @@
 // deterministic), and lookups and Explain choose again from the branches' current routes. A
 // full table's winners (a million entries) are stored nowhere but in the branches; a lookup costs
 // one per branch instead of one descent, and lookups are rare (dumps, refilter walks, show).
+// Multipath (set_multipath): the winner alone goes downstream (peers are sent the best path
+// only); Multipath(best) answers the other members of its set from the branches' current routes
+// (the RIB's branch asks it for every winner it passes on). When a change alters the set but not
+// the winner, the stage sends replace(best, best), the same object twice: the fanout passes such
+// a change only to the readers that asked for it (the RIB's), whose lookups it does not change.
 // Threading: single-threaded.
 #pragma once
 
@@ -35,6 +40,8 @@ class DecisionStage : public BgpStage {
     std::vector<BgpRouteRef> candidates;  // every usable route for the prefix, winner included
     // Per candidate: the step that eliminated it (the winner's: winner.reason).
     std::vector<DecisionReason> lost_at;
+    // Per candidate: a member of the winner's multipath set besides the winner.
+    std::vector<bool> multipath;
   };
 
   DecisionStage() = default;
@@ -57,6 +64,16 @@ class DecisionStage : public BgpStage {
   // Prefixes with a winner.
   size_t size() const { return count_; }
 
+  // Equal-cost multipath; takes effect with the next change of each prefix (the pipeline has
+  // every winner's set recomputed: announce_multipath).
+  void set_multipath(const MultipathConfig& config) { multipath_ = config; }
+  const MultipathConfig& multipath() const { return multipath_; }
+  // The other members of `best`'s multipath set (SelectMultipath over the branches' current
+  // routes); empty without multipath.
+  std::vector<BgpRouteRef> Multipath(const BgpRouteRef& best) const;
+  // Sends replace(winner, winner) for `prefix` if it has a winner: its set is to be recomputed.
+  void announce_multipath(const IpPrefix& prefix);
+
  private:
   // Re-decides `prefix` given the changed branch's previous and new route (null: none).
   void decide(const IpPrefix& prefix, BgpStage* caller, const BgpRouteRef& caller_old,
@@ -65,6 +82,7 @@ class DecisionStage : public BgpStage {
   // filter recomputing its route, the resolver annotating it): best becomes old when they are
   // equal, so an unchanged winner sends nothing downstream.
   static void KeepIfEqual(const BgpRouteRef& old, BgpRouteRef& best);
+  static std::vector<IpAddr> NextHops(const std::vector<BgpRouteRef>& routes);
   // Inline for a few peers: no allocation per decision.
   using Candidates = absl::InlinedVector<BgpRouteRef, 4>;
   Candidates candidates(const IpPrefix& prefix, BgpStage* caller,
@@ -72,6 +90,7 @@ class DecisionStage : public BgpStage {
 
   std::vector<BgpStage*> parents_;
   size_t count_ = 0;  // prefixes with a winner
+  MultipathConfig multipath_;
 };
 
 }  // namespace strata::bgp

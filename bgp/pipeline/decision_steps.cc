@@ -1,6 +1,8 @@
 #include "bgp/pipeline/decision_steps.h"
 
+#include <algorithm>
 #include <array>
+#include <string>
 
 #include "absl/container/inlined_vector.h"
 #include "bgp/pipeline/llgr_community.h"
@@ -154,6 +156,54 @@ Selection SelectBest(std::span<const BgpRouteRef> candidates,
   if (lost_at != nullptr)
     (*lost_at)[static_cast<size_t>(left.front() - candidates.data())] = sel.reason;
   return sel;
+}
+
+Status ValidateMultipathConfig(const MultipathConfig& config) {
+  for (uint32_t paths : {config.ebgp_paths, config.ibgp_paths}) {
+    if (paths < 1 || paths > MultipathConfig::kMaxPaths) {
+      return InvalidArgument("maximum paths " + std::to_string(paths) + " outside 1.." +
+                             std::to_string(MultipathConfig::kMaxPaths));
+    }
+  }
+  return Status::Ok();
+}
+
+bool MultipathEqual(const BgpRoute& best, const BgpRoute& r, const MultipathConfig& config) {
+  if (best.peer->local || r.peer->local) return false;  // our own networks forward nowhere
+  if (!best.path().next_hop || !r.path().next_hop) return false;
+  for (const DecisionStep& step : kSteps) {
+    if (step.reason == DecisionReason::kRouterId) break;  // the tie-breakers from here on
+    if (step.compare(best, r) != 0) return false;
+  }
+  return config.multiple_as || NeighborAs(best) == NeighborAs(r);
+}
+
+std::vector<BgpRouteRef> SelectMultipath(std::span<const BgpRouteRef> candidates,
+                                         const BgpRouteRef& best, const MultipathConfig& config) {
+  std::vector<BgpRouteRef> out;
+  if (!best || !config.enabled()) return out;
+  const uint32_t paths = best->peer->internal() ? config.ibgp_paths : config.ebgp_paths;
+  if (paths <= 1) return out;
+  for (const BgpRouteRef& r : candidates) {
+    if (r->peer->id != best->peer->id && MultipathEqual(*best, *r, config)) out.push_back(r);
+  }
+  // Tie-break order: the routes the best would have lost to next come first.
+  std::sort(out.begin(), out.end(), [](const BgpRouteRef& a, const BgpRouteRef& b) {
+    for (auto cmp : {&CompareRouterId, &CompareClusterListLength, &ComparePeerAddress}) {
+      if (const int c = cmp(*a, *b); c != 0) return c < 0;
+    }
+    return false;
+  });
+  // One member per next hop: a second path through the same router adds nothing to forward on.
+  std::vector<IpAddr> hops = {*best->path().next_hop};
+  std::erase_if(out, [&](const BgpRouteRef& r) {
+    const IpAddr& nh = *r->path().next_hop;
+    if (std::find(hops.begin(), hops.end(), nh) != hops.end()) return true;
+    hops.push_back(nh);
+    return false;
+  });
+  if (out.size() > paths - 1) out.resize(paths - 1);
+  return out;
 }
 
 }  // namespace strata::bgp

@@ -12,6 +12,10 @@
 //   counts as iBGP) > IGP metric (lowest) >
 //   router id (lowest; ORIGINATOR_ID when present) > CLUSTER_LIST length (shortest) >
 //   peer address (lowest).
+// Multipath (ECMP, SelectMultipath): after the best is chosen, the routes it could not beat before
+// the router-id step (equal through IGP metric, so of the same peer type), from the same
+// neighbouring AS unless `multiple_as` (FRR's as-path multipath-relax), each with a next hop of
+// its own, up to the configured number of paths counting the best.
 // Pure functions; thread-safe.
 #pragma once
 
@@ -21,6 +25,7 @@
 #include <vector>
 
 #include "bgp/pipeline/bgp_route.h"
+#include "common/status.h"
 
 namespace strata::bgp {
 
@@ -73,5 +78,31 @@ struct Selection {
 // route PREFIX detail`); the winner's is the selection's reason.
 Selection SelectBest(std::span<const BgpRouteRef> candidates,
                      std::vector<DecisionReason>* lost_at = nullptr);
+
+// How many equal paths a winner may share its prefix with (FRR's maximum-paths, Junos'
+// multipath). 1: no multipath.
+struct MultipathConfig {
+  static constexpr uint32_t kMaxPaths = 64;  // the FEA's (and the kernel's) next hops a route
+  uint32_t ebgp_paths = 1;                   // when the best is external, 1..kMaxPaths
+  uint32_t ibgp_paths = 1;   // when the best is internal (iBGP or confederation-external)
+  bool multiple_as = false;  // equal paths may come from different neighbouring ASes
+  bool enabled() const { return ebgp_paths > 1 || ibgp_paths > 1; }
+  friend bool operator==(const MultipathConfig&, const MultipathConfig&) = default;
+};
+
+// Errors: a path count outside 1..kMaxPaths.
+Status ValidateMultipathConfig(const MultipathConfig& config);
+
+// True if `r` may share `best`'s forwarding: equal to it through the IGP metric step, same
+// neighbouring AS unless config.multiple_as, neither our own route, both with a next hop.
+bool MultipathEqual(const BgpRoute& best, const BgpRoute& r, const MultipathConfig& config);
+
+// The other members of `best`'s multipath set among `candidates` (best itself, known by its
+// peer, left out): the routes MultipathEqual to it whose next hop differs from best's and from
+// the members' before them, in tie-break order (router id, CLUSTER_LIST length, peer address),
+// at most the configured paths less one. Empty without multipath or for a null best.
+// REQUIRES: candidates are non-null routes for best's prefix from distinct peers.
+std::vector<BgpRouteRef> SelectMultipath(std::span<const BgpRouteRef> candidates,
+                                         const BgpRouteRef& best, const MultipathConfig& config);
 
 }  // namespace strata::bgp

@@ -167,6 +167,13 @@ bool FanoutStage::deliver(Reader& r, size_t budget) {
       }
       const BgpRouteRef old_route = e.old_route;
       const BgpRouteRef new_route = e.new_route;
+      if (old_route == new_route) {  // the winner's multipath set changed
+        if (!r.multipath_changes_) continue;
+        ++r.delivered_;
+        sent = true;
+        r.send_replace(old_route, new_route);
+        continue;
+      }
       ++r.delivered_;
       sent = true;
       r.send_change(old_route, new_route);

@@ -57,6 +57,9 @@ class FanoutStage : public BgpStage {
     // waits here (one 24-byte entry a change) and holds neither the peers nor background work
     // back unless it grows past this.
     void set_slack(size_t changes) { slack_ = changes; }
+    // Pass replace(r, r) (the decision's "the winner's multipath set changed") to the branch;
+    // off by default: such a change means nothing to a peer, which is sent the winner only.
+    void set_multipath_changes(bool on) { multipath_changes_ = on; }
 
    private:
     friend class FanoutStage;
@@ -81,6 +84,7 @@ class FanoutStage : public BgpStage {
     bool dumping_;
     bool last_ = false;
     bool prefetch_ = false;
+    bool multipath_changes_ = false;
     size_t slack_ = 0;
     bool dump_started_ = false;
     std::optional<IpPrefix> last_dumped_;

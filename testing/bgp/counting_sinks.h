@@ -23,8 +23,11 @@ class CountingSessionSink : public SessionSink {
 
 class CountingRibSink : public RibSink {
  public:
-  void add_route(RibOrigin, const BgpRouteRef&) override { ++changes; }
-  void replace_route(RibOrigin, const BgpRouteRef&, const BgpRouteRef&) override { ++changes; }
+  void add_route(RibOrigin, const BgpRouteRef&, const RibMultipath&) override { ++changes; }
+  void replace_route(RibOrigin, const BgpRouteRef&, const BgpRouteRef&,
+                     const RibMultipath&) override {
+    ++changes;
+  }
   void delete_route(RibOrigin, const BgpRouteRef&) override { ++changes; }
   void end_batch() override {}
   size_t changes = 0;

@@ -98,25 +98,28 @@ class FakeRibSink : public RibSink {
   static bool Same(const BgpRoute& a, const BgpRoute& b) {
     return SameRoute(a, b) && a.resolvable == b.resolvable && a.igp_metric == b.igp_metric;
   }
-  void add_route(RibOrigin o, const BgpRouteRef& r) override {
+  void add_route(RibOrigin o, const BgpRouteRef& r, const RibMultipath& mp) override {
     auto& t = tables[static_cast<int>(o)];
     if (t.contains(r->prefix)) errors.push_back("add over " + r->ToString());
     if (other(o).contains(r->prefix)) errors.push_back("in both tables " + r->ToString());
     t[r->prefix] = r;
+    set_multipath(r->prefix, mp);
   }
-  void replace_route(RibOrigin o, const BgpRouteRef& old_route,
-                     const BgpRouteRef& new_route) override {
+  void replace_route(RibOrigin o, const BgpRouteRef& old_route, const BgpRouteRef& new_route,
+                     const RibMultipath& mp) override {
     auto& t = tables[static_cast<int>(o)];
     auto it = t.find(old_route->prefix);
     if (it == t.end() || !Same(*it->second, *old_route))
       errors.push_back("bad replace " + old_route->ToString());
     t[new_route->prefix] = new_route;
+    set_multipath(new_route->prefix, mp);
   }
   void delete_route(RibOrigin o, const BgpRouteRef& r) override {
     auto& t = tables[static_cast<int>(o)];
     auto it = t.find(r->prefix);
     if (it == t.end() || !Same(*it->second, *r)) errors.push_back("bad delete " + r->ToString());
     t.erase(r->prefix);
+    multipath.erase(r->prefix);
   }
   void end_batch() override { ++batches; }
   void attach(RibFeed* f) override { feed = f; }
@@ -132,11 +135,20 @@ class FakeRibSink : public RibSink {
   }
 
   std::map<IpPrefix, BgpRouteRef> tables[2];
+  // Per prefix with other multipath members: their next hops, as last given.
+  std::map<IpPrefix, std::vector<IpAddr>> multipath;
   std::vector<std::string> errors;
   size_t batches = 0;
   RibFeed* feed = nullptr;
 
  private:
+  void set_multipath(const IpPrefix& p, const RibMultipath& mp) {
+    if (mp.nexthops.empty()) {
+      multipath.erase(p);
+    } else {
+      multipath[p] = mp.nexthops;
+    }
+  }
   std::map<IpPrefix, BgpRouteRef>& other(RibOrigin o) {
     return tables[o == RibOrigin::kEbgp ? 1 : 0];
   }
