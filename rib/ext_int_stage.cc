@@ -11,13 +11,42 @@ ResolutionRef ExtIntStage::ResolutionVia(const IpAddr& nexthop, const RibRoute& 
                  igp.prefix, igp.metric()});
 }
 
-RouteRef ExtIntStage::Resolve(const RibRoute& ext, const RibRoute& igp, const ResolutionRef& res) {
+RouteRef ExtIntStage::Resolve(const RibRoute& ext, const Nexthop& nh) const {
+  if (!nh.igp) return nullptr;
   RouteAttrs a = ext.attrs();
-  a.resolution = res;
-  if (a.ifname.empty()) a.ifname = igp.ifname();
+  a.resolution = nh.resolution;
+  if (a.ifname.empty()) a.ifname = nh.igp->ifname();
+  if (a.multipath) {
+    Multipath hops = *a.multipath;
+    for (MultipathHop& hop : hops) {
+      auto it = nexthops_.find(hop.nexthop);
+      const bool resolves = it != nexthops_.end() && it->second.igp;
+      hop.resolution = resolves ? it->second.resolution : nullptr;
+      hop.ifname = resolves ? it->second.igp->ifname() : Symbol();
+    }
+    a.multipath = MakeMultipath(std::move(hops));
+  }
   RibRoute r(ext.prefix, a);
   r.generation = ext.generation;
   return MakeRoute(std::move(r));
+}
+
+ExtIntStage::Nexthop& ExtIntStage::Depend(const IpAddr& addr, const IpPrefix& prefix) {
+  auto [it, fresh] = nexthops_.try_emplace(addr);
+  Nexthop& nh = it->second;
+  if (fresh) {
+    nh.igp = int_->lookup_best(addr);
+    if (nh.igp) nh.resolution = ResolutionVia(addr, *nh.igp);
+  }
+  nh.dependents.insert(prefix);
+  return nh;
+}
+
+void ExtIntStage::Undepend(const IpAddr& addr, const IpPrefix& prefix) {
+  if (auto it = nexthops_.find(addr); it != nexthops_.end()) {
+    it->second.dependents.erase(prefix);
+    if (it->second.dependents.empty()) nexthops_.erase(it);
+  }
 }
 
 RouteRef ExtIntStage::resolved(const IpPrefix& prefix) const {
@@ -61,22 +90,19 @@ void ExtIntStage::update_ext(const IpPrefix& prefix, const RouteRef& old_resolve
 }
 
 void ExtIntStage::add_ext(const RouteRef& route) {
-  auto [it, fresh] = nexthops_.try_emplace(route->nexthop());
-  Nexthop& nh = it->second;
-  if (fresh) {
-    nh.igp = int_->lookup_best(route->nexthop());
-    if (nh.igp) nh.resolution = ResolutionVia(route->nexthop(), *nh.igp);
+  if (const MultipathRef& m = route->multipath()) {
+    for (const MultipathHop& hop : *m) Depend(hop.nexthop, route->prefix);
   }
-  nh.dependents.insert(route->prefix);
-  RouteRef res = nh.igp ? Resolve(*route, *nh.igp, nh.resolution) : nullptr;
+  const Nexthop& nh = Depend(route->nexthop(), route->prefix);
+  RouteRef res = Resolve(*route, nh);
   if (res) resolved_.insert(route->prefix, res);
   update_ext(route->prefix, nullptr, res);
 }
 
 void ExtIntStage::delete_ext(const RouteRef& route) {
-  if (auto it = nexthops_.find(route->nexthop()); it != nexthops_.end()) {
-    it->second.dependents.erase(route->prefix);
-    if (it->second.dependents.empty()) nexthops_.erase(it);
+  Undepend(route->nexthop(), route->prefix);
+  if (const MultipathRef& m = route->multipath()) {
+    for (const MultipathHop& hop : *m) Undepend(hop.nexthop, route->prefix);
   }
   RouteRef old = resolved(route->prefix);
   if (!old) return;  // it was held back, never sent
@@ -125,7 +151,12 @@ void ExtIntStage::reresolve(const IpAddr& addr, Nexthop& nh) {
   for (const IpPrefix& p : dependents) {
     RouteRef ext = ext_->lookup_route(p);
     RouteRef old = resolved(p);
-    RouteRef res = igp && ext ? Resolve(*ext, *igp, nh.resolution) : nullptr;
+    // `addr` is the route's own next hop or one of its multipath hops.
+    RouteRef res;
+    if (ext) {
+      const Nexthop* own = ext->nexthop() == addr ? &nh : &nexthops_.at(ext->nexthop());
+      res = Resolve(*ext, *own);
+    }
     if (res) {
       resolved_.insert(p, res);
     } else {

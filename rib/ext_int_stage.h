@@ -11,6 +11,9 @@
 // with the internal route it resolves through and the external prefixes that depend on it. An
 // internal add re-resolves the nexthops it covers more specifically than before; an internal
 // delete re-resolves (or withdraws) those that resolved through it.
+// A multipath route (RibRoute::multipath) depends on each of its next hops: each is indexed like
+// the route's own and resolved on its own; the route passes while its own next hop resolves,
+// with every other hop that resolves too (an internal change of any of them re-resolves it).
 // Derived state: resolved_ holds the resolved copies this stage made, so lookups return the same
 // objects it sent downstream. Original routes stay in the origin tables. Threading: single.
 #pragma once
@@ -73,7 +76,12 @@ class ExtIntStage : public RouteStage {
   RouteRef internal(const IpPrefix& prefix) const;
   // How `nexthop` resolves through `igp` (one object per nexthop: dependents share it).
   static ResolutionRef ResolutionVia(const IpAddr& nexthop, const RibRoute& igp);
-  static RouteRef Resolve(const RibRoute& ext, const RibRoute& igp, const ResolutionRef& res);
+  // The resolved copy of `ext` through its own next hop's entry `nh` (null if it does not
+  // resolve), with its multipath hops resolved through their entries.
+  RouteRef Resolve(const RibRoute& ext, const Nexthop& nh) const;
+  // The entry of `addr`, made (and looked up) if new, with `prefix` among its dependents.
+  Nexthop& Depend(const IpAddr& addr, const IpPrefix& prefix);
+  void Undepend(const IpAddr& addr, const IpPrefix& prefix);
 
   RouteStage* ext_;
   RouteStage* int_;

@@ -118,5 +118,68 @@ TEST_F(ExtIntStageTest, SamePrefixDecidedByAdminDistance) {
   ExpectConsistent();
 }
 
+// A multipath route passes with every hop that resolves, each resolved on its own; an IGP change
+// under any hop re-resolves it.
+RibRoute Multi(const char* prefix, const char* nexthop, std::vector<const char*> more) {
+  RibRoute r = Route(prefix, nexthop);
+  Multipath hops;
+  for (const char* a : more) hops.push_back(MultipathHop{A(a), nullptr, Symbol()});
+  r.set_multipath(MakeMultipath(std::move(hops)));
+  return r;
+}
+
+TEST_F(ExtIntStageTest, MultipathHopsResolveEachOnTheirOwn) {
+  ASSERT_TRUE(connected_.add(Route("192.168.1.0/24", "192.168.1.254")).ok());
+  ASSERT_TRUE(bgp_.add(Multi("203.0.113.0/24", "192.168.1.7", {"192.168.1.8", "10.9.9.9"})).ok());
+  RouteRef r = Sent("203.0.113.0/24");
+  ASSERT_NE(r, nullptr);
+  ASSERT_NE(r->multipath(), nullptr);
+  ASSERT_EQ(r->multipath()->size(), 2u);
+  EXPECT_EQ((*r->multipath())[0].resolution->nexthop, A("192.168.1.8"));  // connected: kept
+  EXPECT_FALSE((*r->multipath())[1].resolution);                          // 10.9.9.9: nowhere
+  // An IGP route to the third hop re-resolves the route.
+  ASSERT_TRUE(igp_.add(Route("10.9.0.0/16", "192.168.1.1", 7)).ok());
+  r = Sent("203.0.113.0/24");
+  ASSERT_TRUE((*r->multipath())[1].resolution);
+  EXPECT_EQ((*r->multipath())[1].resolution->nexthop, A("192.168.1.1"));
+  EXPECT_EQ(r->forwarding_nexthop(), A("192.168.1.7"));
+  // And its withdrawal takes the hop away, not the route.
+  ASSERT_TRUE(igp_.remove(P("10.9.0.0/16")).ok());
+  r = Sent("203.0.113.0/24");
+  ASSERT_NE(r, nullptr);
+  EXPECT_FALSE((*r->multipath())[1].resolution);
+  // A replace without the hops leaves no dependents behind.
+  ASSERT_TRUE(bgp_.replace(Route("203.0.113.0/24", "192.168.1.7")).ok());
+  EXPECT_EQ(Sent("203.0.113.0/24")->multipath(), nullptr);
+  EXPECT_EQ(ext_int_.nexthop_count(), 1u);
+  ExpectConsistent();
+}
+
+TEST_F(ExtIntStageTest, MultipathRouteWaitsForItsOwnNextHop) {
+  ASSERT_TRUE(connected_.add(Route("192.168.1.0/24", "192.168.1.254")).ok());
+  ASSERT_TRUE(bgp_.add(Multi("203.0.113.0/24", "10.9.9.9", {"192.168.1.8"})).ok());
+  EXPECT_EQ(Sent("203.0.113.0/24"), nullptr);
+  ASSERT_TRUE(igp_.add(Route("10.9.0.0/16", "192.168.1.1")).ok());
+  RouteRef r = Sent("203.0.113.0/24");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ((*r->multipath())[0].resolution->nexthop, A("192.168.1.8"));
+  ASSERT_TRUE(bgp_.remove(P("203.0.113.0/24")).ok());
+  EXPECT_EQ(ext_int_.nexthop_count(), 0u);
+  ExpectConsistent();
+}
+
+TEST(MultipathValueTest, ValidatesAndInternsByContent) {
+  RibRoute r = Multi("203.0.113.0/24", "192.0.2.1", {"192.0.2.2"});
+  EXPECT_TRUE(r.Validate().ok());
+  EXPECT_FALSE(Multi("203.0.113.0/24", "192.0.2.1", {"192.0.2.1"}).Validate().ok());
+  EXPECT_FALSE(Multi("203.0.113.0/24", "192.0.2.1", {"192.0.2.2", "192.0.2.2"}).Validate().ok());
+  EXPECT_FALSE(Multi("203.0.113.0/24", "192.0.2.1", {"2001:db8::1"}).Validate().ok());
+  // Two routes with equal sets share one interned attribute set.
+  RibRoute s = Multi("198.51.100.0/24", "192.0.2.1", {"192.0.2.2"});
+  EXPECT_TRUE(r.shared_attrs() == s.shared_attrs());
+  EXPECT_FALSE(r.shared_attrs() == Route("203.0.113.0/24", "192.0.2.1").shared_attrs());
+  EXPECT_EQ(r.ToString(), "203.0.113.0/24 via 192.0.2.1  ad 0 metric 0 multipath 192.0.2.2");
+}
+
 }  // namespace
 }  // namespace strata::rib

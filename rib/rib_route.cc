@@ -11,6 +11,7 @@ std::string RibRoute::ToString() const {
   s += " " + a.protocol.str() + " ad " + std::to_string(a.admin_distance) + " metric " +
        std::to_string(a.metric);
   if (a.tag != 0) s += " tag " + std::to_string(a.tag);
+  s += MultipathToString(a.multipath);
   return s;
 }
 
@@ -19,7 +20,7 @@ Status RibRoute::Validate() const {
     return InvalidArgument("nexthop " + nexthop().ToString() + " is not in the family of " +
                            prefix.ToString());
   }
-  return Status::Ok();
+  return ValidateMultipath(nexthop(), multipath());
 }
 
 // Stored per route per protocol: 32 bytes with its reference count and generation (BlockPool).

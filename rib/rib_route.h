@@ -55,6 +55,8 @@ struct RibRoute {
   uint32_t admin_distance() const { return attrs().admin_distance; }
   uint32_t tag() const { return attrs().tag; }
   ProtocolKind kind() const { return attrs().kind; }
+  // The further next hops of a multipath route (null: none).
+  const MultipathRef& multipath() const { return attrs().multipath; }
 
   // One attribute (each call interns a new set: for tests and cold paths).
   void set_protocol(Symbol v) {
@@ -80,6 +82,9 @@ struct RibRoute {
   }
   void set_kind(ProtocolKind v) {
     with([&](RouteAttrs& a) { a.kind = v; });
+  }
+  void set_multipath(MultipathRef v) {
+    with([&](RouteAttrs& a) { a.multipath = std::move(v); });
   }
 
   // The router packets are sent to: the resolved nexthop if any, else the protocol's nexthop.

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "common/ip_addr.h"
+#include "rib/multipath.h"
 #include "rib/resolution.h"
 #include "rib/symbol.h"
 
@@ -44,6 +45,9 @@ struct RouteAttrs {
   uint32_t admin_distance = 0;
   uint32_t tag = 0;
   ProtocolKind kind = ProtocolKind::kIgp;
+  // Equal-cost multipath: the next hops besides `nexthop` (null: none). Compared and interned by
+  // content, so the routes of one set share one attribute set.
+  MultipathRef multipath;
 
   // Field by field; resolutions compare by value.
   friend bool operator==(const RouteAttrs& a, const RouteAttrs& b);

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdint>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "common/profiler.h"
 #include "libipc/arena_options.h"
@@ -42,6 +44,21 @@ void ChangeToProto(const FeaChange& c, fpb::RouteChange* out) {
   // A connected subnet is reached on its interface; its route's nexthop is our own address.
   if (r.protocol() != kConnectedProtocol)
     ipc::AddrToProto(r.forwarding_nexthop(), nh->mutable_address());
+  if (!r.multipath()) return;
+  // Equal-cost multipath: one next hop group, equal weights. A resolved route forwards through
+  // the hops that resolve (each once: two BGP next hops may resolve to one router); an internal
+  // one through its hops as given.
+  std::vector<std::pair<IpAddr, Symbol>> sent = {{r.forwarding_nexthop(), r.ifname()}};
+  for (const MultipathHop& hop : *r.multipath()) {
+    if (r.resolution() && !hop.resolution) continue;
+    std::pair<IpAddr, Symbol> to{hop.resolution ? hop.resolution->nexthop : hop.nexthop,
+                                 hop.ifname};
+    if (std::find(sent.begin(), sent.end(), to) != sent.end()) continue;
+    sent.push_back(to);
+    fpb::NextHop* more = out->add_nexthops();
+    more->set_interface(to.second.str());
+    ipc::AddrToProto(to.first, more->mutable_address());
+  }
 }
 
 }  // namespace

@@ -18,6 +18,16 @@ StatusOr<RibRoute> RouteFromProto(const v1::RouteEntry& e) {
   a.metric = e.metric();
   a.tag = e.tag();
   a.ifname = e.interface();
+  if (e.multipath_nexthops_size() > 0) {
+    Multipath hops;
+    hops.reserve(static_cast<size_t>(e.multipath_nexthops_size()));
+    for (const auto& m : e.multipath_nexthops()) {
+      auto hop = ipc::AddrFromProto(m, "multipath_nexthops");
+      if (!hop.ok()) return hop.status();
+      hops.push_back(MultipathHop{*hop, nullptr, Symbol()});
+    }
+    a.multipath = MakeMultipath(std::move(hops));
+  }
   RibRoute r(*prefix, a);
   if (Status s = r.Validate(); !s.ok()) return s;
   return r;
@@ -32,6 +42,13 @@ void RouteToProto(const RibRoute& r, v1::Route* out) {
   out->set_protocol(r.protocol().str());
   out->set_tag(r.tag());
   out->set_interface(r.ifname().str());
+  if (const MultipathRef& m = r.multipath()) {
+    for (const MultipathHop& hop : *m) {
+      v1::MultipathNexthop* o = out->add_multipath();
+      ipc::AddrToProto(hop.nexthop, o->mutable_nexthop());
+      if (hop.resolution) ipc::AddrToProto(hop.resolution->nexthop, o->mutable_resolved_nexthop());
+    }
+  }
 }
 
 StatusOr<ProtocolKind> KindFromProto(v1::ProtocolKind k) {
