@@ -97,6 +97,15 @@ void BgpService::SetRedistribute(const v1::SetRedistributeRequest& request,
   reply(v1::SetRedistributeReply());
 }
 
+void BgpService::SetMultipath(const v1::SetMultipathRequest& request,
+                              ipc::Responder<v1::SetMultipathReply> reply) {
+  MultipathConfig c;
+  c.ebgp_paths = request.ebgp_paths() == 0 ? 1 : request.ebgp_paths();
+  c.ibgp_paths = request.ibgp_paths() == 0 ? 1 : request.ibgp_paths();
+  c.multiple_as = request.multiple_as();
+  Answer(reply, speaker_.SetMultipath(c));
+}
+
 void BgpService::DefinePolicy(const v1::DefinePolicyRequest& request,
                               ipc::Responder<v1::DefinePolicyReply> reply) {
   auto p = PolicyFromProto(request);

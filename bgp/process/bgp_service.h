@@ -82,6 +82,8 @@ class BgpService : public v1::BgpHandler {
   // Redistribution from the RIB; FAILED_PRECONDITION without a RibRedistClient (set_redist).
   void SetRedistribute(const v1::SetRedistributeRequest& request,
                        ipc::Responder<v1::SetRedistributeReply> reply) override;
+  void SetMultipath(const v1::SetMultipathRequest& request,
+                    ipc::Responder<v1::SetMultipathReply> reply) override;
   void set_redist(RibRedistClient* redist) { redist_ = redist; }
 
  private:

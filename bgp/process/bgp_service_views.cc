@@ -18,7 +18,9 @@ constexpr uint32_t kDefaultPage = 1000;
 // then carries the cursor of the last one examined, so a call never holds the process long.
 constexpr uint32_t kMostExamined = 100000;
 
-bool Used(v1::RouteFate f) { return f == v1::ROUTE_FATE_BEST || f == v1::ROUTE_FATE_CANDIDATE; }
+bool Used(v1::RouteFate f) {
+  return f == v1::ROUTE_FATE_BEST || f == v1::ROUTE_FATE_MULTIPATH || f == v1::ROUTE_FATE_CANDIDATE;
+}
 
 }  // namespace
 
@@ -93,6 +95,9 @@ void BgpService::fill_fate(PeerId id, const BgpPipeline::RouteFate& f, v1::PeerR
     out->set_reason("best: " + std::string(DecisionReasonName(ex->winner.reason)));
     out->mutable_route()->set_best(true);
     out->mutable_accepted()->set_reason(std::string(DecisionReasonName(ex->winner.reason)));
+  } else if (i < ex->multipath.size() && ex->multipath[i]) {
+    out->set_fate(v1::ROUTE_FATE_MULTIPATH);
+    out->set_reason("multipath with the best; lost at " + step);
   } else {
     out->set_fate(v1::ROUTE_FATE_CANDIDATE);
     out->set_reason("lost at " + step);
@@ -177,7 +182,16 @@ void BgpService::ExplainPrefix(const v1::ExplainPrefixRequest& request,
   }
   // The best first, then the other candidates, then the routes no decision sees.
   auto rank = [](const v1::PeerRoute& r) {
-    return r.fate() == v1::ROUTE_FATE_BEST ? 0 : r.fate() == v1::ROUTE_FATE_CANDIDATE ? 1 : 2;
+    switch (r.fate()) {
+      case v1::ROUTE_FATE_BEST:
+        return 0;
+      case v1::ROUTE_FATE_MULTIPATH:
+        return 1;
+      case v1::ROUTE_FATE_CANDIDATE:
+        return 2;
+      default:
+        return 3;
+    }
   };
   std::stable_sort(
       out.mutable_paths()->begin(), out.mutable_paths()->end(),

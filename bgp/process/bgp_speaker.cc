@@ -216,6 +216,7 @@ Status BgpSpeaker::build_pipeline() {
   pc.input_low_water = input_low_water_;
   pipeline_ = std::make_unique<BgpPipeline>(pc, oracle_, rib_, scheduler_);
   if (Status s = pipeline_->set_damping(damping_); !s.ok()) return s;
+  if (Status s = pipeline_->set_multipath(multipath_); !s.ok()) return s;
   pipeline_->set_vrps(rtr_ ? &vrps_ : nullptr);
   PipelinePeerConfig local;
   local.address = IpAddr();
@@ -546,6 +547,19 @@ Status BgpSpeaker::SetDamping(std::optional<DampingParams> params) {
     log_->info("route flap damping off");
   }
   damping_ = std::move(params);
+  return Status::Ok();
+}
+
+Status BgpSpeaker::SetMultipath(const MultipathConfig& config) {
+  if (Status s = ValidateMultipathConfig(config); !s.ok()) return s;
+  if (pipeline_) {
+    if (Status s = pipeline_->set_multipath(config); !s.ok()) return s;
+  }
+  if (config != multipath_) {
+    log_->info("multipath: ebgp {} ibgp {} paths{}", config.ebgp_paths, config.ibgp_paths,
+               config.multiple_as ? ", multiple-as" : "");
+  }
+  multipath_ = config;
   return Status::Ok();
 }
 

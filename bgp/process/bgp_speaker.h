@@ -120,6 +120,11 @@ class BgpSpeaker {
   Status SetDamping(std::optional<DampingParams> params);
   const std::optional<DampingParams>& damping() const { return damping_; }
 
+  // Equal-cost multipath (BgpPipeline::set_multipath); kept across pipeline rebuilds. Errors: a
+  // path count outside 1..64.
+  Status SetMultipath(const MultipathConfig& config);
+  const MultipathConfig& multipath() const { return multipath_; }
+
   // RPKI route origin validation (bgp_speaker_rpki.cc): RTR sessions to `caches` (none: off,
   // every route unverified); the VRPs they give are posted to this thread (RtrClient) and
   // applied to vrps(), and the pipeline validates again the routes they cover. Kept across
@@ -271,6 +276,7 @@ class BgpSpeaker {
   AsioClock asio_clock_;
   PipelineClock* clock_;
   std::optional<DampingParams> damping_;
+  MultipathConfig multipath_;
   std::function<Status(const PeerSettings&)> build_check_;
   bool hold_sessions_ = false;
   bool restarting_ = false;

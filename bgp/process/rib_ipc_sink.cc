@@ -43,10 +43,11 @@ RibIpcSink::RibIpcSink(ipc::Router& router, Options options, SkipFn skip)
 
 RibIpcSink::~RibIpcSink() = default;
 
-std::optional<RibIpcSink::Want> RibIpcSink::WantOf(RibOrigin origin, const BgpRoute& route) const {
+std::optional<RibIpcSink::Want> RibIpcSink::WantOf(RibOrigin origin, const BgpRoute& route,
+                                                   const RibMultipath& multipath) const {
   const auto& nh = route.path().next_hop;
   if ((skip_ && skip_(route)) || !nh) return std::nullopt;
-  return Want{origin, *nh, route.igp_metric};
+  return Want{origin, *nh, route.igp_metric, multipath.nexthops, false};
 }
 
 void RibIpcSink::change(const IpPrefix& prefix, std::optional<Want> had, std::optional<Want> want) {
@@ -75,13 +76,16 @@ void RibIpcSink::start_taking() {
   flush();
 }
 
-void RibIpcSink::add_route(RibOrigin origin, const BgpRouteRef& route) {
-  change(route->prefix, std::nullopt, WantOf(origin, *route));
+void RibIpcSink::add_route(RibOrigin origin, const BgpRouteRef& route,
+                           const RibMultipath& multipath) {
+  change(route->prefix, std::nullopt, WantOf(origin, *route, multipath));
 }
 
 void RibIpcSink::replace_route(RibOrigin origin, const BgpRouteRef& old_route,
-                               const BgpRouteRef& new_route) {
-  change(new_route->prefix, WantOf(origin, *old_route), WantOf(origin, *new_route));
+                               const BgpRouteRef& new_route, const RibMultipath& multipath) {
+  std::optional<Want> had = WantOf(origin, *old_route);
+  if (had) had->multipath_unknown = multipath.enabled;
+  change(new_route->prefix, std::move(had), WantOf(origin, *new_route, multipath));
 }
 
 void RibIpcSink::delete_route(RibOrigin origin, const BgpRouteRef& route) {
@@ -140,6 +144,7 @@ void RibIpcSink::send_round() {
     ipc::PrefixToProto(p, e->mutable_prefix());
     ipc::AddrToProto(w.nexthop, e->mutable_nexthop());
     e->set_metric(w.metric);
+    for (const IpAddr& a : w.multipath) ipc::AddrToProto(a, e->add_multipath_nexthops());
   };
   // Up to max_batch prefixes, each once: the RIB checks a call whole.
   round_.clear();

@@ -73,9 +73,10 @@ class RibIpcSink : public RibSink {
   RibIpcSink(ipc::Router& router, Options options, SkipFn skip = nullptr);
   ~RibIpcSink() override;
 
-  void add_route(RibOrigin origin, const BgpRouteRef& route) override;
-  void replace_route(RibOrigin origin, const BgpRouteRef& old_route,
-                     const BgpRouteRef& new_route) override;
+  void add_route(RibOrigin origin, const BgpRouteRef& route,
+                 const RibMultipath& multipath) override;
+  void replace_route(RibOrigin origin, const BgpRouteRef& old_route, const BgpRouteRef& new_route,
+                     const RibMultipath& multipath) override;
   void delete_route(RibOrigin origin, const BgpRouteRef& route) override;
   void end_batch() override { flush(); }
   void attach(RibFeed* feed) override {
@@ -117,6 +118,10 @@ class RibIpcSink : public RibSink {
     RibOrigin origin = RibOrigin::kEbgp;
     IpAddr nexthop;
     uint32_t metric = 0;
+    std::vector<IpAddr> multipath;  // the other members' next hops
+    // What the RIB holds: its multipath next hops are not known (RibMultipath), so it never
+    // equals what it should hold and a replace is sent.
+    bool multipath_unknown = false;
     friend bool operator==(const Want&, const Want&) = default;
   };
   // A change of one prefix: what the RIB holds (after the changes queued before) and what it
@@ -127,7 +132,8 @@ class RibIpcSink : public RibSink {
     std::optional<Want> want;
   };
   // What the RIB gets for `route` (nothing for our own networks and routes without next hop).
-  std::optional<Want> WantOf(RibOrigin origin, const BgpRoute& route) const;
+  std::optional<Want> WantOf(RibOrigin origin, const BgpRoute& route,
+                             const RibMultipath& multipath = {}) const;
   // Changes are taken while registered and not deferring (else the resend brings them).
   bool taking() const { return ready_ && !deferring_; }
   void change(const IpPrefix& prefix, std::optional<Want> had, std::optional<Want> want);
