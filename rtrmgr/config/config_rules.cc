@@ -62,6 +62,12 @@ const std::vector<RuleInfo>& ConfigRules::All() {
        "the RIB has no static table to redistribute until the VR has a static block"},
       {"bgp-cluster-id-without-clients", true, "cluster-id without any route-reflector-client",
        "RFC 4456: the cluster id matters only to a route reflector, which needs clients"},
+      {"bgp-multipath-no-effect", true,
+       "a multipath block whose maximum-paths and maximum-paths-ibgp are both 1",
+       "one path per prefix is no multipath: the block changes nothing"},
+      {"bgp-multipath-ibgp-without-ibgp-peer", true,
+       "maximum-paths-ibgp above 1 set explicitly with no iBGP peer in the VR",
+       "iBGP multipath needs iBGP paths: without an iBGP peer the setting has no effect"},
       {"bgp-network-next-hop-family", false, "a network whose next-hop is of the other family",
        "a route's next hop is of its own family (strata-bgp refuses)"},
       // BGP peers.

@@ -96,6 +96,12 @@ std::vector<Case> Cases() {
       {"bgp-damping-ceiling", Bgp("damping { half-life 30; max-suppress 30; }"),
        "test.conf:5:38: damping: the penalty ceiling reuse * 2^(max-suppress / half-life) = "
        "1500 is below suppress 2000: no route would ever be suppressed (RFC 2439)"},
+      {"bgp-multipath-no-effect", Bgp("multipath { maximum-paths 1; maximum-paths-ibgp 1; }"),
+       "test.conf:5:1: warning: multipath with maximum-paths 1 and maximum-paths-ibgp 1: one "
+       "path per prefix, nothing to share (delete the block, or raise a count)"},
+      {"bgp-multipath-ibgp-without-ibgp-peer", Bgp("multipath { maximum-paths-ibgp 4; }"),
+       "test.conf:5:32: warning: maximum-paths-ibgp 4 but no iBGP peer (as 65001): it has no "
+       "effect"},
       {"bgp-redistribute-without-static", Bgp("redistribute connected static;"),
        "test.conf:5:24: warning: redistribute static, but the VR has no static block: nothing is "
        "redistributed until it has one"},
@@ -212,6 +218,10 @@ TEST(ConfigRulesTest, LegalNeighboursOfEachRuleAreClean) {
       "virtual-router blue { bgp { local-as 2; router-id 1.1.1.2; listen-address 127.0.0.3; } }\n"
       "virtual-router green { bgp { local-as 3; router-id 1.1.1.3; listen-address ::; } }\n"
       "virtual-router white { bgp { local-as 4; router-id 1.1.1.4; port 1179; } }\n",
+      // Multipath at its defaults; iBGP multipath with an iBGP peer.
+      Bgp("multipath { }"),
+      Bgp("multipath { maximum-paths 1; maximum-paths-ibgp 64; multiple-as true; }\n"
+          "peer 192.0.2.3 { as 65001; }"),
       // Damping at its defaults and at Cisco's; ranges at their edges.
       Bgp("damping { }"),
       Bgp("damping { half-life 15; reuse 750; suppress 2000; max-suppress 60; }"),
@@ -223,6 +233,15 @@ TEST(ConfigRulesTest, LegalNeighboursOfEachRuleAreClean) {
       "large-community-add 1:2:3; next-hop 192.0.2.1; } } } }\n",
   };
   for (const std::string& c : configs) EXPECT_EQ(Findings(c), "") << c;
+}
+
+// Path counts outside 1..64 are refused where they are written.
+TEST(ConfigRulesTest, MultipathCountsOutOfRangeAreRefusedAtTheirPosition) {
+  const std::string f = Findings(Bgp("multipath { maximum-paths 65; }"));
+  EXPECT_NE(f.find("test.conf:5:27"), std::string::npos) << f;
+  EXPECT_EQ(f.find("warning"), std::string::npos) << f;
+  EXPECT_NE(Findings(Bgp("multipath { maximum-paths-ibgp 0; }")).find("test.conf:5:32"),
+            std::string::npos);
 }
 
 // A node made by `set` has no position: the finding names its path.

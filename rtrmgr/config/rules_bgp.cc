@@ -1,6 +1,6 @@
-// ConfigRules: a VR's BGP settings (identifiers, confederation, damping, redistribution,
-// networks) and the listening sockets of all VRs together. Peers are in rules_bgp_peer.cc; the
-// rule ids and reasons are in config_rules.cc.
+// ConfigRules: a VR's BGP settings (identifiers, confederation, damping, multipath,
+// redistribution, networks) and the listening sockets of all VRs together. Peers are in
+// rules_bgp_peer.cc; the rule ids and reasons are in config_rules.cc.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::string_view kBgp = "virtual-router bgp";
 constexpr std::string_view kDamping = "virtual-router bgp damping";
+constexpr std::string_view kMultipath = "virtual-router bgp multipath";
 
 bool Reserved(uint32_t as) { return as == 23456 || as == 65535 || as == 4294967295u; }
 
@@ -185,6 +186,30 @@ void CheckListeners(const std::vector<Listen>& listens, RuleContext& ctx) {
 
 }  // namespace
 
+void CheckMultipath(const ConfigNode& bgp, const std::string& path, RuleContext& ctx) {
+  const ConfigNode* m = bgp.FindChild("multipath");
+  if (m == nullptr) return;
+  const auto ebgp = ctx.U32(m, kMultipath, "maximum-paths");
+  const auto ibgp = ctx.U32(m, kMultipath, "maximum-paths-ibgp");
+  if (ebgp == 1u && ibgp == 1u) {
+    ctx.ReportAt("bgp-multipath-no-effect", *m, path + " multipath",
+                 "multipath with maximum-paths 1 and maximum-paths-ibgp 1: one path per prefix, "
+                 "nothing to share (delete the block, or raise a count)");
+    return;
+  }
+  const ConfigNode* ibgp_leaf = m->FindChild("maximum-paths-ibgp");
+  if (ibgp_leaf == nullptr || ibgp.value_or(1) <= 1) return;
+  const auto local_as = ctx.U32(&bgp, kBgp, "local-as");
+  for (const ConfigNode& peer : bgp.children()) {
+    if (peer.keyword() == "peer" && ctx.U32(&peer, "virtual-router bgp peer", "as") == local_as) {
+      return;
+    }
+  }
+  ctx.ReportAt("bgp-multipath-ibgp-without-ibgp-peer", *ibgp_leaf, path + " multipath",
+               "maximum-paths-ibgp " + std::to_string(*ibgp) + " but no iBGP peer (as " +
+                   std::to_string(local_as.value_or(0)) + "): it has no effect");
+}
+
 void CheckBgpRules(const ConfigNode& root, RuleContext& ctx) {
   std::vector<Listen> listens;
   for (const ConfigNode& vr : root.children()) {
@@ -195,6 +220,7 @@ void CheckBgpRules(const ConfigNode& root, RuleContext& ctx) {
     CheckIdentifiers(*bgp, path, ctx);
     CheckConfederation(*bgp, path, ctx);
     CheckDamping(*bgp, path, ctx);
+    CheckMultipath(*bgp, path, ctx);
     CheckRedistributeAndNetworks(vr, *bgp, path, ctx);
     Listen l{vr.first_arg(), std::nullopt, 179, bgp->pos()};
     if (const ConfigNode* la = bgp->FindChild("listen-address")) {

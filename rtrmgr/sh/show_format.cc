@@ -165,6 +165,19 @@ std::string ShowFormat::RibNextHop(const nlohmann::json& r) {
   if (r.value("protocol", "") != "connected" && !nh.empty()) out = nh;
   if (!resolved.empty() && resolved != nh) out += " (via " + resolved + ")";
   if (!ifname.empty()) out += (out.empty() ? "via " : " via ") + ifname;
+  // Equal-cost multipath: the other next hops, each as it resolved.
+  if (r.contains("multipath") && r["multipath"].is_array()) {
+    for (const auto& m : r["multipath"]) {
+      const std::string hop = m.value("nexthop", "");
+      const std::string via = m.value("resolved_nexthop", "");
+      out += ", " + hop;
+      if (via.empty() && !resolved.empty()) {
+        out += " (unresolved)";
+      } else if (!via.empty() && via != hop) {
+        out += " (via " + via + ")";
+      }
+    }
+  }
   return out.empty() ? "-" : out;
 }
 
@@ -205,6 +218,9 @@ std::vector<ShowFormat::Column> RibColumns() {
           {"NEXT HOP", [](const nlohmann::json& r) { return F::RibNextHop(r); }},
           {"FLAGS", [](const nlohmann::json& r) {
              std::string flags = r.value("stale", false) ? "stale" : "";
+             if (r.contains("multipath") && r["multipath"].is_array() && !r["multipath"].empty()) {
+               flags += (flags.empty() ? "" : ", ") + std::string("multipath");
+             }
              const std::string refused = r.value("not_installed", "");
              if (!refused.empty()) {
                flags += (flags.empty() ? "" : ", ") + std::string("NOT INSTALLED: ") + refused;

@@ -27,6 +27,20 @@ TEST(ShowFormatTest, RouteTableShowsNextHopsAsOperatorsWriteThem) {
             "no route\n");
 }
 
+TEST(ShowFormatTest, MultipathRouteShowsEveryNextHopAndTheFlag) {
+  auto j = nlohmann::json::parse(R"({"routes":[
+    {"prefix":"10.200.9.0/24","protocol":"ebgp","nexthop":"10.200.1.1","metric":0,
+     "resolved_nexthop":"10.200.1.1","admin_distance":20,"interface":"veth1","best":true,
+     "multipath":[{"nexthop":"10.200.2.1","resolved_nexthop":"10.200.2.1"},
+                  {"nexthop":"10.9.9.9"}]}],
+    "truncated":false})");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowRoute, j),
+            "PREFIX         PROTOCOL  DIST/METRIC  NEXT HOP                                      "
+            "                FLAGS\n"
+            "10.200.9.0/24  ebgp      20/0         10.200.1.1 via veth1, 10.200.2.1, 10.9.9.9 "
+            "(unresolved)  multipath\n");
+}
+
 TEST(ShowFormatTest, Durations) {
   EXPECT_EQ(ShowFormat::Duration(0), "00:00:00");
   EXPECT_EQ(ShowFormat::Duration(3725), "01:02:05");
