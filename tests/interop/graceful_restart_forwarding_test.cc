@@ -24,13 +24,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include "testing/interop/bird_speaker.h"
 #include "testing/interop/interop_fixture.h"
+#include "testing/interop/strata_router.h"
 #include "testing/interop/strata_speaker.h"
 
 namespace strata::interop {
@@ -105,14 +106,17 @@ class GracefulRestartForwardingTest : public InteropTest {
       const auto r = Sh(*ns, cmd);
       ASSERT_TRUE(r.ok()) << cmd << ": " << r.output;
     }
-    strata_dir_ = dir() + "/strata";
-    std::filesystem::create_directories(strata_dir_);
+    const std::string strata_dir = dir() + "/strata";
+    std::filesystem::create_directories(strata_dir);
+    router_ = std::make_unique<StrataRouter>(*strata_ns_, strata_dir, bin_dir_);
   }
   void TearDown() override {
     ping_.Stop();
     monitor_.Stop();
-    rtrmgr_.Stop(10s);  // stops its processes in order
-    if (HasFailure()) std::cerr << StrataLogs();
+    if (router_) {
+      router_->Stop();  // the rtrmgr stops its processes in order
+      if (HasFailure()) std::cerr << router_->Logs("gr");
+    }
     InteropTest::TearDown();
   }
 
@@ -135,23 +139,8 @@ class GracefulRestartForwardingTest : public InteropTest {
     }
     return c;
   }
-  Status StartRouter() {
-    const std::string conf = strata_dir_ + "/router.conf";
-    std::ofstream(conf) << RouterConfig();
-    return rtrmgr_.Start(
-        strata_ns_->Wrap({"env", "STRATA_RUN_DIR=" + strata_dir_, bin_dir_ + "/strata-rtrmgr", "-c",
-                          conf, "--bin-dir", bin_dir_, "--state-dir", strata_dir_ + "/state",
-                          "--log-dir", strata_dir_ + "/logs", "--log-level", "debug",
-                          "--restart-backoff-ms", "12000"}),
-        strata_dir_ + "/rtrmgr.log");
-  }
-  // strata-call --json in Strata's namespace.
-  json Call(const std::string& xrl) {
-    const auto r = strata_ns_->Exec(
-        {"env", "STRATA_RUN_DIR=" + strata_dir_, bin_dir_ + "/strata-call", "--json", xrl}, 10s);
-    if (!r.ok()) return nullptr;
-    return json::parse(r.output, nullptr, false);
-  }
+  Status StartRouter() { return router_->Start(RouterConfig(), {"--restart-backoff-ms", "12000"}); }
+  json Call(const std::string& xrl) { return router_->Call(xrl); }
   // The pid of strata-bgp as the rtrmgr reports it (0: not running).
   int BgpPid() {
     const json j = Call("finder://rtrmgr/rtrmgr/1.0/list_processes");
@@ -223,22 +212,9 @@ class GracefulRestartForwardingTest : public InteropTest {
     return PollUntil([&] { return PingReplies().size() >= after + n; }, limit);
   }
 
-  std::string StrataLogs() const {
-    std::string s;
-    for (const char* f : {"rtrmgr.log", "logs/bgp.gr.log", "logs/rib.gr.log", "logs/fea.log"}) {
-      std::ifstream in(strata_dir_ + "/" + f);
-      std::ostringstream b;
-      b << in.rdbuf();
-      std::string t = b.str();
-      if (t.size() > 12000) t = t.substr(t.size() - 12000);
-      s += std::string("--- ") + f + "\n" + t + "\n";
-    }
-    return s;
-  }
-
   StrataBinaries bins_;
   std::string bin_dir_;
-  std::string strata_dir_;
+  std::unique_ptr<StrataRouter> router_;
   NetNs* h1_ = nullptr;
   NetNs* bird_ns_ = nullptr;
   NetNs* strata_ns_ = nullptr;
@@ -246,7 +222,6 @@ class GracefulRestartForwardingTest : public InteropTest {
   VethLink* bird_link_ = nullptr;
   VethLink* h2_link_ = nullptr;
   VethLink* h1_link_ = nullptr;
-  Daemon rtrmgr_;
   Daemon ping_;
   Daemon monitor_;
 };

@@ -13,11 +13,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <memory>
 
 #include "testing/interop/bird_speaker.h"
 #include "testing/interop/interop_fixture.h"
+#include "testing/interop/strata_router.h"
 #include "testing/interop/strata_speaker.h"
 
 namespace strata::interop {
@@ -85,12 +85,15 @@ class MultipathTest : public InteropTest {
     b_ns_ = &AddNs("b");
     a_link_ = &AddLink(*a_ns_, *strata_ns_, 1);  // BIRD A .1, Strata .2
     b_link_ = &AddLink(*b_ns_, *strata_ns_, 2);  // BIRD B .1, Strata .2
-    strata_dir_ = dir() + "/strata";
-    std::filesystem::create_directories(strata_dir_);
+    const std::string strata_dir = dir() + "/strata";
+    std::filesystem::create_directories(strata_dir);
+    router_ = std::make_unique<StrataRouter>(*strata_ns_, strata_dir, bin_dir_);
   }
   void TearDown() override {
-    rtrmgr_.Stop(10s);
-    if (HasFailure()) std::cerr << StrataLogs();
+    if (router_) {
+      router_->Stop();
+      if (HasFailure()) std::cerr << router_->Logs("mp");
+    }
     InteropTest::TearDown();
   }
 
@@ -119,25 +122,7 @@ class MultipathTest : public InteropTest {
     }
     return c;
   }
-  Status StartRouter() {
-    const std::string conf = strata_dir_ + "/router.conf";
-    std::ofstream(conf) << RouterConfig(true);
-    return rtrmgr_.Start(
-        strata_ns_->Wrap({"env", "STRATA_RUN_DIR=" + strata_dir_, bin_dir_ + "/strata-rtrmgr", "-c",
-                          conf, "--bin-dir", bin_dir_, "--state-dir", strata_dir_ + "/state",
-                          "--log-dir", strata_dir_ + "/logs", "--log-level", "debug"}),
-        strata_dir_ + "/rtrmgr.log");
-  }
-  CommandResult InStrata(const std::vector<std::string>& argv) {
-    std::vector<std::string> cmd = {"env", "STRATA_RUN_DIR=" + strata_dir_};
-    cmd.insert(cmd.end(), argv.begin(), argv.end());
-    return strata_ns_->Exec(cmd, 10s);
-  }
-  json Call(const std::string& xrl) {
-    const auto r = InStrata({bin_dir_ + "/strata-call", "--json", xrl});
-    if (!r.ok()) return nullptr;
-    return json::parse(r.output, nullptr, false);
-  }
+  json Call(const std::string& xrl) { return router_->Call(xrl); }
   bool BothEstablished() {
     const json j = Call("finder://bgp.mp/bgp/1.0/list_peers");
     if (!j.is_object()) return false;
@@ -153,6 +138,12 @@ class MultipathTest : public InteropTest {
       if (r.value("prefix", "") == kPrefix) return r;
     }
     return nullptr;
+  }
+  // The number of other next hops of the RIB's route (-1: no route).
+  int RibMultipath() {
+    const json r = RibRoute();
+    if (!r.is_object()) return -1;
+    return static_cast<int>(r.value("multipath", json::array()).size());
   }
   std::string KernelRoute() {
     return strata_ns_
@@ -173,28 +164,14 @@ class MultipathTest : public InteropTest {
     }
     return Count(r, "via ") == routers.size();
   }
-  std::string StrataLogs() const {
-    std::string s;
-    for (const char* f : {"rtrmgr.log", "logs/bgp.mp.log", "logs/rib.mp.log", "logs/fea.log"}) {
-      std::ifstream in(strata_dir_ + "/" + f);
-      std::ostringstream b;
-      b << in.rdbuf();
-      std::string t = b.str();
-      if (t.size() > 12000) t = t.substr(t.size() - 12000);
-      s += std::string("--- ") + f + "\n" + t + "\n";
-    }
-    return s;
-  }
-
   StrataBinaries bins_;
   std::string bin_dir_;
-  std::string strata_dir_;
+  std::unique_ptr<StrataRouter> router_;
   NetNs* a_ns_ = nullptr;
   NetNs* strata_ns_ = nullptr;
   NetNs* b_ns_ = nullptr;
   VethLink* a_link_ = nullptr;
   VethLink* b_link_ = nullptr;
-  Daemon rtrmgr_;
 };
 
 TEST_F(MultipathTest, TwoUpstreamsMakeOneKernelRouteWithTwoNextHops) {
@@ -202,7 +179,7 @@ TEST_F(MultipathTest, TwoUpstreamsMakeOneKernelRouteWithTwoNextHops) {
   auto& bird_b = AddBird(*b_ns_, *b_link_, "bird-b", 65002);
   ASSERT_OK(bird_a.Start());
   ASSERT_OK(bird_b.Start());
-  ASSERT_OK(StartRouter());
+  ASSERT_OK(router_->Start(RouterConfig(true)));
   ASSERT_TRUE(PollUntil([&] { return BothEstablished(); }, 40s));
   const std::string via_a = a_link_->a_v4();
   const std::string via_b = b_link_->a_v4();
@@ -211,9 +188,7 @@ TEST_F(MultipathTest, TwoUpstreamsMakeOneKernelRouteWithTwoNextHops) {
   ASSERT_TRUE(PollUntil([&] { return KernelVia({via_a, via_b}); }, 20s)) << KernelRoute();
   EXPECT_EQ(Count(KernelRoute(), "nexthop via"), 2u) << KernelRoute();
   // The RIB's route carries the second next hop; strata-bgp marks the second path.
-  const json rib = RibRoute();
-  ASSERT_TRUE(rib.is_object());
-  ASSERT_EQ(rib.value("multipath", json::array()).size(), 1u) << rib.dump();
+  EXPECT_EQ(RibMultipath(), 1) << RibRoute().dump();
   const json ex =
       Call(std::string("finder://bgp.mp/bgp/1.0/explain_prefix?prefix:ipv4net=") + kPrefix);
   ASSERT_TRUE(ex.is_object());
@@ -222,13 +197,13 @@ TEST_F(MultipathTest, TwoUpstreamsMakeOneKernelRouteWithTwoNextHops) {
   EXPECT_EQ(fates, (std::vector<std::string>{"ROUTE_FATE_BEST", "ROUTE_FATE_MULTIPATH"}))
       << ex.dump();
   // `show route` marks it.
-  const auto sh = InStrata({bin_dir_ + "/strata-sh", "-c", "show route vr mp"});
+  const auto sh = router_->Exec({"strata-sh", "-c", "show route vr mp"});
   EXPECT_NE(sh.output.find("multipath"), std::string::npos) << sh.output;
 
   // BIRD B withdraws: one next hop left; it announces again: two.
   ASSERT_OK(bird_b.Withdraw(kPrefix));
   EXPECT_TRUE(PollUntil([&] { return KernelVia({via_a}); }, 20s)) << KernelRoute();
-  EXPECT_TRUE(PollUntil([&] { return RibRoute().value("multipath", json::array()).empty(); }, 5s));
+  EXPECT_TRUE(PollUntil([&] { return RibMultipath() == 0; }, 5s)) << RibRoute().dump();
   ASSERT_OK(bird_b.Announce({.prefix = kPrefix, .as_path = {7}}));
   EXPECT_TRUE(PollUntil([&] { return KernelVia({via_a, via_b}); }, 20s)) << KernelRoute();
 
