@@ -40,8 +40,8 @@ nlohmann::json StrataRouter::Call(const std::string& xrl) const {
 
 std::string StrataRouter::Logs(const std::string& vr) const {
   std::string s;
-  for (const std::string f : {std::string("rtrmgr.log"), "logs/bgp." + vr + ".log",
-                              "logs/rib." + vr + ".log", std::string("logs/fea.log")}) {
+  for (const std::string& f : {std::string("rtrmgr.log"), "logs/bgp." + vr + ".log",
+                               "logs/rib." + vr + ".log", std::string("logs/fea.log")}) {
     std::ifstream in(dir_ + "/" + f);
     std::ostringstream b;
     b << in.rdbuf();
