@@ -36,7 +36,7 @@ TEST(ShowFormatTest, MultipathRouteShowsEveryNextHopAndTheFlag) {
     "truncated":false})");
   EXPECT_EQ(ShowFormat::Format(Op::kShowRoute, j),
             "PREFIX         PROTOCOL  DIST/METRIC  NEXT HOP                                      "
-            "                FLAGS\n"
+            "           FLAGS\n"
             "10.200.9.0/24  ebgp      20/0         10.200.1.1 via veth1, 10.200.2.1, 10.9.9.9 "
             "(unresolved)  multipath\n");
 }
