@@ -108,6 +108,12 @@ bool AsPath::Contains(uint32_t asn) const {
   return false;
 }
 
+size_t AsPath::Count(uint32_t asn) const {
+  size_t n = 0;
+  for (const AsSegmentView s : segments()) n += std::count(s.asns.begin(), s.asns.end(), asn);
+  return n;
+}
+
 bool AsPath::HasConfedSegments() const {
   for (const AsSegmentView s : segments()) {
     if (IsConfed(s.type)) return true;

@@ -99,6 +99,8 @@ class AsPath {
   // segments count nothing (RFC 4271 9.1.2.2, RFC 5065 5.3).
   size_t PathLength() const;
   bool Contains(uint32_t asn) const;
+  // How many times `asn` appears, in any segment.
+  size_t Count(uint32_t asn) const;
   bool HasConfedSegments() const;
   // True when a confederation segment follows an AS_SEQUENCE or AS_SET: RFC 5065 only ever
   // prepends confederation segments, so such a path is malformed (FRR refuses it too).

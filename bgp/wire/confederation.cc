@@ -30,9 +30,9 @@ uint32_t AsSeenBy(PeerType type, uint32_t local_as, const Confederation& confed)
   return type == PeerType::kExternal && confed.enabled() ? confed.identifier : local_as;
 }
 
-bool IsAsLoop(const AsPath& path, uint32_t local_as, const Confederation& confed) {
-  if (path.Contains(local_as)) return true;
-  return confed.enabled() && path.WithoutConfed().Contains(confed.identifier);
+bool IsAsLoop(const AsPath& path, uint32_t local_as, const Confederation& confed, size_t allowed) {
+  if (path.Count(local_as) > allowed) return true;
+  return confed.enabled() && path.WithoutConfed().Count(confed.identifier) > allowed;
 }
 
 bool ConfedFirstAsMatches(const AsPath& path, uint32_t peer_as) {

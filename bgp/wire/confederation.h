@@ -38,8 +38,10 @@ PeerType ClassifyPeer(uint32_t peer_as, uint32_t local_as, const Confederation& 
 uint32_t AsSeenBy(PeerType type, uint32_t local_as, const Confederation& confed);
 
 // RFC 4271 9.1.2 and RFC 5065 6: the path holds our member AS (in any segment) or, inside a
-// non-confederation segment, our confederation identifier.
-bool IsAsLoop(const AsPath& path, uint32_t local_as, const Confederation& confed);
+// non-confederation segment, our confederation identifier, more than `allowed` times
+// (allowas-in; 0: at all).
+bool IsAsLoop(const AsPath& path, uint32_t local_as, const Confederation& confed,
+              size_t allowed = 0);
 
 // RFC 5065 6, the first-AS check of a confederation-external peer: the path starts with an
 // AS_CONFED_SEQUENCE whose first AS is the peer's.
