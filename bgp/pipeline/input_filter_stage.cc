@@ -6,13 +6,14 @@ namespace strata::bgp {
 
 InputFilterStage::InputFilterStage(PeerId peer, uint32_t local_as, IpAddr router_id,
                                    uint32_t cluster_id, BgpStage* parent, RoutePolicy import_policy,
-                                   Confederation confed)
+                                   Confederation confed, AsPathOptions as_path)
     : PassThroughStage(parent),
       peer_(peer),
       local_as_(local_as),
       router_id_(router_id),
       cluster_id_(cluster_id),
       confed_(std::move(confed)),
+      as_path_(as_path),
       refilter_(std::move(import_policy),
                 [this](const IpPrefix& p, const RoutePolicy& before, const RoutePolicy& after) {
                   refilter_one(p, before, after);
@@ -25,7 +26,7 @@ BgpRouteRef InputFilterStage::filter(const BgpRouteRef& route, Verdict* verdict)
 BgpRouteRef InputFilterStage::filter_with(const BgpRouteRef& route, const RoutePolicy& policy,
                                           Verdict* verdict) const {
   const PathAttributes& a = route->path();
-  if (a.as_path && IsAsLoop(*a.as_path, local_as_, confed_)) {
+  if (a.as_path && is_loop(*a.as_path)) {
     *verdict = Verdict::kAsLoop;
     return nullptr;
   }
@@ -38,9 +39,26 @@ BgpRouteRef InputFilterStage::filter_with(const BgpRouteRef& route, const RouteP
     *verdict = Verdict::kClusterLoop;
     return nullptr;
   }
-  BgpRouteRef out = policy ? policy(route) : route;
+  const bool prepend = as_path_.local_as != 0 && !as_path_.local_as_no_prepend;
+  BgpRouteRef in = prepend ? prepend_local_as(route) : route;
+  BgpRouteRef out = policy ? policy(in) : in;
   *verdict = out ? Verdict::kPass : Verdict::kPolicy;
   return out;
+}
+
+bool InputFilterStage::is_loop(const AsPath& path) const {
+  if (IsAsLoop(path, local_as_, confed_, as_path_.allowas_in)) return true;
+  return as_path_.local_as != 0 && path.Count(as_path_.local_as) > as_path_.allowas_in;
+}
+
+BgpRouteRef InputFilterStage::prepend_local_as(const BgpRouteRef& route) const {
+  if (memo_in_ != route->attrs) {
+    PathAttributes a = route->attrs->attrs();
+    a.as_path = a.as_path.value_or(AsPath()).Prepend(as_path_.local_as);
+    memo_in_ = route->attrs;
+    memo_out_ = AttributeSet::Make(std::move(a));
+  }
+  return WithAttrs(*route, memo_out_);
 }
 
 void InputFilterStage::count_drop(Verdict v) {

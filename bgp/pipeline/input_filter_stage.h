@@ -1,9 +1,11 @@
 // InputFilterStage: the input filter bank of one peer's branch.
 //
 // Drops routes whose AS_PATH holds the local AS (RFC 4271 9.1.2 loop detection; with a
-// confederation, RFC 5065 6: our member AS anywhere or the identifier outside confed segments),
+// confederation, RFC 5065 6: our member AS anywhere or the identifier outside confed segments;
+// allowas-in N lets it appear N times; a peer's local-as counts as ours),
 // whose ORIGINATOR_ID is our router id or whose CLUSTER_LIST holds our CLUSTER_ID (RFC 4456 8),
-// then applies the import policy hook. It holds no routes: deletes and lookups re-apply the same
+// prepends the peer's local-as (unless no-prepend, AsPathOptions), then applies the import
+// policy hook. It holds no routes: deletes and lookups re-apply the same
 // deterministic filter, so a delete is dropped iff its add was, and replace becomes add, delete
 // or replace according to which side passes.
 // Counters: drops by reason and `accepted`, the number of routes currently passed on.
@@ -20,6 +22,7 @@
 #include "bgp/pipeline/bgp_stage.h"
 #include "bgp/pipeline/policy_refilter.h"
 #include "bgp/pipeline/route_policy.h"
+#include "bgp/wire/as_path_options.h"
 #include "bgp/wire/confederation.h"
 
 namespace strata::bgp {
@@ -36,8 +39,8 @@ class InputFilterStage : public PassThroughStage {
 
   // `cluster_id`: our route reflection CLUSTER_ID (usually the router id as a number).
   InputFilterStage(PeerId peer, uint32_t local_as, IpAddr router_id, uint32_t cluster_id,
-                   BgpStage* parent, RoutePolicy import_policy = nullptr,
-                   Confederation confed = {});
+                   BgpStage* parent, RoutePolicy import_policy = nullptr, Confederation confed = {},
+                   AsPathOptions as_path = {});
 
   std::string name() const override { return "filter-in:" + std::to_string(peer_); }
   void add_route(const BgpRouteRef& route, BgpStage* caller) override;
@@ -71,12 +74,18 @@ class InputFilterStage : public PassThroughStage {
   BgpRouteRef filter_with(const BgpRouteRef& route, const RoutePolicy& policy,
                           Verdict* verdict) const;
   void count_drop(Verdict v);
+  bool is_loop(const AsPath& path) const;
+  // The route with the peer's local-as prepended (one-entry memo by attribute set).
+  BgpRouteRef prepend_local_as(const BgpRouteRef& route) const;
 
   PeerId peer_;
   uint32_t local_as_;
   IpAddr router_id_;
   uint32_t cluster_id_;
   Confederation confed_;
+  AsPathOptions as_path_;
+  mutable AttributeSetPtr memo_in_;
+  mutable AttributeSetPtr memo_out_;
   Counters counters_;
   PolicyRefilter refilter_;  // the import policy of each prefix; last: its task goes first
 };

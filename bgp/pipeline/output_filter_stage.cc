@@ -66,13 +66,18 @@ AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAd
       a.local_pref = a.local_pref.value_or(kDefaultLocalPref);
       StripReflection(a);
       break;
-    case PeerType::kExternal:
-      a.as_path =
-          a.as_path.value_or(AsPath()).WithoutConfed().Prepend(AsSeenBy(type_, local_as_, confed_));
+    case PeerType::kExternal: {
+      const uint32_t own = AsSeenBy(type_, local_as_, confed_);
+      const AsPathOptions& o = config_.as_path;
+      a.as_path = PrependOwnAs(
+          RemovePrivateAses(a.as_path.value_or(AsPath()).WithoutConfed(), o.remove_private_as,
+                            o.remove_private_replace_as, own, config_.peer_as),
+          own, o);
       a.local_pref.reset();
       a.med.reset();
       StripReflection(a);
       break;
+    }
   }
   memo_in_ = in;
   memo_self_ = self_value;
@@ -81,7 +86,34 @@ AttributeSetPtr OutputFilterStage::rewrite(const AttributeSetPtr& in, const IpAd
   return memo_out_;
 }
 
+BgpRouteRef OutputFilterStage::originated(const IpPrefix& prefix) const {
+  if (!config_.default_originate || prefix.len() != 0) return nullptr;
+  const std::optional<IpAddr> self = local_nexthop(prefix.family());
+  if (!self) return nullptr;
+  PathAttributes a;
+  a.origin = Origin::kIgp;
+  a.as_path = AsPath();
+  a.next_hop = *self;
+  // Our own route: no export policy (FRR's default-originate), the AS rules of the peer type.
+  static const PeerRef kOwn = [] {
+    PeerInfoPtr p = NewPeerInfo();
+    p->local = true;
+    return PeerRef(p);
+  }();
+  return transform_with(MakeRoute(prefix, AttributeSet::Make(std::move(a)), kOwn), nullptr, false);
+}
+
+void OutputFilterStage::OriginateDefaults() {
+  for (Family f : {Family::kIpv4, Family::kIpv6}) {
+    if (BgpRouteRef d = originated(IpPrefix::Default(f))) send_add(d);
+  }
+}
+
 BgpRouteRef OutputFilterStage::Transform(const BgpRouteRef& route, bool count) const {
+  if (config_.default_originate && route->prefix.len() == 0) {
+    counters_.default_replaced += count;
+    return nullptr;
+  }
   return transform_with(route, refilter_.For(route->prefix), count);
 }
 
@@ -146,6 +178,7 @@ void OutputFilterStage::replace_route(const BgpRouteRef& old_route, const BgpRou
 }
 
 void OutputFilterStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {
+  if (config_.default_originate && route->prefix.len() == 0) return;  // ours stays
   const RoutePolicy& policy = refilter_.For(route->prefix);
   BgpRouteRef out;
   if (withdraw_by_prefix_ && !policy) {
@@ -169,12 +202,16 @@ void OutputFilterStage::Refresh(std::optional<Family> family, PolicyRefilter::Ne
     refresh_ = RefreshState{family};
   }
   refilter_.Change(refilter_.current(), std::move(next));
+  for (Family f : {Family::kIpv4, Family::kIpv6}) {
+    if (family && *family != f) continue;
+    if (BgpRouteRef d = originated(IpPrefix::Default(f))) send_replace(d, d);  // sent again
+  }
 }
 
 void OutputFilterStage::refilter_one(const IpPrefix& prefix, const RoutePolicy& before,
                                      const RoutePolicy& after) {
   BgpRouteRef r = PassThroughStage::lookup_route(prefix);
-  if (!r) return;
+  if (!r || (config_.default_originate && prefix.len() == 0)) return;
   BgpRouteRef old_out = transform_with(r, before, false);
   BgpRouteRef new_out = transform_with(r, after, true);
   if (old_out && new_out && SameRoute(*old_out, *new_out)) {
@@ -187,6 +224,7 @@ void OutputFilterStage::refilter_one(const IpPrefix& prefix, const RoutePolicy& 
 }
 
 BgpRouteRef OutputFilterStage::lookup_route(const IpPrefix& prefix) const {
+  if (BgpRouteRef d = originated(prefix)) return d;
   BgpRouteRef r = PassThroughStage::lookup_route(prefix);
   return r ? Transform(r, false) : nullptr;
 }

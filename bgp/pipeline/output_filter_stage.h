@@ -13,7 +13,11 @@
 // peer is not sent. With a confederation (RFC 5065 5): to a peer in another member AS our member
 // AS goes in front of a leading AS_CONFED_SEQUENCE and NEXT_HOP, MED and LOCAL_PREF stay as for
 // iBGP (route reflection attributes are stripped); to a peer outside, confederation segments are
-// stripped and the identifier is prepended as the local AS. Then the export policy hook. It holds
+// stripped and the identifier is prepended as the local AS. To an external peer, remove-private-as
+// and local-as edit the path (AsPathOptions). Then the export policy hook. With
+// default_originate the peer gets our own default route of each family we have a next hop of
+// (OriginateDefaults, when the branch is wired; no export policy, as FRR) and never the
+// Loc-RIB's. It holds
 // nothing: deletes and lookups recompute the same (deterministic) result, so a delete is dropped
 // iff its add was. A new export policy is applied by ChangePolicy, which re-filters what the parent
 // (the fanout reader) has sent, in background slices when refilter().set_background was given a
@@ -48,6 +52,7 @@ class OutputFilterStage : public PassThroughStage {
     uint64_t no_nexthop = 0;     // no local address of the route's family
     uint64_t policy_rejected = 0;
     uint64_t llgr_stale = 0;  // LLGR_STALE route, the peer did not negotiate LLGR (RFC 9494 4.3)
+    uint64_t default_replaced = 0;  // the Loc-RIB's default, not sent: default-originate
   };
 
   OutputFilterStage(PeerId peer, uint32_t local_as, PipelinePeerConfig config, BgpStage* parent,
@@ -63,6 +68,9 @@ class OutputFilterStage : public PassThroughStage {
   // The route as this peer gets it, or null if it is not sent (counted when `count`).
   BgpRouteRef Transform(const BgpRouteRef& route, bool count) const;
   const Counters& counters() const { return counters_; }
+  // default-originate: sends the originated default routes downstream (once the branch is
+  // wired; the pipeline's peer_up calls it).
+  void OriginateDefaults();
 
   // Replaces the export policy and sends downstream the difference it makes for each prefix
   // `next` yields (every prefix the parent may hold a route for, see PolicyRefilter::NextFn).
@@ -97,6 +105,9 @@ class OutputFilterStage : public PassThroughStage {
   BgpRouteRef transform_with(const BgpRouteRef& route, const RoutePolicy& policy, bool count) const;
   bool ibgp() const { return config_.peer_as == local_as_; }
   std::optional<IpAddr> local_nexthop(Family f) const;
+  // With default_originate, our default route as this peer gets it if `prefix` is a default
+  // route we send; else null.
+  BgpRouteRef originated(const IpPrefix& prefix) const;
   // `reflect_from`: the router id of the route's iBGP source when the route is reflected.
   AttributeSetPtr rewrite(const AttributeSetPtr& in, const IpAddr* self,
                           const std::optional<IpAddr>& reflect_from) const;

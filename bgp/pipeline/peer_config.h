@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "bgp/pipeline/route_policy.h"
+#include "bgp/wire/as_path_options.h"
 #include "common/ip_addr.h"
 
 namespace strata::bgp {
@@ -36,6 +37,11 @@ struct PipelinePeerConfig {
   // A single-hop external peer: a next hop it sends must be its own address or on one of our
   // directly connected subnets (RFC 4271 6.3: a third party on the shared subnet).
   bool directly_connected = false;
+  // allowas-in (input filter), remove-private-as and local-as (output filter, and on input).
+  AsPathOptions as_path;
+  // Send the peer a default route (0.0.0.0/0, ::/0 for each family we have a next hop of) with
+  // ourselves as next hop whatever the Loc-RIB holds; the Loc-RIB's default is not sent to it.
+  bool default_originate = false;
 };
 
 }  // namespace strata::bgp

@@ -43,6 +43,17 @@ Status PeerConfig::Validate() const {
                            std::to_string(peer_as) + " is not the local AS " +
                            std::to_string(local_as) + ")");
   }
+  const bool external = peer_type() == PeerType::kExternal;
+  if (as_path.local_as != 0) {
+    if (!external) return InvalidArgument("local-as is for eBGP peers only");
+    if (as_path.local_as == local_as || as_path.local_as == peer_as) {
+      return InvalidArgument("local-as must differ from the local AS and the peer AS");
+    }
+  }
+  if (as_path.remove_private_as != RemovePrivateAs::kOff && !external) {
+    return InvalidArgument("remove-private-as is for eBGP peers only");
+  }
+  if (as_path.allowas_in > 10) return InvalidArgument("allowas-in must be 1..10");
   if (families.empty()) return InvalidArgument("no address family configured");
   for (const AfiSafi& f : families) {
     if (!f.IpFamily() || f.safi != kSafiUnicast) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bgp/wire/as_path_options.h"
 #include "bgp/wire/bgp_types.h"
 #include "bgp/wire/capabilities.h"
 #include "bgp/wire/confederation.h"
@@ -64,6 +65,10 @@ struct PeerConfig {
   // RFC 4456: the peer is a route reflection client of ours (iBGP only), for the pipeline.
   bool route_reflector_client = false;
   uint32_t mrai_ms = 0;  // MinRouteAdvertisementInterval for the pipeline; 0 = none
+  // allowas-in, remove-private-as, local-as (the session uses local_as for our OPEN; external
+  // peers only, like remove-private-as), for the pipeline.
+  AsPathOptions as_path;
+  bool default_originate = false;  // for the pipeline
 
   // Capabilities we advertise.
   std::vector<AfiSafi> families{kIpv4Unicast};
@@ -84,8 +89,11 @@ struct PeerConfig {
   // Checks ranges and consistency; the message names the field.
   Status Validate() const;
   PeerType peer_type() const { return ClassifyPeer(peer_as, local_as, confed); }
-  // The AS we put in our OPEN: the confederation identifier for an external peer.
-  uint32_t open_as() const { return AsSeenBy(peer_type(), local_as, confed); }
+  // The AS we put in our OPEN: the peer's local-as if set, else the confederation identifier for
+  // an external peer.
+  uint32_t open_as() const {
+    return as_path.local_as != 0 ? as_path.local_as : AsSeenBy(peer_type(), local_as, confed);
+  }
   // TTL of our packets: 255 with GTSM, the multihop value if set, 1 for eBGP and confederation
   // eBGP, else 64 (iBGP).
   uint8_t ttl() const;
