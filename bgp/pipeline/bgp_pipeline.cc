@@ -68,6 +68,8 @@ void BgpPipeline::vrps_changed(std::span<const IpPrefix> vrp_prefixes) {
 }
 
 BgpPipeline::~BgpPipeline() {
+  if (aggregate_reader_) fanout_->remove_reader(aggregate_reader_);
+  aggregate_.reset();
   rib_.detach(this);
   for (auto& [id, p] : peers_) tear_down_output(*p);
   peers_.clear();
@@ -86,7 +88,7 @@ BgpPipeline::Peer* BgpPipeline::find(PeerId id) const {
 
 StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
   for (const auto& [id, p] : peers_) {
-    if (p->config.address == config.address && !p->removing) {
+    if (p->config.address == config.address && !p->removing && !config.local) {
       return AlreadyExists("peer " + config.address.ToString() + " already configured");
     }
   }
@@ -95,9 +97,9 @@ StatusOr<PeerId> BgpPipeline::add_peer(PipelinePeerConfig config) {
   const std::string label = std::to_string(p->id);
   p->in = std::make_unique<PeerIn>(p->id);
   p->in->set_origin_validation(&rov_);
-  p->filter_in =
-      std::make_unique<InputFilterStage>(p->id, config_.local_as, config_.router_id, cluster_id(),
-                                         p->in.get(), config.import_policy, config_.confed);
+  p->filter_in = std::make_unique<InputFilterStage>(p->id, config_.local_as, config_.router_id,
+                                                    cluster_id(), p->in.get(), config.import_policy,
+                                                    config_.confed, config.as_path);
   p->in->set_next(p->filter_in.get());
   set_refilter_background(*p);
   p->resolver =
@@ -189,8 +191,73 @@ Status BgpPipeline::set_export_policy(PeerId id, RoutePolicy policy) {
   Peer* p = find(id);
   if (!p) return NotFound("no peer " + std::to_string(id));
   p->config.export_policy = policy;
-  if (p->filter_out) p->filter_out->ChangePolicy(std::move(policy), export_walk());
+  if (p->filter_out) p->filter_out->ChangePolicy(export_filter(policy), export_walk());
   return Status::Ok();
+}
+
+RoutePolicy BgpPipeline::export_filter(const RoutePolicy& policy) const {
+  if (!summary_ || summary_->empty()) return policy;
+  return [summary = summary_, policy](const BgpRouteRef& r) -> BgpRouteRef {
+    for (const IpPrefix& s : *summary) {
+      if (s.len() < r->prefix.len() && s.Contains(r->prefix)) return nullptr;
+    }
+    return policy ? policy(r) : r;
+  };
+}
+
+void BgpPipeline::summary_changed() {
+  summary_ = std::make_shared<const std::vector<IpPrefix>>(aggregate_->summary_only());
+  for (auto& [id, p] : peers_) {
+    if (p->filter_out)
+      p->filter_out->ChangePolicy(export_filter(p->config.export_policy), export_walk());
+  }
+}
+
+Status BgpPipeline::start_aggregation() {
+  PipelinePeerConfig pc;
+  pc.local = true;
+  auto id = add_peer(std::move(pc));
+  if (!id.ok()) return id.status();
+  aggregate_peer_ = *id;
+  if (Status s = peer_up(aggregate_peer_, config_.router_id, aggregate_sink_); !s.ok()) return s;
+  aggregate_reader_ = fanout_->add_reader("aggregates", nullptr, /*dump=*/false);
+  aggregate_ = std::make_unique<AggregateStage>(
+      aggregate_reader_, scheduler_, config_.local_as, config_.router_id, aggregate_peer_,
+      [this](const IpPrefix& prefix, const AttributeSetPtr& attrs) {
+        const IpPrefix one[] = {prefix};
+        if (attrs) {
+          (void)receive_update(aggregate_peer_, attrs, one, {});
+        } else {
+          (void)receive_update(aggregate_peer_, nullptr, {}, one);
+        }
+      });
+  aggregate_reader_->set_next(aggregate_.get());
+  return Status::Ok();
+}
+
+Status BgpPipeline::set_aggregate(const AggregateConfig& config) {
+  if (!aggregate_) {
+    if (Status s = start_aggregation(); !s.ok()) return s;
+  }
+  const std::vector<IpPrefix> before = aggregate_->summary_only();
+  Status s = aggregate_->Set(config, [this](const std::optional<IpPrefix>& after) {
+    return fanout_->next_table_prefix(after);
+  });
+  if (!s.ok()) return s;
+  if (aggregate_->summary_only() != before) summary_changed();
+  return Status::Ok();
+}
+
+Status BgpPipeline::delete_aggregate(const IpPrefix& prefix) {
+  if (!aggregate_) return NotFound("no aggregate " + prefix.ToString());
+  const std::vector<IpPrefix> before = aggregate_->summary_only();
+  if (Status s = aggregate_->Delete(prefix); !s.ok()) return s;
+  if (aggregate_->summary_only() != before) summary_changed();
+  return Status::Ok();
+}
+
+std::vector<AggregateConfig> BgpPipeline::aggregates() const {
+  return aggregate_ ? aggregate_->configs() : std::vector<AggregateConfig>{};
 }
 
 Status BgpPipeline::refresh_out(PeerId id, std::optional<Family> family) {
@@ -250,8 +317,10 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
   // dropped in tear_down_output before the stages are destroyed.
   p->reader = fanout_->add_reader(
       "peer-" + std::to_string(id), [out = &p->out] { (*out)->flush(); }, /*dump=*/true);
+  PipelinePeerConfig out_config = p->config;
+  out_config.export_policy = export_filter(p->config.export_policy);
   p->filter_out = std::make_unique<OutputFilterStage>(
-      id, config_.local_as, p->config, p->reader,
+      id, config_.local_as, std::move(out_config), p->reader,
       ReflectionContext{.cluster_id = cluster_id(), .peer_router_id = router_id}, config_.confed);
   p->reader->set_next(p->filter_out.get());
   set_refilter_background(*p);
@@ -267,6 +336,7 @@ Status BgpPipeline::peer_up(PeerId id, IpAddr router_id, SessionSink& sink) {
                                      });
   p->filter_out->set_next(p->out.get());
   p->filter_out->set_withdraw_by_prefix(true);  // PeerOut withdraws by prefix
+  p->filter_out->OriginateDefaults();
   return Status::Ok();
 }
 

@@ -30,6 +30,7 @@
 #include <span>
 #include <vector>
 
+#include "bgp/pipeline/aggregate_stage.h"
 #include "bgp/pipeline/damping_stage.h"
 #include "bgp/pipeline/decision_stage.h"
 #include "bgp/pipeline/deletion_stage.h"
@@ -193,6 +194,17 @@ class BgpPipeline : private RibFeed {
   void vrps_changed(std::span<const IpPrefix> vrp_prefixes);
   const RovRevalidator& revalidator() const { return *revalidator_; }
 
+  // Route aggregation (AggregateStage): the aggregate route is originated, through a local
+  // pseudo-peer of the pipeline's own, while some winner lies strictly inside its prefix; with
+  // summary_only those contributors are kept from every peer (the export filters re-filter in the
+  // background: peers get only the differences). Setting an aggregate of a configured prefix
+  // replaces it. Errors: a host prefix; deleting one not configured.
+  Status set_aggregate(const AggregateConfig& config);
+  Status delete_aggregate(const IpPrefix& prefix);
+  std::vector<AggregateConfig> aggregates() const;
+  // Null until the first aggregate.
+  const AggregateStage* aggregate_stage() const { return aggregate_.get(); }
+
   StatusOr<PipelinePeerCounters> counters(PeerId id) const;
   // True once an up peer has been sent the whole table: its dump is over and nothing waits in
   // its PeerOut (the moment for End-of-RIB).
@@ -254,6 +266,12 @@ class BgpPipeline : private RibFeed {
     std::unique_ptr<PeerOut> out;
   };
   Peer* find(PeerId id) const;
+  // The export policy the peer's output filter runs: `policy` after the summary-only aggregates'
+  // suppression of their contributors.
+  RoutePolicy export_filter(const RoutePolicy& policy) const;
+  // The summary-only set changed: every output filter re-filters with it.
+  void summary_changed();
+  Status start_aggregation();
   // RibFeed, over the RIB's fanout reader.
   void pause() override { fanout_->pause(rib_reader_); }
   void resume() override { fanout_->resume(rib_reader_); }
@@ -290,6 +308,18 @@ class BgpPipeline : private RibFeed {
   OriginValidation rov_;
   std::unique_ptr<RovRevalidator> revalidator_;
   std::unique_ptr<RibOutStage> rib_out_;
+  // Aggregation, from the first aggregate on: the pseudo-peer its routes enter through, the
+  // fanout reader feeding the stage, and the summary-only prefixes the export filters use.
+  class NullSink : public SessionSink {
+   public:
+    void send_updates(UpdateBatch /*batch*/) override {}
+    bool busy() const override { return false; }
+  };
+  NullSink aggregate_sink_;
+  PeerId aggregate_peer_ = 0;
+  FanoutStage::Reader* aggregate_reader_ = nullptr;
+  std::unique_ptr<AggregateStage> aggregate_;
+  std::shared_ptr<const std::vector<IpPrefix>> summary_;
   std::map<PeerId, std::unique_ptr<Peer>> peers_;  // last: destroyed first
   PeerId next_id_ = 1;
 };
