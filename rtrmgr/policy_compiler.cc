@@ -189,6 +189,8 @@ void CompileTerm(const ConfigNode& term, const std::string& p, AtomWriter& w) {
         w.TxtList(p + "add_communities", c.arg_texts());
       } else if (k == "as-path-prepend") {
         w.U32(p + "prepend_count", c.first_arg());
+      } else if (k == "as-path-prepend-as") {
+        w.U32(p + "prepend_as", c.first_arg());
       } else if (k == "origin") {
         w.Txt(p + "set_origin", c.first_arg());
       } else if (k == "community-replace") {

@@ -33,6 +33,7 @@ policy {
                 next-hop 127.0.0.9;
                 community-add 65001:1 65001:2;
                 as-path-prepend 2;
+                as-path-prepend-as 64999;
             }
         }
         term drop { then { action reject; } }
@@ -90,6 +91,7 @@ TEST(PolicyCompilerTest, CompilesEveryNodeIntoDefinePolicy) {
   ASSERT_EQ(t.add_communities_size(), 2);
   EXPECT_EQ(t.add_communities(1), "65001:2");
   EXPECT_EQ(t.prepend_count(), 2u);
+  EXPECT_EQ(t.prepend_as(), 64999u);
   EXPECT_FALSE(req.terms(1).has_set_local_pref());
   EXPECT_EQ(req.terms(1).action(), bgp::v1::POLICY_ACTION_REJECT);
 }

@@ -136,7 +136,8 @@ void ApplyActions(const PolicyTerm& t, const PolicySubject& s, PathAttributes& a
            t.add_ext_communities);
   if (t.prepend_count > 0) {
     AsPath path = a.as_path.value_or(AsPath());
-    for (uint32_t i = 0; i < t.prepend_count; ++i) path = path.Prepend(s.local_as);
+    const uint32_t asn = t.prepend_as != 0 ? t.prepend_as : s.local_as;
+    for (uint32_t i = 0; i < t.prepend_count; ++i) path = path.Prepend(asn);
     a.as_path = std::move(path);
   }
 }

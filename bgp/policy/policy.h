@@ -12,9 +12,10 @@
 // validation state (RFC 6811: valid, invalid, not-found; unverified without RPKI).
 // Actions: set LOCAL_PREF, set MED, set the next hop (routes of its family only), set ORIGIN;
 // for standard, large and extended communities: replace, then delete, then add; prepend the local
-// AS. Named sets (prefix lists, community sets, AS path sets) exist only in the configuration and
-// the define_policy message: they are resolved into the terms' lists when a policy is built.
-// Policies are immutable once built (shared by every peer using them). Threading: any.
+// AS (or any AS, prepend_as) a number of times. Named sets (prefix lists, community sets, AS path
+// sets) exist only in the configuration and the define_policy message: they are resolved into the
+// terms' lists when a policy is built. Policies are immutable once built (shared by every peer
+// using them). Threading: any.
 #pragma once
 
 #include <cstdint>
@@ -72,6 +73,7 @@ struct PolicyTerm {
   std::optional<IpAddr> set_nexthop;
   std::vector<uint32_t> add_communities;
   uint32_t prepend_count = 0;
+  uint32_t prepend_as = 0;  // the AS prepend_count prepends (any AS); 0: ours
   std::optional<Origin> set_origin;
   std::optional<std::vector<uint32_t>> replace_communities;  // the exact set (empty: none)
   std::vector<CommunityPattern> delete_communities;

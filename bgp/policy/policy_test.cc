@@ -176,6 +176,15 @@ TEST(PolicyTest, ActionsChangeAttributes) {
   EXPECT_EQ(a.as_path->ToString(), "65001 65001 65002");
 }
 
+TEST(PolicyTest, PrependsAnyAsTheGivenNumberOfTimes) {
+  PolicyTerm t = Term(PolicyAction::kAccept);
+  t.prepend_count = 3;
+  t.prepend_as = 64999;
+  PathAttributes a = Attrs({65002});
+  ASSERT_TRUE(EvaluatePolicy(One(t), Subject("10.0.0.0/8"), a));
+  EXPECT_EQ(a.as_path->ToString(), "64999 64999 64999 65002");
+}
+
 TEST(PolicyTest, NexthopOfAnotherFamilyIsNotSet) {
   PolicyTerm t = Term(PolicyAction::kAccept);
   t.set_nexthop = A("198.51.100.1");
