@@ -33,6 +33,8 @@ StatusOr<std::unique_ptr<BgpPeer>> BgpPeer::Create(boost::asio::io_context& io,
                           (!sc.ttl_security_hops || *sc.ttl_security_hops == 1) &&
                           !IsLoopback(sc.peer_address);
   pc.route_reflector_client = sc.route_reflector_client;
+  pc.as_path = sc.as_path;
+  pc.default_originate = sc.default_originate;
   peer->import_policy_ = std::move(import_policy);
   peer->export_policy_ = std::move(export_policy);
   peer->vr_policies_ = vr;

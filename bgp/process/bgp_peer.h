@@ -57,6 +57,7 @@ struct PeerSettings {
   uint32_t long_lived_stale_time = 0;
   // RFC 8212: an eBGP peer without a policy in a direction passes no route that way.
   bool ebgp_requires_policy = true;
+  std::string group;  // the configuration's peer group, shown by list_peers
 };
 
 class BgpPeer : public SessionConsumer, public SessionSink {
@@ -101,6 +102,7 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   // default action", or RFC 8212's default-deny. For `show bgp neighbor X filtered-routes`.
   std::string ExplainImport(const BgpRouteRef& received) const;
   void set_description(std::string d) { settings_.session.description = std::move(d); }
+  void set_group(std::string g) { settings_.group = std::move(g); }
   // New max_prefixes settings, checked against the current Adj-RIB-In at once (like FRR, no
   // session reset). A session already torn down over the limit stays down until its timer,
   // a reset or an enable.

@@ -63,6 +63,30 @@ StatusOr<LocalConfig> LocalConfigFromProto(const v1::SetLocalConfigRequest& r) {
   return c;
 }
 
+namespace {
+
+// add_peer's remove_private_as words: the mode and replace-as.
+StatusOr<std::pair<RemovePrivateAs, bool>> RemovePrivateAsFromText(std::string_view text) {
+  std::pair<RemovePrivateAs, bool> out{RemovePrivateAs::kOff, false};
+  while (!text.empty()) {
+    const size_t comma = text.find(',');
+    const std::string_view word = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    if (word == "all") {
+      out.first = RemovePrivateAs::kAll;
+    } else if (word == "if-all-private" || word == "replace-as") {
+      if (out.first == RemovePrivateAs::kOff) out.first = RemovePrivateAs::kIfAllPrivate;
+      if (word == "replace-as") out.second = true;
+    } else {
+      return InvalidArgument("remove_private_as: '" + std::string(word) +
+                             "' is not if-all-private, all or replace-as");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 StatusOr<PeerSettings> PeerSettingsFromProto(const v1::AddPeerRequest& r) {
   PeerSettings s;
   PeerConfig& c = s.session;
@@ -137,6 +161,20 @@ StatusOr<PeerSettings> PeerSettingsFromProto(const v1::AddPeerRequest& r) {
     return InvalidArgument("long_lived_stale_time must be 0..16777215 seconds");
   }
   s.long_lived_stale_time = r.long_lived_stale_time();
+  if (r.allowas_in() > 10) return InvalidArgument("allowas_in must be 0..10");
+  c.as_path.allowas_in = static_cast<uint8_t>(r.allowas_in());
+  auto rpa = RemovePrivateAsFromText(r.remove_private_as());
+  if (!rpa.ok()) return rpa.status();
+  c.as_path.remove_private_as = rpa->first;
+  c.as_path.remove_private_replace_as = rpa->second;
+  c.as_path.local_as = r.local_as();
+  c.as_path.local_as_no_prepend = r.local_as_no_prepend();
+  c.as_path.local_as_replace_as = r.local_as_replace_as();
+  if (r.local_as() == 0 && (r.local_as_no_prepend() || r.local_as_replace_as())) {
+    return InvalidArgument("local_as_no_prepend and local_as_replace_as need local_as");
+  }
+  c.default_originate = r.default_originate();
+  s.group = r.group();
   return s;
 }
 
@@ -218,6 +256,8 @@ StatusOr<Policy> PolicyFromProto(const v1::DefinePolicyRequest& r) {
                              std::to_string(t.prepend_count()));
     }
     term.prepend_count = t.prepend_count();
+    term.prepend_as = t.prepend_as();
+    if (term.prepend_as != 0 && term.prepend_count == 0) term.prepend_count = 1;
     if (Status s = TermExtrasFromProto(t, *sets, where, term); !s.ok()) return s;
     p.terms.push_back(std::move(term));
   }

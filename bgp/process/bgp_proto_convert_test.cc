@@ -49,3 +49,56 @@ TEST(BgpProtoConvertTest, SelectionDeferralTimeOutOfRangeIsRefusedByName) {
 
 }  // namespace
 }  // namespace strata::bgp
+
+namespace strata::bgp {
+namespace {
+
+v1::AddPeerRequest PeerBase() {
+  v1::AddPeerRequest r;
+  ipc::AddrToProto(*IpAddr::Parse("192.0.2.2"), r.mutable_peer());
+  r.set_peer_as(65002);
+  return r;
+}
+
+TEST(BgpProtoConvertTest, PeerEssentialsReachThePeerSettings) {
+  v1::AddPeerRequest r = PeerBase();
+  r.set_allowas_in(3);
+  r.set_remove_private_as("all,replace-as");
+  r.set_local_as(64999);
+  r.set_local_as_no_prepend(true);
+  r.set_default_originate(true);
+  r.set_group("transit");
+  auto s = PeerSettingsFromProto(r);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  const AsPathOptions& o = s->session.as_path;
+  EXPECT_EQ(o.allowas_in, 3u);
+  EXPECT_EQ(o.remove_private_as, RemovePrivateAs::kAll);
+  EXPECT_TRUE(o.remove_private_replace_as);
+  EXPECT_EQ(o.local_as, 64999u);
+  EXPECT_TRUE(o.local_as_no_prepend);
+  EXPECT_FALSE(o.local_as_replace_as);
+  EXPECT_TRUE(s->session.default_originate);
+  EXPECT_EQ(s->group, "transit");
+  // replace-as alone means "if all private, replace".
+  r.set_remove_private_as("replace-as");
+  s = PeerSettingsFromProto(r);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->session.as_path.remove_private_as, RemovePrivateAs::kIfAllPrivate);
+  EXPECT_TRUE(s->session.as_path.remove_private_replace_as);
+}
+
+TEST(BgpProtoConvertTest, BadPeerEssentialsAreRefusedByName) {
+  v1::AddPeerRequest r = PeerBase();
+  r.set_allowas_in(11);
+  EXPECT_NE(PeerSettingsFromProto(r).status().message().find("allowas_in"), std::string::npos);
+  r = PeerBase();
+  r.set_remove_private_as("some");
+  EXPECT_NE(PeerSettingsFromProto(r).status().message().find("remove_private_as"),
+            std::string::npos);
+  r = PeerBase();
+  r.set_local_as_replace_as(true);
+  EXPECT_NE(PeerSettingsFromProto(r).status().message().find("local_as"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace strata::bgp

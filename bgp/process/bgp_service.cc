@@ -85,6 +85,24 @@ void BgpService::DeleteNetwork(const v1::NetworkRequest& request,
   Answer(reply, speaker_.DeleteNetwork(*prefix));
 }
 
+void BgpService::AddAggregate(const v1::AggregateRequest& request,
+                              ipc::Responder<v1::AggregateReply> reply) {
+  auto prefix = ipc::PrefixFromProto(request.prefix(), "prefix");
+  if (!prefix.ok()) return reply.Fail(prefix.status());
+  Answer(reply, speaker_.AddAggregate(AggregateConfig{
+                    .prefix = *prefix,
+                    .summary_only = request.summary_only(),
+                    .as_set = request.as_set(),
+                }));
+}
+
+void BgpService::DeleteAggregate(const v1::AggregateRequest& request,
+                                 ipc::Responder<v1::AggregateReply> reply) {
+  auto prefix = ipc::PrefixFromProto(request.prefix(), "prefix");
+  if (!prefix.ok()) return reply.Fail(prefix.status());
+  Answer(reply, speaker_.DeleteAggregate(*prefix));
+}
+
 void BgpService::SetRedistribute(const v1::SetRedistributeRequest& request,
                                  ipc::Responder<v1::SetRedistributeReply> reply) {
   if (!redist_) return reply.Fail(FailedPrecondition("no RIB to redistribute from"));

@@ -36,6 +36,10 @@ class BgpService : public v1::BgpHandler {
                   ipc::Responder<v1::NetworkReply> reply) override;
   void DeleteNetwork(const v1::NetworkRequest& request,
                      ipc::Responder<v1::NetworkReply> reply) override;
+  void AddAggregate(const v1::AggregateRequest& request,
+                    ipc::Responder<v1::AggregateReply> reply) override;
+  void DeleteAggregate(const v1::AggregateRequest& request,
+                       ipc::Responder<v1::AggregateReply> reply) override;
   void DefinePolicy(const v1::DefinePolicyRequest& request,
                     ipc::Responder<v1::DefinePolicyReply> reply) override;
   void DeletePolicy(const v1::DeletePolicyRequest& request,

@@ -35,6 +35,15 @@ uint64_t Sum(const std::array<uint64_t, PeerCounters::kNumTypes>& a) {
   return n;
 }
 
+// "", "if-all-private", "all", with " replace-as".
+std::string RemovePrivateAsName(const AsPathOptions& o) {
+  std::string out;
+  if (o.remove_private_as == RemovePrivateAs::kIfAllPrivate) out = "if-all-private";
+  if (o.remove_private_as == RemovePrivateAs::kAll) out = "all";
+  if (!out.empty() && o.remove_private_replace_as) out += " replace-as";
+  return out;
+}
+
 }  // namespace
 
 void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
@@ -77,6 +86,7 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
       out->set_prefixes_advertised(pc->advertised);
       out->set_originator_id_loops(pc->originator_id_loop);
       out->set_cluster_list_loops(pc->cluster_loop);
+      out->set_as_loops(pc->as_loop);
       out->set_rpki_valid(pc->rov_valid);
       out->set_rpki_invalid(pc->rov_invalid);
       out->set_rpki_not_found(pc->rov_not_found);
@@ -101,6 +111,11 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   out->set_own_next_hop_routes(p.counters().own_next_hop);
   out->set_oversize_withdrawn(p.counters().oversize_withdrawn);
   out->set_route_reflector_client(c.route_reflector_client);
+  out->set_group(p.settings().group);
+  out->set_local_as(c.as_path.local_as);
+  out->set_allowas_in(c.as_path.allowas_in);
+  out->set_remove_private_as(RemovePrivateAsName(c.as_path));
+  out->set_default_originate(c.default_originate);
   const PeerGracefulRestart& gr = p.graceful_restart();
   out->set_graceful_restart_configured(p.settings().graceful_restart);
   out->set_graceful_restart(gr.negotiated());

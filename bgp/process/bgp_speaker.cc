@@ -229,6 +229,9 @@ Status BgpSpeaker::build_pipeline() {
     return s;
   }
   for (const auto& [prefix, nh] : networks_) inject_network(prefix, nh);
+  for (const auto& [prefix, a] : aggregates_) {
+    if (Status s = pipeline_->set_aggregate(a); !s.ok()) return s;
+  }
   for (const auto& [prefix, r] : redist_) {
     if (!networks_.contains(prefix)) inject_redist(prefix, r);
   }
@@ -323,6 +326,7 @@ void BgpSpeaker::change_in_place(BgpPeer& p, const PeerSettings& settings) {
   const PeerConfig& c = settings.session;
   const PeerConfig& old = p.settings().session;
   p.set_description(c.description);
+  p.set_group(settings.group);
   p.SetEbgpRequiresPolicy(settings.ebgp_requires_policy);
   if (c.max_prefixes != old.max_prefixes ||
       c.max_prefixes_warning_pct != old.max_prefixes_warning_pct ||
@@ -353,7 +357,8 @@ Status BgpSpeaker::ChangePeer(PeerSettings settings) {
       a.ttl_security_hops == b.ttl_security_hops && a.enforce_first_as == b.enforce_first_as &&
       a.route_reflector_client == b.route_reflector_client &&
       a.graceful_restart == b.graceful_restart &&
-      a.long_lived_graceful_restart == b.long_lived_graceful_restart;
+      a.long_lived_graceful_restart == b.long_lived_graceful_restart && a.as_path == b.as_path &&
+      a.default_originate == b.default_originate;
   if (same_session) {
     change_in_place(*p, settings);
     return Status::Ok();
@@ -456,6 +461,22 @@ Status BgpSpeaker::AddNetwork(const IpPrefix& prefix, std::optional<IpAddr> next
   inject_network(prefix, nexthop);
   log_->info("network {} originated", prefix.ToString());
   return Status::Ok();
+}
+
+Status BgpSpeaker::AddAggregate(const AggregateConfig& config) {
+  if (!configured()) return FailedPrecondition("set_local_config must come before add_aggregate");
+  if (Status s = pipeline_->set_aggregate(config); !s.ok()) return s;
+  aggregates_[config.prefix] = config;
+  log_->info("aggregate {}{}{} configured", config.prefix.ToString(),
+             config.summary_only ? " summary-only" : "", config.as_set ? " as-set" : "");
+  return Status::Ok();
+}
+
+Status BgpSpeaker::DeleteAggregate(const IpPrefix& prefix) {
+  if (!configured())
+    return FailedPrecondition("set_local_config must come before delete_aggregate");
+  if (!aggregates_.erase(prefix)) return NotFound("no aggregate " + prefix.ToString());
+  return pipeline_->delete_aggregate(prefix);
 }
 
 Status BgpSpeaker::DeleteNetwork(const IpPrefix& prefix) {

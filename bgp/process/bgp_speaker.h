@@ -90,6 +90,9 @@ class BgpSpeaker {
 
   Status AddNetwork(const IpPrefix& prefix, std::optional<IpAddr> nexthop);
   Status DeleteNetwork(const IpPrefix& prefix);
+  // Aggregates (BgpPipeline::set_aggregate), kept across pipeline rebuilds.
+  Status AddAggregate(const AggregateConfig& config);
+  Status DeleteAggregate(const IpPrefix& prefix);
   // Routes redistributed from the RIB (bgp_speaker_redist.cc): originated like networks but with
   // ORIGIN INCOMPLETE and the route's next hop (zero: self); the export policy's `protocol` match
   // sees `protocol`. A prefix also originated by AddNetwork is the network's (add_network wins);
@@ -269,6 +272,7 @@ class BgpSpeaker {
   UpdateJournal update_journal_{UpdateJournal::Options()};  // before peers_, which record in it
   JournalPoller<UpdateEvent> update_poller_{io_, update_journal_};
   std::map<IpPrefix, std::optional<IpAddr>> networks_;
+  std::map<IpPrefix, AggregateConfig> aggregates_;
   std::map<IpPrefix, RedistRoute> redist_;  // every redistributed route, shadowed or not
   std::map<std::string, PolicyRef> policies_;
   VrPolicies vr_policies_;
