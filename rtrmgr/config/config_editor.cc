@@ -69,7 +69,7 @@ Status ConfigEditor::Set(ConfigNode& root, const std::vector<std::string>& path)
   if (w->wants_key) return InvalidArgument(Q(t.name) + " needs a key (" + t.value.Describe() + ")");
   if (t.kind == NodeKind::kLeaf) {
     std::vector<std::string> values(path.begin() + static_cast<long>(w->used), path.end());
-    if (values.empty())
+    if (values.empty() && !t.bare_value)
       return InvalidArgument(Q(t.name) + " needs a value (" + t.value.Describe() + ")");
     if (values.size() > 1 && !t.list) return InvalidArgument(Q(t.name) + " takes one value");
     for (const auto& v : values) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "rtrmgr/config/peer_groups.h"
 #include "rtrmgr/config/xrl_expander.h"
 
 namespace strata::rtrmgr {
@@ -193,7 +194,9 @@ void CollectProcesses(const TemplateTree& templates, const Chain& chain,
 StatusOr<std::vector<PlanAction>> ConfigPlanner::Plan(const ConfigNode& running,
                                                       const ConfigNode& candidate) const {
   Builder b(templates_);
-  b.DiffChildren(running, candidate, templates_.root(), {}, {});
+  const ConfigNode r = PeerGroups::Expand(running, /*keep_groups=*/false);
+  const ConfigNode c = PeerGroups::Expand(candidate, /*keep_groups=*/false);
+  b.DiffChildren(r, c, templates_.root(), {}, {});
   if (!b.status().ok()) return b.status();
   return b.Finish();
 }

@@ -101,6 +101,26 @@ const std::vector<RuleInfo>& ConfigRules::All() {
       {"bgp-max-prefixes-options-alone", true,
        "max-prefixes-warning or max-prefixes-restart without max-prefixes",
        "they refine max-prefixes; alone they do nothing"},
+      {"bgp-peer-as-missing", false, "a peer without as, neither its own nor its group's",
+       "a session needs the neighbour's AS (RFC 4271 4.2: the OPEN's AS is checked against it)"},
+      {"bgp-peer-group-undefined", false, "a peer's group that this VR's bgp does not define",
+       "its settings would come from nowhere (Junos and FRR refuse it too)"},
+      {"bgp-peer-duplicate", false,
+       "a peer written twice: inside a group and at the bgp level, or in two groups",
+       "a neighbour is one session with one set of settings"},
+      {"bgp-local-as-not-external", false,
+       "local-as on an iBGP or confederation peer, or equal to the VR's local-as or the peer's "
+       "as",
+       "local-as makes an eBGP peer see another AS, for migrations (FRR and Junos: eBGP only; "
+       "strata-bgp refuses)"},
+      {"bgp-local-as-options-alone", true,
+       "local-as-no-prepend or local-as-replace-as without "
+       "local-as",
+       "they refine local-as; alone they do nothing"},
+      {"bgp-remove-private-as-not-external", false,
+       "remove-private-as on an iBGP or confederation peer",
+       "private ASes (RFC 6996) are removed where routes leave for another AS (FRR: eBGP only; "
+       "strata-bgp refuses)"},
       // Policy.
       {"policy-prefix-length", false,
        "a prefix-list or route-filter range with ge or le beyond the family's length (32, 128), "
@@ -166,11 +186,12 @@ std::string RuleContext::At(const SourcePos& pos) {
 
 std::optional<std::string> RuleContext::Value(const ConfigNode* parent, std::string_view tmpl_path,
                                               std::string_view keyword) const {
-  if (const ConfigNode* leaf = Leaf(parent, keyword)) {
-    if (leaf->args().empty()) return std::nullopt;
-    return leaf->first_arg();
-  }
   const TemplateNode* t = templates_.FindPath(std::string(tmpl_path) + " " + std::string(keyword));
+  if (const ConfigNode* leaf = Leaf(parent, keyword)) {
+    if (!leaf->args().empty()) return leaf->first_arg();
+    if (t != nullptr && t->bare_value) return *t->bare_value;
+    return std::nullopt;
+  }
   if (t == nullptr || !t->default_value) return std::nullopt;
   return *t->default_value;
 }

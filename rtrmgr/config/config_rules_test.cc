@@ -154,6 +154,16 @@ std::vector<Case> Cases() {
        "policy { policy-statement p { term t { then { community-add 65001:1 65001:*; } } } }\n",
        "test.conf:1:69: '65001:*' is a pattern: community-add takes exact communities (patterns "
        "go in a set or a delete)"},
+      {"bgp-peer-as-missing", Bgp("peer 192.0.2.2 {" + kPol + " }"), "?"},
+      {"bgp-peer-group-undefined", Bgp("peer 192.0.2.2 { as 2; group nope;" + kPol + " }"), "?"},
+      {"bgp-peer-duplicate",
+       Bgp("group g { as 2;" + kPol + " peer 192.0.2.2; }\npeer 192.0.2.2 { as 3;" + kPol + " }"),
+       "?"},
+      {"bgp-local-as-not-external", Bgp("peer 192.0.2.2 { as 65001; local-as 64999; }"), "?"},
+      {"bgp-local-as-options-alone",
+       Bgp("peer 192.0.2.2 { as 2; local-as-no-prepend;" + kPol + " }"), "?"},
+      {"bgp-remove-private-as-not-external",
+       Bgp("peer 192.0.2.2 { as 65001; remove-private-as all; }"), "?"},
       {"policy-next-hop-zero",
        "policy { policy-statement p { term t { then { next-hop ::; } } } }\n",
        "test.conf:1:56: next-hop :: is not a next hop"},
@@ -222,6 +232,15 @@ TEST(ConfigRulesTest, LegalNeighboursOfEachRuleAreClean) {
       Bgp("multipath { }"),
       Bgp("multipath { maximum-paths 1; maximum-paths-ibgp 64; multiple-as true; }\n"
           "peer 192.0.2.3 { as 65001; }"),
+      // A group with a member inside and one naming it, each overriding a setting; the AS path
+      // options on eBGP peers, written alone and in full.
+      Bgp("group transit { as 2; hold-time 30;" + kPol +
+          " allowas-in; remove-private-as all replace-as;\n"
+          "peer 192.0.2.2 { hold-time 60; } }\n"
+          "peer 192.0.2.3 { group transit; as 3; local-as 64999; local-as-no-prepend; "
+          "local-as-replace-as; default-originate; }\n"
+          "peer 192.0.2.4 { as 4; allowas-in 1; remove-private-as;" +
+          kPol + " }"),
       // Damping at its defaults and at Cisco's; ranges at their edges.
       Bgp("damping { }"),
       Bgp("damping { half-life 15; reuse 750; suppress 2000; max-suppress 60; }"),

@@ -7,6 +7,7 @@
 #include "rtrmgr/config/config_parser.h"
 #include "rtrmgr/config/config_printer.h"
 #include "rtrmgr/config/config_rules.h"
+#include "rtrmgr/config/peer_groups.h"
 
 namespace strata::rtrmgr {
 namespace {
@@ -86,7 +87,7 @@ bool ConfigValidator::CheckArgs(const ConfigNode& node, const TemplateNode& tmpl
       break;
     case NodeKind::kLeaf:
       if (!node.children().empty()) return fail(node.pos(), kw + " takes no block");
-      if (args.empty()) {
+      if (args.empty() && !tmpl.bare_value) {
         return fail(node.pos(), kw + " needs a value (" + tmpl.value.Describe() + ")");
       }
       if (args.size() > 1 && !tmpl.list) return fail(args[1].pos, kw + " takes one value");
@@ -154,12 +155,17 @@ ValidationReport ConfigValidator::Examine(const ConfigNode& root) const {
     }
   }
   std::vector<ConfigError> findings;
-  ConfigRules::Check(root, templates_, findings);
+  // The rules see each neighbor with its group's settings (a missing `as` may be the group's).
+  ConfigRules::Check(PeerGroups::Expand(root, /*keep_groups=*/true), templates_, findings);
   ValidationReport report;
   report.errors = std::move(errors);
   for (auto& f : findings) (f.warning ? report.warnings : report.errors).push_back(std::move(f));
   SortByPosition(report.errors);
   SortByPosition(report.warnings);
+  // A group's value is checked once per member: one finding per place and reason.
+  for (auto* list : {&report.errors, &report.warnings}) {
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
   return report;
 }
 

@@ -5,7 +5,8 @@
 // Two layers. The templates' schema: unknown nodes, values of the wrong type or out of range,
 // missing or extra keys and values, duplicate keys or leaves, missing mandatory nodes and
 // references to keys that are not defined (an interface, a VR, a policy statement). Then the
-// rules across fields and processes (ConfigRules): what an RFC forbids or a process would refuse
+// rules across fields and processes (ConfigRules, on the tree with BGP peer groups expanded,
+// PeerGroups): what an RFC forbids or a process would refuse
 // at commit time (hold time 1, an interface in two VRs, two VRs on one kernel table, ...) is an
 // error; what is legal but likely a mistake is a warning. Every finding names its place
 // ("file:line:column: reason"; "PATH: reason" for a node made by `set`, which has no position);

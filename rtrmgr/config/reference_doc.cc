@@ -26,14 +26,22 @@ void RenderNode(const TemplateNode& t, int depth, std::string& out) {
   out += "- Kind: " + std::string(kind) + "\n";
   if (t.kind != NodeKind::kContainer) out += "- Type: `" + t.value.Describe() + "`\n";
   if (t.default_value) out += "- Default: `" + *t.default_value + "`\n";
+  if (t.bare_value) out += "- Written alone: `" + *t.bare_value + "`\n";
   if (t.mandatory) out += "- Mandatory\n";
   if (!t.ref.empty()) out += "- Must name a defined `" + t.ref + "`\n";
   if (!t.process.empty()) out += "- Process: `" + t.process + "`\n";
   if (!t.create.empty()) out += "- Create: `" + t.create + "`\n";
   if (!t.change.empty()) out += "- Change: `" + t.change + "`\n";
   if (!t.del.empty()) out += "- Delete: `" + t.del + "`\n";
+  if (!t.like.empty()) {
+    out += "- Takes every setting of `" + t.like[0] + "`";
+    for (size_t i = 1; i < t.like.size(); ++i) out += (i == 1 ? " but `" : ", `") + t.like[i] + "`";
+    out += " (listed there)\n";
+  }
   out += "\n";
-  for (const auto& c : t.children) RenderNode(*c, depth + 1, out);
+  for (const auto& c : t.children) {
+    if (!c->copied) RenderNode(*c, depth + 1, out);
+  }
 }
 
 }  // namespace

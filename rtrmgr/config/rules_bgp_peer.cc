@@ -1,5 +1,6 @@
 // ConfigRules: each BGP peer of each VR (what strata-bgp's add_peer would refuse, and what is
-// legal but likely a mistake). The rule ids and reasons are in config_rules.cc.
+// legal but likely a mistake), with its group's settings (PeerGroups). The rule ids and reasons
+// are in config_rules.cc.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -146,6 +147,64 @@ void CheckSession(const VrBgp& vr, const ConfigNode& peer, const std::string& pa
   }
 }
 
+// allowas-in, remove-private-as, local-as: what add_peer refuses.
+void CheckAsPathOptions(const VrBgp& vr, const ConfigNode& peer, const std::string& path,
+                        RuleContext& ctx) {
+  const ConfigNode* local_as = peer.FindChild("local-as");
+  if (local_as == nullptr) {
+    for (const char* kw : {"local-as-no-prepend", "local-as-replace-as"}) {
+      if (const ConfigNode* n = peer.FindChild(kw)) {
+        ctx.ReportAt("bgp-local-as-options-alone", *n, path,
+                     std::string(kw) + " without local-as: it has no effect");
+      }
+    }
+  }
+  const auto as = ctx.U32(&peer, kPeer, "as");
+  if (!as || !vr.local_as) return;
+  const bool external =
+      *as != *vr.local_as &&
+      std::find(vr.confed_members.begin(), vr.confed_members.end(), *as) == vr.confed_members.end();
+  if (local_as != nullptr) {
+    const auto value = RuleContext::U32Text(local_as->first_arg());
+    if (!external) {
+      ctx.ReportAt("bgp-local-as-not-external", *local_as, path,
+                   "local-as on a peer inside our AS or confederation (as " + std::to_string(*as) +
+                       "): it is for eBGP peers only (FRR, Junos)");
+    } else if (value && (*value == *vr.local_as || *value == *as)) {
+      ctx.ReportAt("bgp-local-as-not-external", *local_as, path,
+                   "local-as " + std::to_string(*value) +
+                       " is the VR's local-as or the peer's as: it must be a third AS");
+    }
+  }
+  if (const ConfigNode* rpa = peer.FindChild("remove-private-as"); rpa != nullptr && !external) {
+    ctx.ReportAt("bgp-remove-private-as-not-external", *rpa, path,
+                 "remove-private-as on a peer inside our AS or confederation (as " +
+                     std::to_string(*as) + "): private ASes are removed towards eBGP peers only");
+  }
+}
+
+// Groups: a reference names a group of the VR; a neighbor is written once (in a group or
+// not); it has an AS, its own or its group's.
+void CheckMembership(const ConfigNode& bgp, const ConfigNode& peer, const std::string& path,
+                     std::vector<std::string>& seen, RuleContext& ctx) {
+  if (const ConfigNode* g = peer.FindChild("group"); g != nullptr && !g->args().empty()) {
+    if (bgp.FindChild("group", g->first_arg()) == nullptr) {
+      ctx.ReportAt("bgp-peer-group-undefined", *g, path,
+                   "group " + g->first_arg() + " is not a group of this VR's bgp");
+    }
+  }
+  const std::string addr = RuleContext::AddrText(peer.first_arg())->ToString();
+  if (std::find(seen.begin(), seen.end(), addr) != seen.end()) {
+    ctx.ReportAt("bgp-peer-duplicate", peer, path,
+                 "peer " + addr + " is written twice (in a group and outside, or in two groups)");
+  }
+  seen.push_back(addr);
+  if (peer.FindChild("as") == nullptr) {
+    ctx.ReportAt("bgp-peer-as-missing", peer, path,
+                 "peer " + addr + " has no as, neither its own nor its group's");
+  }
+}
+
 void CheckLimits(const ConfigNode& peer, const std::string& path, RuleContext& ctx) {
   if (peer.FindChild("max-prefixes") != nullptr) return;
   for (const char* kw : {"max-prefixes-warning", "max-prefixes-restart"}) {
@@ -183,6 +242,7 @@ void CheckBgpPeerRules(const ConfigNode& root, RuleContext& ctx) {
     if (bgp == nullptr) continue;
     VrBgp v = ReadVr(vr, *bgp, ctx);
     v.host_addresses = &host_addresses;
+    std::vector<std::string> seen;
     for (const ConfigNode& peer : bgp->children()) {
       if (peer.keyword() != "peer" || peer.args().empty()) continue;
       auto addr = RuleContext::AddrText(peer.first_arg());
@@ -191,6 +251,8 @@ void CheckBgpPeerRules(const ConfigNode& root, RuleContext& ctx) {
       CheckAddresses(v, peer, *addr, path, ctx);
       CheckSession(v, peer, path, ctx);
       CheckLimits(peer, path, ctx);
+      CheckAsPathOptions(v, peer, path, ctx);
+      CheckMembership(*bgp, peer, path, seen, ctx);
     }
   }
 }

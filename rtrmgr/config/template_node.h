@@ -28,6 +28,9 @@ struct TemplateNode {
   bool list = false;
   bool mandatory = false;
   std::optional<std::string> default_value;
+  std::optional<std::string> bare_value;  // a leaf written without a value has this one
+  std::vector<std::string> like;  // %like: the path whose children it copies, then exclusions
+  bool copied = false;            // made by a %like (the reference lists it at its origin)
   std::string ref;  // "interfaces interface": the value must be a key defined at that path
   std::string help;
   std::string process;  // effective (inherited) process name; "" for none

@@ -41,8 +41,8 @@ Status WantArgs(const ConfigNode& d, size_t n) {
 Status ApplyDirective(TemplateNode& node, const ConfigNode& d) {
   const std::string& name = d.keyword();
   static const std::set<std::string> kKnown = {
-      "%key", "%type", "%enum",    "%range",  "%list",   "%default", "%mandatory",
-      "%ref", "%help", "%process", "%create", "%change", "%delete"};
+      "%key",  "%type",    "%enum",   "%range",  "%list",   "%default", "%mandatory", "%ref",
+      "%help", "%process", "%create", "%change", "%delete", "%bare",    "%like"};
   if (kKnown.count(name) == 0) return Error(d.pos(), "unknown directive '" + name + "'");
   if (auto it = node.set_at.find(name); it != node.set_at.end()) {
     return Error(d.pos(),
@@ -57,6 +57,13 @@ Status ApplyDirective(TemplateNode& node, const ConfigNode& d) {
   if (name == "%list" || name == "%mandatory") {
     if (Status s = WantArgs(d, 0); !s.ok()) return s;
     (name == "%list" ? node.list : node.mandatory) = true;
+    return Status::Ok();
+  }
+  if (name == "%like") {
+    if (d.args().empty() || !d.children().empty()) {
+      return Error(d.pos(), "'%like' needs a keyword path, then the children to leave out");
+    }
+    node.like = d.arg_texts();
     return Status::Ok();
   }
   if (name == "%range") {
@@ -76,6 +83,8 @@ Status ApplyDirective(TemplateNode& node, const ConfigNode& d) {
     node.value.type = *t;
   } else if (name == "%default") {
     node.default_value = v;
+  } else if (name == "%bare") {
+    node.bare_value = v;
   } else if (name == "%ref") {
     node.ref = v;
   } else if (name == "%help") {
@@ -106,6 +115,28 @@ Status MergeNode(TemplateNode& parent, const ConfigNode& stmt) {
     if (!s.ok()) return s;
   }
   return Status::Ok();
+}
+
+// A copy of `from`'s subtree under `parent`, without XRLs (the copy only describes settings).
+std::unique_ptr<TemplateNode> CloneSettings(const TemplateNode& from, TemplateNode* parent) {
+  auto out = std::make_unique<TemplateNode>();
+  out->name = from.name;
+  out->kind = from.kind;
+  out->value = from.value;
+  out->list = from.list;
+  out->default_value = from.default_value;
+  out->bare_value = from.bare_value;
+  out->ref = from.ref;
+  out->help = from.help;
+  out->pos = from.pos;
+  out->parent = parent;
+  out->copied = true;
+  out->set_at = from.set_at;
+  for (const char* xrl : {"%create", "%change", "%delete", "%process", "%mandatory"}) {
+    out->set_at.erase(xrl);
+  }
+  for (const auto& c : from.children) out->children.push_back(CloneSettings(*c, out.get()));
+  return out;
 }
 
 StatusOr<ProcessDef> ParseProcessDef(const ConfigNode& stmt) {
@@ -143,6 +174,7 @@ StatusOr<TemplateTree> TemplateTree::LoadTexts(
   for (const auto& [file, text] : files) {
     if (Status s = t.AddFile(file, text); !s.ok()) return s;
   }
+  if (Status s = t.ResolveLikes(*t.root_); !s.ok()) return s;
   if (Status s = t.Finalize(*t.root_); !s.ok()) return s;
   if (Status s = t.CheckRefs(*t.root_); !s.ok()) return s;
   for (const auto& [name, def] : t.processes_) {
@@ -233,6 +265,12 @@ Status TemplateTree::Finalize(TemplateNode& node) {
       return Error(node.set_at["%default"], what + why);
     }
   }
+  if (node.bare_value) {
+    if (node.kind != NodeKind::kLeaf) return Error(node.pos, what + "%bare on a leaf only");
+    if (std::string why = node.value.Check(*node.bare_value); !why.empty()) {
+      return Error(node.set_at["%bare"], what + why);
+    }
+  }
   if (node.set_at.count("%process") > 0) {
     if (processes_.count(node.process) == 0) {
       return Error(node.set_at["%process"], what + "undefined process '" + node.process + "'");
@@ -249,6 +287,27 @@ Status TemplateTree::Finalize(TemplateNode& node) {
   }
   for (auto& c : node.children) {
     if (Status s = Finalize(*c); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+Status TemplateTree::ResolveLikes(TemplateNode& node) {
+  if (!node.like.empty()) {
+    const TemplateNode* from = FindPath(node.like[0]);
+    if (from == nullptr || from == &node) {
+      return Error(node.set_at["%like"],
+                   "'" + node.Path() + "': %like '" + node.like[0] + "' is not another node");
+    }
+    for (const auto& c : from->children) {
+      if (node.Find(c->name) != nullptr ||
+          std::find(node.like.begin() + 1, node.like.end(), c->name) != node.like.end()) {
+        continue;
+      }
+      node.children.push_back(CloneSettings(*c, &node));
+    }
+  }
+  for (size_t i = 0; i < node.children.size(); ++i) {
+    if (Status s = ResolveLikes(*node.children[i]); !s.ok()) return s;
   }
   return Status::Ok();
 }

@@ -14,6 +14,9 @@
 //   }
 //
 // Directives: %key T, %type T, %enum V..., %range MIN MAX, %list, %default V, %mandatory,
+// %bare V (a leaf written without a value, `allowas-in;`, has the value V), %like "PATH" NAME...
+// (the node also takes a copy of every child of the node at PATH but those named and those it
+// declares itself, without their XRLs: a BGP group takes a neighbor's settings),
 // %ref "PATH" (value must be a key defined at that keyword path), %help "...", %process NAME,
 // %create/%change/%delete "XRL". Several files may declare the same node (fea.tmpl declares
 // `virtual-router`, rib.tmpl adds `static` under it); a directive may be set by only one of them.
@@ -70,6 +73,7 @@ class TemplateTree {
  private:
   TemplateTree() = default;
   Status AddFile(const std::string& file, const std::string& text);
+  Status ResolveLikes(TemplateNode& node);
   Status Finalize(TemplateNode& node);
   Status CheckRefs(const TemplateNode& node) const;
 

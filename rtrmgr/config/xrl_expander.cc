@@ -6,6 +6,7 @@ namespace strata::rtrmgr {
 namespace {
 
 std::string ValueOf(const ConfigNode& node, const TemplateNode& tmpl) {
+  if (node.args().empty() && tmpl.bare_value) return tmpl.value.Canonical(*tmpl.bare_value);
   std::string out;
   for (const auto& a : node.args()) {
     if (!out.empty()) out += ',';

@@ -3,7 +3,8 @@
 // $(@) is the node's own key or value. $(NAME) is looked up from the node towards the root: at
 // each level, a node whose keyword is NAME gives its key or value (so $(virtual-router) is the
 // enclosing VR's name and $(peer) the enclosing peer's address); otherwise a leaf child NAME of
-// that level gives its value, or its %default when it is absent. A list leaf gives its values
+// that level gives its value (its %bare value when written without one), or its %default when it
+// is absent. A list leaf gives its values
 // joined by ','. Addresses and prefixes are substituted in canonical form.
 // In the argument part of an XRL (after '?'), each `name:type=value` is handled alone: values of
 // txt atoms are percent-encoded; the pseudo types `ipaddr` and `ipnet` become ipv4/ipv6 and
