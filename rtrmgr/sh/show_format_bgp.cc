@@ -50,6 +50,15 @@ std::string Neighbor(const nlohmann::json& p) {
   o += "  Families: " + List(F::At(p, "families")) + "\n";
   o += "  Capabilities: " + List(F::At(p, "capabilities")) + "\n";
   o += "  Policies: import " + Policy(p, "import") + ", export " + Policy(p, "export") + "\n";
+  if (!p.value("group", "").empty()) o += "  Group: " + Str(p, "group") + "\n";
+  std::string as_path;
+  if (Num(p, "local_as") != 0) as_path += ", local-as " + Str(p, "local_as");
+  if (Num(p, "allowas_in") != 0) as_path += ", allowas-in " + Str(p, "allowas_in");
+  if (!p.value("remove_private_as", "").empty()) {
+    as_path += ", remove-private-as " + Str(p, "remove_private_as");
+  }
+  if (Bool(p, "default_originate")) as_path += ", default-originate";
+  if (!as_path.empty()) o += "  Options: " + as_path.substr(2) + "\n";
   o += "  Prefixes: " + std::to_string(Num(p, "prefixes_received")) + " received, " +
        std::to_string(Num(p, "prefixes_accepted")) + " accepted, " +
        std::to_string(Num(p, "prefixes_advertised")) + " advertised\n";
@@ -61,7 +70,7 @@ std::string Neighbor(const nlohmann::json& p) {
        " malformed UPDATEs (RFC 7606), " + std::to_string(Num(p, "first_as_violations")) +
        " first-AS violations, " + std::to_string(Num(p, "originator_id_loops")) +
        " ORIGINATOR_ID loops, " + std::to_string(Num(p, "cluster_list_loops")) +
-       " CLUSTER_LIST loops\n";
+       " CLUSTER_LIST loops, " + std::to_string(Num(p, "as_loops")) + " AS loops\n";
   if (Bool(p, "max_prefixes_exceeded")) {
     o += "  Maximum prefixes exceeded: session down until its restart timer, a reset or enable\n";
   }
@@ -137,6 +146,7 @@ std::string ShowFormat::BgpSummary(const nlohmann::json& reply) {
   const nlohmann::json rows = reply.contains("peers") ? reply["peers"] : nlohmann::json::array();
   return Table(rows, {Key("PEER", "peer"),
                       Key("AS", "peer_as"),
+                      Key("GROUP", "group"),
                       Key("STATE", "state"),
                       {"UP/DOWN",
                        [](const nlohmann::json& r) {

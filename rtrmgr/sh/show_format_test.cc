@@ -87,15 +87,18 @@ TEST(ShowFormatTest, SummaryShowsUptimeAndPoliciesInForce) {
   auto j = nlohmann::json::parse(R"({"peers":[
     {"peer":"127.0.0.3","peer_as":65002,"state":"Established","export_policy":"vr-out",
      "export_policy_inherited":true,"import_policy":"in","uptime_s":3725,
-     "prefixes_received":5,"prefixes_accepted":4,"prefixes_advertised":3},
+     "prefixes_received":5,"prefixes_accepted":4,"prefixes_advertised":3,"group":"transit"},
     {"peer":"127.0.0.4","peer_as":65003,"state":"Idle"}]})");
-  EXPECT_EQ(
-      ShowFormat::Format(Op::kShowBgpSummary, j),
-      "PEER       AS     STATE        UP/DOWN   RCVD  ACCEPTED  SENT  IMPORT  EXPORT       "
-      "DESCRIPTION\n"
-      "127.0.0.3  65002  Established  01:02:05  5     4         3     in      vr-out (vr)  -\n"
-      "127.0.0.4  65003  Idle         -         -     -         -     -       -            "
-      "-\n");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpSummary, j),
+            "PEER       AS     GROUP    STATE        UP/DOWN   RCVD  ACCEPTED  SENT  IMPORT  "
+            "EXPORT       "
+            "DESCRIPTION\n"
+            "127.0.0.3  65002  transit  Established  01:02:05  5     4         3     in      "
+            "vr-out (vr)  "
+            "-\n"
+            "127.0.0.4  65003  -        Idle         -         -     -         -     -       -     "
+            "       "
+            "-\n");
 }
 
 TEST(ShowFormatTest, BgpRoutesShowSelfAndMissingAttributes) {
