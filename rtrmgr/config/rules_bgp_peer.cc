@@ -2,6 +2,7 @@
 // legal but likely a mistake), with its group's settings (PeerGroups). The rule ids and reasons
 // are in config_rules.cc.
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -183,10 +184,20 @@ void CheckAsPathOptions(const VrBgp& vr, const ConfigNode& peer, const std::stri
   }
 }
 
-// Groups: a reference names a group of the VR; a neighbor is written once (in a group or
-// not); it has an AS, its own or its group's.
+// Whether `peer` was written inside a group: its `group` leaf is the one the expansion made,
+// at the group's own position (PeerGroups).
+bool WrittenInGroup(const ConfigNode& bgp, const ConfigNode& peer) {
+  const ConfigNode* g = peer.FindChild("group");
+  const ConfigNode* group = g != nullptr ? bgp.FindChild("group", g->first_arg()) : nullptr;
+  return group != nullptr && g->pos().file == group->pos().file &&
+         g->pos().line == group->pos().line && g->pos().column == group->pos().column;
+}
+
+// Groups: a reference names a group of the VR; a neighbor written in a group is not written
+// again (two at the bgp level are the schema's duplicate); it has an AS, its own or its
+// group's.
 void CheckMembership(const ConfigNode& bgp, const ConfigNode& peer, const std::string& path,
-                     std::vector<std::string>& seen, RuleContext& ctx) {
+                     std::map<std::string, bool>& seen, RuleContext& ctx) {
   if (const ConfigNode* g = peer.FindChild("group"); g != nullptr && !g->args().empty()) {
     if (bgp.FindChild("group", g->first_arg()) == nullptr) {
       ctx.ReportAt("bgp-peer-group-undefined", *g, path,
@@ -194,11 +205,12 @@ void CheckMembership(const ConfigNode& bgp, const ConfigNode& peer, const std::s
     }
   }
   const std::string addr = RuleContext::AddrText(peer.first_arg())->ToString();
-  if (std::find(seen.begin(), seen.end(), addr) != seen.end()) {
+  const bool in_group = WrittenInGroup(bgp, peer);
+  if (auto it = seen.find(addr); it != seen.end() && (it->second || in_group)) {
     ctx.ReportAt("bgp-peer-duplicate", peer, path,
                  "peer " + addr + " is written twice (in a group and outside, or in two groups)");
   }
-  seen.push_back(addr);
+  seen[addr] = seen[addr] || in_group;
   if (peer.FindChild("as") == nullptr) {
     ctx.ReportAt("bgp-peer-as-missing", peer, path,
                  "peer " + addr + " has no as, neither its own nor its group's");
@@ -242,7 +254,7 @@ void CheckBgpPeerRules(const ConfigNode& root, RuleContext& ctx) {
     if (bgp == nullptr) continue;
     VrBgp v = ReadVr(vr, *bgp, ctx);
     v.host_addresses = &host_addresses;
-    std::vector<std::string> seen;
+    std::map<std::string, bool> seen;  // address -> written in a group
     for (const ConfigNode& peer : bgp->children()) {
       if (peer.keyword() != "peer" || peer.args().empty()) continue;
       auto addr = RuleContext::AddrText(peer.first_arg());
