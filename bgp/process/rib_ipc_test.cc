@@ -41,11 +41,11 @@ class FakeFeed : public RibFeed {
   }
   void Add(RibOrigin o, const BgpRouteRef& r) {
     table_[r->prefix] = {o, r};
-    if (!resending_) sink_->add_route(o, r);
+    if (!resending_) sink_->add_route(o, r, {});
   }
   void Replace(RibOrigin o, const BgpRouteRef& old_route, const BgpRouteRef& new_route) {
     table_[new_route->prefix] = {o, new_route};
-    if (!resending_) sink_->replace_route(o, old_route, new_route);
+    if (!resending_) sink_->replace_route(o, old_route, new_route, {});
   }
   void Delete(RibOrigin o, const BgpRouteRef& r) {
     table_.erase(r->prefix);
@@ -63,7 +63,7 @@ class FakeFeed : public RibFeed {
     boost::asio::post(*io_, [this, alive = std::weak_ptr<bool>(alive_)] {
       if (alive.expired() || !sink_) return;
       resending_ = false;
-      for (const auto& [p, e] : table_) sink_->add_route(e.first, e.second);
+      for (const auto& [p, e] : table_) sink_->add_route(e.first, e.second, {});
       sink_->end_batch();
     });
   }
