@@ -1,6 +1,6 @@
 // BgpPipeline's operators' views of one peer's routes: received, accepted or rejected and why,
-// usable or not and why, advertised. Each is asked of the branch's stages at the time of the
-// call (lookups; nothing is stored for the views).
+// usable or not and why, advertised (default-originate's defaults included). Each is asked of the
+// branch's stages at the time of the call (lookups; nothing is stored for the views).
 #include "bgp/pipeline/bgp_pipeline.h"
 
 namespace strata::bgp {
@@ -57,13 +57,18 @@ Status BgpPipeline::for_each_advertised(PeerId id, const std::optional<IpPrefix>
     if (BgpRouteRef r = p->filter_out->lookup_route(*prefix)) visit(r);
     return Status::Ok();
   }
-  // The prefixes with a winner are among those some branch holds.
+  // The prefixes with a winner are among those some branch holds, plus the default routes a
+  // peer with default_originate gets though no branch holds them.
   std::optional<IpPrefix> after = start_after;
   while (true) {
     std::optional<IpPrefix> next;
     for (const auto& [other, q] : peers_) {
       const std::optional<IpPrefix> n = NextHeld(*q, after);
       if (n && (!next || *n < *next)) next = n;
+    }
+    for (Family f : {Family::kIpv4, Family::kIpv6}) {
+      const IpPrefix d = IpPrefix::Default(f);
+      if ((!after || *after < d) && (!next || d < *next)) next = d;
     }
     if (!next) return Status::Ok();
     after = next;

@@ -28,10 +28,11 @@ class ViewsTest : public ::testing::Test {
     EXPECT_TRUE(pipeline->peer_up(e1, A("1.1.1.1"), s1).ok());
     EXPECT_TRUE(pipeline->peer_up(e2, A("2.2.2.2"), s2).ok());
   }
-  PeerId AddPeer(uint32_t as, const std::string& addr) {
+  PeerId AddPeer(uint32_t as, const std::string& addr, bool default_originate = false) {
     PipelinePeerConfig c;
     c.address = A(addr);
     c.peer_as = as;
+    c.default_originate = default_originate;
     c.local_address = A("10.255.0.1");
     return pipeline->add_peer(c).value();
   }
@@ -158,6 +159,36 @@ TEST_F(ViewsTest, EachReceivedRouteHasItsFate) {
   EXPECT_EQ(pipeline->for_each_advertised(e1, std::nullopt, [](const BgpRouteRef&) { return true; })
                 .code(),
             StatusCode::kFailedPrecondition);
+}
+
+// The default route default-originate sends is advertised though no branch holds it: the
+// advertised view lists it with the routes the peer gets.
+TEST_F(ViewsTest, AdvertisedListsTheDefaultRouteOfDefaultOriginate) {
+  test_util::FakeSessionSink s3;
+  const PeerId e3 = AddPeer(65003, "10.0.0.3", /*default_originate=*/true);
+  ASSERT_TRUE(pipeline->peer_up(e3, A("3.3.3.3"), s3).ok());
+  ASSERT_TRUE(pipeline->set_import_policy(e1, [](const BgpRouteRef& r) { return r; }).ok());
+  Send(e1, {65001}, "1.0.0.0/8");
+  scheduler.run_until_idle();
+  std::vector<std::string> adv;
+  ASSERT_TRUE(pipeline
+                  ->for_each_advertised(e3, std::nullopt,
+                                        [&](const BgpRouteRef& r) {
+                                          adv.push_back(r->prefix.ToString());
+                                          return true;
+                                        })
+                  .ok());
+  EXPECT_EQ(adv, (std::vector<std::string>{"0.0.0.0/0", "1.0.0.0/8"}));
+  // A peer without it is not advertised a default.
+  adv.clear();
+  ASSERT_TRUE(pipeline
+                  ->for_each_advertised(e2, std::nullopt,
+                                        [&](const BgpRouteRef& r) {
+                                          adv.push_back(r->prefix.ToString());
+                                          return true;
+                                        })
+                  .ok());
+  EXPECT_EQ(adv, (std::vector<std::string>{"1.0.0.0/8"}));
 }
 
 }  // namespace
