@@ -20,7 +20,9 @@
 // uninitialized heap pointer (the union member it copies is the inline storage then).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)  // clang has no -Wmaybe-uninitialized
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include "absl/container/inlined_vector.h"
 #pragma GCC diagnostic pop
 #include "bgp/wire/byte_writer.h"
