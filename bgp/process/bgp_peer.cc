@@ -195,6 +195,18 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
   if (update.action != ErrorAction::kNone) {
     ++counters_.malformed_updates;
     log_->warn("{}: UPDATE with RFC 7606 outcome: {}", settings_.session.Name(), update.ToString());
+    if (update.action == ErrorAction::kTreatAsWithdraw) {
+      std::vector<IpPrefix> lost = update.update.nlri;
+      if (update.update.mp_reach) {
+        lost.insert(lost.end(), update.update.mp_reach->nlri.begin(),
+                    update.update.mp_reach->nlri.end());
+      }
+      std::string why = "RFC 7606 treat-as-withdraw";
+      for (const UpdateProblem& p : update.problems) {
+        if (p.action == ErrorAction::kTreatAsWithdraw) why += ": " + p.reason;
+      }
+      discards_.Add(lost, DiscardLog::Reason::kMalformed, std::move(why), UnixMsNow());
+    }
   }
   if (update.end_of_rib) {
     ++counters_.end_of_rib_in;
@@ -218,6 +230,11 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
     log_->warn("{}: UPDATE with AS_PATH '{}' not starting with the peer's AS: treated as withdraw",
                settings_.session.Name(), path ? path->ToString() : std::string());
     withdrawn.insert(withdrawn.end(), announced.begin(), announced.end());
+    discards_.Add(announced, DiscardLog::Reason::kFirstAs,
+                  "AS path '" + (path ? path->ToString() : std::string()) +
+                      "' does not start with the peer's AS " +
+                      std::to_string(settings_.session.peer_as),
+                  UnixMsNow());
     announced.clear();
   }
   // RFC 4271 6.3: a NEXT_HOP that is our own address on this session is semantically incorrect;
@@ -230,12 +247,17 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
           f == Family::kIpv4 ? update.update.attrs.next_hop
                              : (mp ? std::optional<IpAddr>(mp->next_hop) : std::nullopt);
       if (nh != local_address_) continue;
+      std::vector<IpPrefix> ours;
       const auto n = std::erase_if(announced, [&](const IpPrefix& p) {
         if (p.family() != f) return false;
         withdrawn.push_back(p);
+        ours.push_back(p);
         return true;
       });
       if (n == 0) continue;
+      discards_.Add(ours, DiscardLog::Reason::kOwnNextHop,
+                    "NEXT_HOP " + nh->ToString() + " is our address on this session (RFC 4271 6.3)",
+                    UnixMsNow());
       counters_.own_next_hop += n;
       log_->warn("{}: {} prefixes with our own address {} as NEXT_HOP: ignored",
                  settings_.session.Name(), n, nh->ToString());
@@ -266,7 +288,7 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
   if (!withdrawals_sent && !withdrawn.empty()) {
     (void)pipeline_.receive_update(id_, nullptr, {}, withdrawn);
   }
-  if (!announced.empty()) check_prefix_limit();
+  if (!announced.empty()) check_prefix_limit(announced);
 }
 
 bool BgpPeer::first_as_wrong(const PathAttributes& attrs) const {
@@ -279,7 +301,7 @@ bool BgpPeer::first_as_wrong(const PathAttributes& attrs) const {
   return first != c.peer_as;
 }
 
-void BgpPeer::check_prefix_limit() {
+void BgpPeer::check_prefix_limit(std::span<const IpPrefix> announced) {
   const PeerConfig& c = settings_.session;
   if (c.max_prefixes == 0 || limit_exceeded_) return;
   auto counters = pipeline_.counters(id_);
@@ -295,6 +317,10 @@ void BgpPeer::check_prefix_limit() {
   if (received <= c.max_prefixes) return;
   limit_exceeded_ = true;
   ++counters_.max_prefixes_teardowns;
+  discards_.Add(announced, DiscardLog::Reason::kMaxPrefix,
+                std::to_string(received) + " prefixes received, over the limit of " +
+                    std::to_string(c.max_prefixes) + ": session torn down",
+                UnixMsNow());
   log_->error("{}: {} prefixes received, over the limit of {}: session torn down{}", c.Name(),
               received, c.max_prefixes,
               c.max_prefixes_restart.count() > 0

@@ -29,12 +29,14 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 
 #include "bgp/pipeline/bgp_pipeline.h"
 #include "bgp/policy/policy_hook.h"
 #include "bgp/policy/vr_policy.h"
 #include "bgp/process/attribute_interner.h"
+#include "bgp/process/discard_log.h"
 #include "bgp/process/output_gate.h"
 #include "bgp/process/peer_graceful_restart.h"
 #include "bgp/process/update_journal.h"
@@ -118,6 +120,8 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   // Input flow control: stop or resume reading from the peer (BgpSpeaker::check_input).
   void SetReadPaused(bool paused) { session_->SetReadPaused(paused); }
   const Counters& counters() const { return counters_; }
+  // The last prefixes the peer sent that were not kept, and why (discarded-routes).
+  const DiscardLog& discards() const { return discards_; }
   const OutputGate& output_gate() const { return gate_; }
   // The current session negotiated graceful restart and its OPEN had the R bit.
   bool peer_restarting() const { return negotiated_ && negotiated_->peer_restarting; }
@@ -192,7 +196,9 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   // AS_CONFED_SEQUENCE led by it (confederation eBGP, RFC 5065 6).
   bool first_as_wrong(const PathAttributes& attrs) const;
   // After routes came in: the warning at the threshold, the teardown over the limit.
-  void check_prefix_limit();
+  // `announced`: the prefixes of the UPDATE just received, logged as discarded if it took the
+  // peer over the limit.
+  void check_prefix_limit(std::span<const IpPrefix> announced = {});
   void clear_prefix_limit();
 
   boost::asio::io_context& io_;
@@ -218,6 +224,7 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   bool limit_exceeded_ = false;  // torn down over max_prefixes, not restarted yet
   std::unique_ptr<boost::asio::steady_timer> limit_restart_timer_;
   Counters counters_;
+  DiscardLog discards_;
   std::unique_ptr<PeerGracefulRestart> gr_;
   std::set<AfiSafi> eor_received_;  // this session's End-of-RIB markers
   uint64_t notifications_in_at_up_ = 0;

@@ -272,10 +272,13 @@ class RawSpeaker {
   }
   // An UPDATE announcing 10.<second_octet>.0.0/16 with ORIGIN `origin` (4-octet AS path: our
   // OPEN carries the 4-octet AS capability).
-  static std::vector<uint8_t> Update(uint8_t second_octet, uint8_t origin) {
-    std::vector<uint8_t> attrs = {0x40, 1, 1, origin,                       // ORIGIN
-                                  0x40, 2, 6, 2,      1, 0, 0, 0xFD, 0xEC,  // AS_PATH 65004
-                                  0x40, 3, 4, 127,    0, 0, 4};             // NEXT_HOP
+  // 10.<second_octet>.0.0/16 from AS 65004, NEXT_HOP 127.0.0.<next_hop_last>.
+  static std::vector<uint8_t> Update(uint8_t second_octet, uint8_t origin,
+                                     uint8_t next_hop_last = 4) {
+    std::vector<uint8_t> attrs = {0x40, 1,    1, origin,  // ORIGIN
+                                  0x40, 2,    6, 2,      1, 0, 0,
+                                  0xFD, 0xEC,                                   // AS_PATH 65004
+                                  0x40, 3,    4, 127,    0, 0, next_hop_last};  // NEXT_HOP
     std::vector<uint8_t> m(16, 0xFF);
     const size_t len = 19 + 2 + 2 + attrs.size() + 3;
     m.push_back(static_cast<uint8_t>(len >> 8));
@@ -331,6 +334,23 @@ TEST_F(BgpProcessTest, MalformedUpdateIsTreatedAsWithdrawAndTheSessionSurvives) 
   EXPECT_TRUE(Has(peers, "malformed_updates:u64=1")) << peers;
   EXPECT_TRUE(Has(RibEbgp("b"), "10.8.0.0/16"));
   EXPECT_TRUE(Has(Call("bgp.b/bgp/1.0/get_stats"), "peers_established:u64=1"));
+
+  // Our own address as NEXT_HOP (RFC 4271 6.3): ignored, the session stays.
+  raw.Send(RawSpeaker::Update(7, 0, /*next_hop_last=*/3));
+  raw.Send(RawSpeaker::Update(6, 0));
+  ASSERT_TRUE(ProcessHarness::WaitFor([&] { return Has(Routes("b"), "10.6.0.0/16"); }));
+  EXPECT_FALSE(Has(Routes("b"), "10.7.0.0/16"));
+  // Neither route is held, so only the discarded view shows them, oldest first, with why.
+  const std::string discarded =
+      Call("bgp.b/bgp/1.0/list_peer_routes?peer:ipv4=127.0.0.4&view:txt=PEER_ROUTE_VIEW_DISCARDED");
+  EXPECT_TRUE(Has(discarded, "routes.0.route.prefix:ipv4net=10.9.0.0/16")) << discarded;
+  EXPECT_TRUE(Has(discarded, "routes.0.fate:txt=ROUTE_FATE_MALFORMED")) << discarded;
+  EXPECT_TRUE(Has(discarded, "treat-as-withdraw")) << discarded;
+  EXPECT_TRUE(Has(discarded, "routes.1.route.prefix:ipv4net=10.7.0.0/16")) << discarded;
+  EXPECT_TRUE(Has(discarded, "routes.1.fate:txt=ROUTE_FATE_OWN_NEXTHOP")) << discarded;
+  EXPECT_TRUE(Has(discarded, "NEXT_HOP%20127.0.0.3%20is%20our%20address")) << discarded;
+  EXPECT_FALSE(Has(discarded, "10.8.0.0/16")) << discarded;
+  EXPECT_TRUE(Has(discarded, "routes.0.unix_ms:i64=")) << discarded;
 }
 
 // change_peer through strata-call is all or nothing: a value the speaker or the kernel refuses

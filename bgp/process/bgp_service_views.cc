@@ -1,7 +1,7 @@
 // BgpService's views of what became of each route: list_peer_routes (a peer's routes received,
-// rejected or advertised, a page at a time) and explain_prefix (every path for a prefix).
-// The pipeline answers from its stages at the time of the call (BgpPipeline::fate); the reasons
-// are put in words here.
+// rejected, advertised or discarded, a page at a time) and explain_prefix (every path for a
+// prefix). The pipeline answers from its stages at the time of the call (BgpPipeline::fate); the
+// reasons are put in words here.
 #include <algorithm>
 
 #include "bgp/pipeline/decision_steps.h"
@@ -20,6 +20,20 @@ constexpr uint32_t kMostExamined = 100000;
 
 bool Used(v1::RouteFate f) {
   return f == v1::ROUTE_FATE_BEST || f == v1::ROUTE_FATE_MULTIPATH || f == v1::ROUTE_FATE_CANDIDATE;
+}
+
+v1::RouteFate DiscardFate(DiscardLog::Reason r) {
+  switch (r) {
+    case DiscardLog::Reason::kMalformed:
+      return v1::ROUTE_FATE_MALFORMED;
+    case DiscardLog::Reason::kFirstAs:
+      return v1::ROUTE_FATE_FIRST_AS;
+    case DiscardLog::Reason::kOwnNextHop:
+      return v1::ROUTE_FATE_OWN_NEXTHOP;
+    case DiscardLog::Reason::kMaxPrefix:
+      return v1::ROUTE_FATE_MAX_PREFIX;
+  }
+  return v1::ROUTE_FATE_UNSPECIFIED;
 }
 
 }  // namespace
@@ -130,6 +144,17 @@ void BgpService::ListPeerRoutes(const v1::ListPeerRoutesRequest& request,
   std::optional<IpPrefix> last;
   bool more = false;
   Status s;
+  if (request.view() == v1::PEER_ROUTE_VIEW_DISCARDED) {
+    for (const DiscardLog::Entry& e : peer->discards().entries()) {
+      if (only && e.prefix != *only) continue;
+      v1::PeerRoute* pr = out.add_routes();
+      ipc::PrefixToProto(e.prefix, pr->mutable_route()->mutable_prefix());
+      pr->set_fate(DiscardFate(e.reason));
+      pr->set_reason(*e.why);
+      pr->set_unix_ms(e.unix_ms);
+    }
+    return reply(out);
+  }
   if (request.view() == v1::PEER_ROUTE_VIEW_ADVERTISED) {
     s = pl->for_each_advertised(
         peer->id(), only,

@@ -387,8 +387,10 @@ TEST_F(BgpSpeakerTest, MaxPrefixesTearsDownAndRestartsAfterTheTimer) {
   EXPECT_NE(PeerState("b", "127.0.0.2"), "Established");
   EXPECT_EQ(Peer("a", "127.0.0.3").last_error(),
             "NOTIFICATION received: Cease / Maximum Number of Prefixes Reached");
-  // a's routes are gone from b.
+  // a's routes are gone from b; the one that went over the limit is listed as discarded.
   ASSERT_TRUE(env_.RunUntil([&] { return Best("b").empty(); }));
+  EXPECT_EQ(Discarded("b", "127.0.0.2"),
+            (std::vector<std::string>{"10.3.0.0/16 ROUTE_FATE_MAX_PREFIX"}));
   // a keeps connecting (connect_retry 1 s); b refuses until its restart timer runs out.
   ASSERT_TRUE(Network("a", "10.3.0.0/16", false).ok());
   env_.Run(1000ms);
@@ -475,6 +477,9 @@ TEST_F(FirstAsTest, EbgpPathNotStartingWithThePeerAsIsTreatedAsWithdraw) {
   ASSERT_TRUE(env_.RunUntil([&] { return Best("b").empty(); }));
   EXPECT_EQ(PeerState("b", "127.0.0.2"), "Established");
   EXPECT_EQ(raw_->state(), SessionState::kEstablished);
+  EXPECT_EQ(Discarded("b", "127.0.0.2"),
+            (std::vector<std::string>{"10.1.0.0/16 ROUTE_FATE_FIRST_AS",
+                                      "10.2.0.0/16 ROUTE_FATE_FIRST_AS"}));
   Send("10.2.0.0/16", {65001});
   ASSERT_TRUE(env_.RunUntil([&] { return Best("b").size() == 1; }));
   EXPECT_EQ(Best("b"), (std::vector<std::string>{"10.2.0.0/16 [65001]"}));

@@ -66,6 +66,10 @@ CommandTree BuildOperational() {
   Add(t, Op::kShowBgpAdvertisedRoutes, "show bgp neighbor|neighbors ADDRESS advertised-routes",
       "What the peer is sent (export policy applied)",
       {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix"), Vr()});
+  Add(t, Op::kShowBgpDiscardedRoutes, "show bgp neighbor|neighbors ADDRESS discarded-routes",
+      "The last prefixes the peer sent that were not kept (malformed, first AS, own next hop, "
+      "max-prefix), when and why",
+      {Vr()});
   Add(t, Op::kShowBgpDampened, "show bgp dampened|dampening", "Routes with flap-damping history",
       {Positional(ArgType::kPrefix, "PREFIX", "Only this prefix"), Vr()});
   Add(t, Op::kShowBgpStats, "show bgp stats|statistics", "Speaker-wide counters and policies",

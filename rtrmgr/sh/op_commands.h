@@ -20,6 +20,7 @@ enum class Op {
   kShowBgpReceivedRoutes,
   kShowBgpFilteredRoutes,
   kShowBgpAdvertisedRoutes,
+  kShowBgpDiscardedRoutes,
   kShowBgpDampened,
   kShowBgpStats,
   kShowBgpRpki,

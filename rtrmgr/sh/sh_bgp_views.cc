@@ -1,5 +1,5 @@
-// ShSession's views of what became of BGP routes: a peer's received, filtered and advertised
-// routes (bgp/1.0/list_peer_routes, fetched a page at a time) and `show bgp route PREFIX
+// ShSession's views of what became of BGP routes: a peer's received, filtered, advertised and
+// discarded routes (bgp/1.0/list_peer_routes, fetched a page at a time) and `show bgp route PREFIX
 // detail` (bgp/1.0/explain_prefix).
 #include "rtrmgr/sh/sh_session.h"
 #include "rtrmgr/sh/show_format.h"
@@ -15,6 +15,8 @@ std::string ViewOf(Op op) {
       return "PEER_ROUTE_VIEW_REJECTED";
     case Op::kShowBgpAdvertisedRoutes:
       return "PEER_ROUTE_VIEW_ADVERTISED";
+    case Op::kShowBgpDiscardedRoutes:
+      return "PEER_ROUTE_VIEW_DISCARDED";
     default:
       return "PEER_ROUTE_VIEW_RECEIVED";
   }

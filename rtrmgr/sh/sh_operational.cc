@@ -140,6 +140,7 @@ int ShSession::Operational(const CommandMatch& m, bool json) {
     case Op::kShowBgpReceivedRoutes:
     case Op::kShowBgpFilteredRoutes:
     case Op::kShowBgpAdvertisedRoutes:
+    case Op::kShowBgpDiscardedRoutes:
       return ShowPeerRoutes(m, op, json);
     case Op::kShowBgpDampened: {
       const std::string prefix = m.get("prefix");

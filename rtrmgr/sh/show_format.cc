@@ -261,6 +261,8 @@ std::string ShowFormat::Format(Op op, const nlohmann::json& reply) {
       return BgpPeerRoutes(reply);
     case Op::kShowBgpAdvertisedRoutes:
       return BgpAdvertisedRoutes(reply);
+    case Op::kShowBgpDiscardedRoutes:
+      return BgpDiscardedRoutes(reply);
     case Op::kShowBgpDampened:
       return Table(Rows(reply, "routes"),
                    {Key("PREFIX", "prefix"),

@@ -64,6 +64,8 @@ class ShowFormat {
   // bgp/1.0/list_peer_routes: received (with fate and reason) and advertised routes.
   static std::string BgpPeerRoutes(const nlohmann::json& reply);
   static std::string BgpAdvertisedRoutes(const nlohmann::json& reply);
+  // The prefixes a peer sent that were not kept: when, which, what became of them and why.
+  static std::string BgpDiscardedRoutes(const nlohmann::json& reply);
   // bgp/1.0/explain_prefix: a block per path.
   static std::string BgpRouteDetail(const nlohmann::json& reply);
   // A BGP next hop: the unspecified address (our own routes) as "self".

@@ -1,5 +1,6 @@
 // ShowFormat's BGP views: the summary table, the neighbour blocks, the route tables (the
 // decision's, a peer's received and advertised routes), the per-path detail of a prefix.
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -15,6 +16,7 @@ std::string Str(const nlohmann::json& r, const char* key) { return F::Cell(F::At
 uint64_t Num(const nlohmann::json& r, const char* key) {
   const nlohmann::json v = F::At(r, key);
   if (v.is_number_unsigned()) return v.get<uint64_t>();
+  if (v.is_number_integer()) return static_cast<uint64_t>(std::max<int64_t>(0, v.get<int64_t>()));
   if (v.is_string()) return std::strtoull(v.get<std::string>().c_str(), nullptr, 10);
   return 0;
 }
@@ -239,6 +241,18 @@ std::string ShowFormat::BgpAdvertisedRoutes(const nlohmann::json& reply) {
                          const nlohmann::json c = At(r, "route.communities");
                          return c.is_array() && !c.empty() ? List(c) : std::string("");
                        }}});
+}
+
+std::string ShowFormat::BgpDiscardedRoutes(const nlohmann::json& reply) {
+  const nlohmann::json rows = reply.contains("routes") ? reply["routes"] : nlohmann::json::array();
+  if (rows.empty()) return "no routes discarded\n";
+  return Table(
+      rows,
+      {{"TIME",
+        [](const nlohmann::json& r) { return LocalTime(static_cast<int64_t>(Num(r, "unix_ms"))); }},
+       Key("PREFIX", "route.prefix"),
+       {"FATE", [](const nlohmann::json& r) { return FateName(r); }},
+       Key("WHY", "reason")});
 }
 
 std::string ShowFormat::BgpRouteDetail(const nlohmann::json& reply) {

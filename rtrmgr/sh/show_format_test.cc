@@ -133,6 +133,25 @@ TEST(ShowFormatTest, PeerRoutesShowFateAndReason) {
             "no routes\n");
 }
 
+// Discarded routes: when (local time), which, what became of them and why.
+TEST(ShowFormatTest, DiscardedRoutesShowTimeFateAndReason) {
+  auto j = nlohmann::json::parse(R"({"routes":[
+    {"route":{"prefix":"10.9.0.0/16"},"fate":"ROUTE_FATE_MALFORMED",
+     "reason":"RFC 7606 treat-as-withdraw: bad ORIGIN","unix_ms":"1795839208946"},
+    {"route":{"prefix":"10.7.0.0/16"},"fate":"ROUTE_FATE_OWN_NEXTHOP",
+     "reason":"NEXT_HOP 127.0.0.3 is ours","unix_ms":1795839209000}]})");
+  j["routes"][1]["unix_ms"] = int64_t{1795839209000};  // as IPC replies give it: signed
+  const std::string t0 = ShowFormat::LocalTime(1795839208946);
+  const std::string t1 = ShowFormat::LocalTime(1795839209000);
+  const std::string pad(t0.size() - 4, ' ');
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpDiscardedRoutes, j),
+            "TIME" + pad + "  PREFIX       FATE         WHY\n" + t0 +
+                "  10.9.0.0/16  malformed    RFC 7606 treat-as-withdraw: bad ORIGIN\n" + t1 +
+                "  10.7.0.0/16  own-nexthop  NEXT_HOP 127.0.0.3 is ours\n");
+  EXPECT_EQ(ShowFormat::Format(Op::kShowBgpDiscardedRoutes, nlohmann::json::object()),
+            "no routes discarded\n");
+}
+
 TEST(ShowFormatTest, RouteDetailShowsEachPathAndThePolicysChanges) {
   auto j = nlohmann::json::parse(R"({"best_reason":"local-pref","paths":[
     {"route":{"prefix":"10.1.0.0/24","peer":"10.0.1.2","nexthop":"10.0.1.2","as_path":"65010",

@@ -30,6 +30,22 @@ class BgpSpeakerTest : public SpeakerPairTest {
     }
     return out;
   }
+  // `vr`'s discarded routes from `peer`, oldest first: "prefix FATE" strings.
+  std::vector<std::string> Discarded(const std::string& vr, std::string_view peer) {
+    bpb::ListPeerRoutesRequest req;
+    ipc::AddrToProto(A(peer), req.mutable_peer());
+    req.set_view(bpb::PEER_ROUTE_VIEW_DISCARDED);
+    bpb::ListPeerRoutesReply rep;
+    EXPECT_TRUE((Bgp<bpb::ListPeerRoutesRequest, bpb::ListPeerRoutesReply>(vr, "list_peer_routes",
+                                                                           req, &rep))
+                    .ok());
+    std::vector<std::string> out;
+    for (const auto& r : rep.routes()) {
+      out.push_back((*ipc::PrefixFromProto(r.route().prefix(), "p")).ToString() + " " +
+                    bpb::RouteFate_Name(r.fate()));
+    }
+    return out;
+  }
   std::vector<std::string> RibTable(const std::string& vr, const std::string& protocol) {
     const rpb::ListRoutesReply rep = RibRoutes(vr, protocol);
     std::vector<std::string> out;
