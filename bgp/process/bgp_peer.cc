@@ -6,6 +6,7 @@
 
 #include "bgp/wire/next_hop_rules.h"
 #include "common/profiler.h"
+#include "common/unix_time.h"
 
 namespace strata::bgp {
 namespace {
@@ -205,7 +206,7 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
       for (const UpdateProblem& p : update.problems) {
         if (p.action == ErrorAction::kTreatAsWithdraw) why += ": " + p.reason;
       }
-      discards_.Add(lost, DiscardLog::Reason::kMalformed, std::move(why), UnixMsNow());
+      discards_.Add(lost, DiscardLog::Reason::kMalformed, std::move(why), UnixMillisNow());
     }
   }
   if (update.end_of_rib) {
@@ -234,7 +235,7 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
                   "AS path '" + (path ? path->ToString() : std::string()) +
                       "' does not start with the peer's AS " +
                       std::to_string(settings_.session.peer_as),
-                  UnixMsNow());
+                  UnixMillisNow());
     announced.clear();
   }
   // RFC 4271 6.3: a NEXT_HOP that is our own address on this session is semantically incorrect;
@@ -257,7 +258,7 @@ void BgpPeer::OnUpdate(UpdateDecodeResult&& update) {
       if (n == 0) continue;
       discards_.Add(ours, DiscardLog::Reason::kOwnNextHop,
                     "NEXT_HOP " + nh->ToString() + " is our address on this session (RFC 4271 6.3)",
-                    UnixMsNow());
+                    UnixMillisNow());
       counters_.own_next_hop += n;
       log_->warn("{}: {} prefixes with our own address {} as NEXT_HOP: ignored",
                  settings_.session.Name(), n, nh->ToString());
@@ -320,7 +321,7 @@ void BgpPeer::check_prefix_limit(std::span<const IpPrefix> announced) {
   discards_.Add(announced, DiscardLog::Reason::kMaxPrefix,
                 std::to_string(received) + " prefixes received, over the limit of " +
                     std::to_string(c.max_prefixes) + ": session torn down",
-                UnixMsNow());
+                UnixMillisNow());
   log_->error("{}: {} prefixes received, over the limit of {}: session torn down{}", c.Name(),
               received, c.max_prefixes,
               c.max_prefixes_restart.count() > 0

@@ -1,7 +1,5 @@
 #include "bgp/process/discard_log.h"
 
-#include <chrono>
-
 namespace strata::bgp {
 
 void DiscardLog::Add(std::span<const IpPrefix> prefixes, Reason reason, std::string why,
@@ -27,12 +25,6 @@ std::string_view DiscardReasonName(DiscardLog::Reason reason) {
       return "max-prefix";
   }
   return "unknown";
-}
-
-int64_t UnixMsNow() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace strata::bgp

@@ -53,7 +53,5 @@ class DiscardLog {
 };
 
 std::string_view DiscardReasonName(DiscardLog::Reason reason);  // "malformed", "first-as", ...
-// Milliseconds since the Unix epoch: the wall-clock time an operator reads next to an entry.
-int64_t UnixMsNow();
 
 }  // namespace strata::bgp

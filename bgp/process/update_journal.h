@@ -14,6 +14,7 @@
 #include "common/change_journal.h"
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
+#include "common/unix_time.h"
 
 namespace strata::bgp {
 
@@ -42,9 +43,7 @@ inline void RecordUpdates(UpdateJournal* journal, UpdateEvent::Direction directi
   for (const IpPrefix& p : prefixes) {
     journal->Record([&] {
       if (unix_ms < 0) {
-        unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
+        unix_ms = UnixMillisNow();
       }
       return UpdateEvent{direction, attrs == nullptr, peer, p, attrs, unix_ms};
     });

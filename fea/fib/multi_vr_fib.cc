@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/unix_time.h"
+
 namespace strata::fib {
 
 template <typename Key>
@@ -312,12 +314,6 @@ double SecondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-int64_t UnixMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 }  // namespace
 
 template <typename Key>
@@ -334,7 +330,7 @@ void MultiVrFib<Key>::Rebuild() {
   PublishLocked();
   FinishLocked(nullptr, nullptr);
   last_rebuild_seconds_ = SecondsSince(t0);
-  last_rebuild_unix_ms_ = UnixMillis();
+  last_rebuild_unix_ms_ = UnixMillisNow();
 }
 
 template <typename Key>
@@ -406,7 +402,7 @@ bool MultiVrFib<Key>::RebuildConcurrently() {
   PublishLocked();
   FinishLocked(nullptr, nullptr);
   last_rebuild_seconds_ = SecondsSince(t0);  // copy, build, replay and swap
-  last_rebuild_unix_ms_ = UnixMillis();
+  last_rebuild_unix_ms_ = UnixMillisNow();
   return true;
 }
 

@@ -1,5 +1,7 @@
 #include "rib/process/route_journal.h"
 
+#include "common/unix_time.h"
+
 namespace strata::rib {
 
 void RouteJournal::Observe(FeaOp op, const RouteRef& route) {
@@ -14,11 +16,8 @@ void RouteJournal::Observe(FeaOp op, const RouteRef& route) {
   }
   fold_open_ = false;
   journal_.Record([&] {
-    const int64_t unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                std::chrono::system_clock::now().time_since_epoch())
-                                .count();
     return RouteEvent{op == FeaOp::kAdd ? RouteEvent::Change::kAdd : RouteEvent::Change::kDelete,
-                      route, unix_ms};
+                      route, UnixMillisNow()};
   });
   if (op == FeaOp::kAdd || !journal_.recording()) return;
   fold_open_ = true;
