@@ -11,6 +11,7 @@
 #include <set>
 
 #include "common/json.h"
+#include "testing/common/source_dir.h"
 #include "testing/process_harness.h"
 
 namespace strata::testing {
@@ -18,10 +19,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::string SourceDir() {
-  const char* dir = std::getenv("STRATA_SOURCE_DIR");
-  return dir != nullptr ? dir : STRATA_SOURCE_DIR_DEFAULT;
-}
+using test_paths::SourceDir;
 
 TEST(ExampleConfigTest, RunsAsTheReadmeSays) {
   ProcessHarness h;

@@ -9,13 +9,11 @@
 
 #include "rtrmgr/config/config_parser.h"
 #include "rtrmgr/config/template_tree.h"
+#include "testing/common/source_dir.h"
 
 namespace strata::rtrmgr::test_util {
 
-inline std::string SourceDir() {
-  const char* dir = std::getenv("STRATA_SOURCE_DIR");
-  return dir != nullptr ? dir : STRATA_SOURCE_DIR_DEFAULT;
-}
+using test_paths::SourceDir;
 
 inline const TemplateTree& RealTemplates() {
   static const TemplateTree* tree = [] {
