@@ -179,9 +179,10 @@ bool RouteMaster<Key>::RemoveVrRec(uint32_t i, Key key, int depth, VrId vr,
                                    const std::function<void(NextHopId)>& on_removed) {
   if ((nodes_[i].mask & VrBit(vr)) == 0) return false;
   for (int b = 0; b < 2; ++b) {
-    uint32_t c = nodes_[i].child[b];
-    Key ckey = b != 0 ? KeyWithBit(key, depth) : key;
-    if (c != 0 && RemoveVrRec(c, ckey, depth + 1, vr, on_removed)) {
+    const uint32_t c = nodes_[i].child[b];
+    if (c == 0) continue;  // a host route's node (depth kBits) has no child, nor a bit to set
+    const Key ckey = b != 0 ? KeyWithBit(key, depth) : key;
+    if (RemoveVrRec(c, ckey, depth + 1, vr, on_removed)) {
       nodes_[i].child[b] = 0;
       free_nodes_.push_back(c);
     }
