@@ -251,7 +251,6 @@ StatusOr<std::string> PercentDecode(std::string_view text, size_t offset) {
 }
 
 std::string ValueToString(AtomType type, const AtomValue& value) {
-  assert(ValueHoldsType(type, value));
   if (!ValueHoldsType(type, value)) return "";
   return std::visit(
       [](const auto& v) -> std::string {
