@@ -91,6 +91,16 @@ TEST(ConfedDecisionTest, ConfedExternalRanksAsInternal) {
   EXPECT_FALSE(kExternal->internal());
 }
 
+// `r` as the PeerIn with id 1 of the fixtures below holds it: its source's description with
+// that id (a PeerIn holds its own peer's routes only).
+BgpRouteRef Through1(const BgpRouteRef& r) {
+  PeerInfo info = *r->peer;
+  info.id = 1;
+  auto copy = NewRoute(*r);
+  copy->peer = NewPeerInfo(info);
+  return copy;
+}
+
 // One target peer's output filter fed by a PeerIn.
 class ConfedOutputTest : public ::testing::Test {
  protected:
@@ -107,7 +117,7 @@ class ConfedOutputTest : public ::testing::Test {
     filter->set_next(rec.get());
   }
   const PathAttributes& Sent(const BgpRouteRef& r) {
-    in.add_route(r, nullptr);
+    in.add_route(Through1(r), nullptr);
     BgpRouteRef out = rec->current(r->prefix);
     EXPECT_NE(out, nullptr);
     return out->path();
@@ -166,7 +176,7 @@ class ConfedInputTest : public ::testing::Test {
     filter.set_next(&rec);
   }
   bool Accepted(const BgpRouteRef& r) {
-    in.add_route(r, nullptr);
+    in.add_route(Through1(r), nullptr);
     return rec.current(r->prefix) != nullptr;
   }
   PeerIn in{1};

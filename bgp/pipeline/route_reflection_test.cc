@@ -20,13 +20,15 @@ using V = std::vector<std::string>;
 constexpr uint32_t kLocalAs = 65000;
 constexpr uint32_t kClusterId = 0x0a000001;  // 10.0.0.1
 
-PeerRef Source(PeerId id, uint32_t as, bool rr_client, const std::string& router_id) {
+// Source number `n` (address 10.1.0.n). Every source's routes enter through the one PeerIn of
+// ReflectionOutputTest, whose id (1) they carry.
+PeerRef Source(int n, uint32_t as, bool rr_client, const std::string& router_id) {
   auto p = NewPeerInfo();
-  p->id = id;
+  p->id = 1;
   p->peer_as = as;
   p->ibgp = as == kLocalAs;
   p->rr_client = rr_client;
-  p->address = A("10.1.0." + std::to_string(id));
+  p->address = A("10.1.0." + std::to_string(n));
   p->router_id = A(router_id);
   return p;
 }
@@ -49,7 +51,7 @@ BgpRouteRef RouteWith(const std::string& prefix, const PeerRef& peer,
   return r;
 }
 
-// One target peer's output filter fed by a PeerIn per source.
+// One target peer's output filter fed by one PeerIn, whatever the source.
 class ReflectionOutputTest : public ::testing::Test {
  protected:
   void Build(uint32_t target_as, bool target_is_client, const std::string& target_router_id) {
