@@ -4,6 +4,7 @@
 #include <span>
 #include <vector>
 
+#include "bgp/session/socket_probe.h"
 #include "bgp/wire/next_hop_rules.h"
 #include "common/profiler.h"
 #include "common/unix_time.h"
@@ -123,6 +124,9 @@ ExportSelf BgpPeer::export_self() const {
   std::optional<IpAddr> local = local_address_;
   if (!local && settings_.session.local_address) local = settings_.session.local_address;
   if (local) (local->is_v4() ? self.v4 : self.v6) = *local;
+  if (other_family_next_hop_) {
+    (other_family_next_hop_->is_v4() ? self.v4 : self.v6) = *other_family_next_hop_;
+  }
   if (negotiated_) {
     self.ipv4 = self.ipv6 = false;
     for (const AfiSafi& f : negotiated_->families) {
@@ -149,8 +153,24 @@ void BgpPeer::OnSessionEstablished(const NegotiatedSession& session) {
   gate_.Clear();
   // Restarting: the dump and every change until the speaker's selection is done stay here.
   if (defer_eor_ && defer_eor_()) gate_.Close();
+  other_family_next_hop_.reset();
   if (local_address_) {
-    (void)pipeline_.set_local_addresses(id_, *local_address_, std::nullopt);
+    const Family other = local_address_->is_v4() ? Family::kIpv6 : Family::kIpv4;
+    const bool sends_other = std::any_of(session.families.begin(), session.families.end(),
+                                         [&](const AfiSafi& f) { return f == UnicastOf(other); });
+    if (sends_other) {
+      other_family_next_hop_ = settings_.session.other_family_next_hop
+                                   ? settings_.session.other_family_next_hop
+                                   : InterfaceAddressOfFamily(*local_address_, other);
+    }
+    (void)pipeline_.set_local_addresses(id_, *local_address_, other_family_next_hop_);
+    if (sends_other && !other_family_next_hop_) {
+      log_->warn(
+          "{}: no {} address on the interface of {} to send as next hop: no {} route is "
+          "sent (configure {}-next-hop)",
+          settings_.session.Name(), FamilyName(other), local_address_->ToString(),
+          FamilyName(other), FamilyName(other));
+    }
   }
   (void)pipeline_.set_export_policy(id_, export_hook());
   const OpenMessage* open = session_->fsm().remote_open();

@@ -129,6 +129,9 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   const std::set<AfiSafi>& end_of_rib_received() const { return eor_received_; }
   std::optional<std::chrono::steady_clock::time_point> state_since() const { return since_; }
   std::string last_error() const;
+  // The next hop sent with routes of the other family than the session's (set at
+  // establishment); unset: none of those routes is sent.
+  const std::optional<IpAddr>& other_family_next_hop() const { return other_family_next_hop_; }
   const PeerGracefulRestart& graceful_restart() const { return *gr_; }
   // Restarting speaker (RFC 4724 4.1): a session established while `defer` says so holds our
   // UPDATEs in the OutputGate (coalesced per prefix) until ReleaseOutput, and our
@@ -211,6 +214,9 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   bool up_ = false;  // the pipeline branch is up
   std::optional<NegotiatedSession> negotiated_;
   std::optional<IpAddr> local_address_;
+  // The next hop of routes of the other family than the session's (configured, or found on
+  // the session's interface at establishment); unset: none is sent.
+  std::optional<IpAddr> other_family_next_hop_;
   PolicyRef import_policy_;  // own
   PolicyRef export_policy_;
   VrPolicies vr_policies_;  // the VR's, used where there is no own policy

@@ -1,5 +1,7 @@
 #include "bgp/process/bgp_proto_convert.h"
 
+#include <tuple>
+
 #include "bgp/process/policy_proto_convert.h"
 #include "libipc/common_convert.h"
 
@@ -103,6 +105,26 @@ StatusOr<PeerSettings> PeerSettingsFromProto(const v1::AddPeerRequest& r) {
                            " is not of the peer's family");
   }
   c.local_address = *local;
+  auto v4_nh = OptionalAddrFromProto(r.ipv4_next_hop(), "ipv4_next_hop");
+  if (!v4_nh.ok()) return v4_nh.status();
+  auto v6_nh = OptionalAddrFromProto(r.ipv6_next_hop(), "ipv6_next_hop");
+  if (!v6_nh.ok()) return v6_nh.status();
+  for (const auto& [nh, name, f] : {std::tuple(*v4_nh, "ipv4_next_hop", Family::kIpv4),
+                                    std::tuple(*v6_nh, "ipv6_next_hop", Family::kIpv6)}) {
+    if (!nh) continue;
+    if (nh->family() != f)
+      return InvalidArgument(std::string(name) + ": not an " + std::string(FamilyName(f)) +
+                             " address");
+    if (f == peer->family()) {
+      return InvalidArgument(std::string(name) +
+                             " is for routes of the other family than the "
+                             "session's; peer " +
+                             peer->ToString() +
+                             " is of the same family (its next hop is the session's address)");
+    }
+    if (nh->is_zero()) return InvalidArgument(std::string(name) + ": the zero address");
+    c.other_family_next_hop = nh;
+  }
   if (r.peer_port() > 65535) return InvalidArgument("peer_port > 65535");
   c.peer_port = r.peer_port() == 0 ? 179 : static_cast<uint16_t>(r.peer_port());
   // proto3: 0 means unset for hold_time (90 s); "0 offers no keepalives" needs the field set,

@@ -100,5 +100,24 @@ TEST(BgpProtoConvertTest, BadPeerEssentialsAreRefusedByName) {
   EXPECT_NE(PeerSettingsFromProto(r).status().message().find("local_as"), std::string::npos);
 }
 
+TEST(BgpProtoConvertTest, TheOtherFamilysNextHopIsTheOneNotOfThePeersFamily) {
+  v1::AddPeerRequest r = PeerBase();  // an IPv4 peer
+  ipc::AddrToProto(*IpAddr::Parse("2001:db8::1"), r.mutable_ipv6_next_hop());
+  auto s = PeerSettingsFromProto(r);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->session.other_family_next_hop, IpAddr::Parse("2001:db8::1").value());
+  EXPECT_FALSE(PeerSettingsFromProto(PeerBase())->session.other_family_next_hop);
+
+  r = PeerBase();
+  ipc::AddrToProto(*IpAddr::Parse("192.0.2.9"), r.mutable_ipv4_next_hop());
+  EXPECT_NE(PeerSettingsFromProto(r).status().message().find("ipv4_next_hop is for routes of "
+                                                             "the other family"),
+            std::string::npos);
+  r = PeerBase();
+  ipc::AddrToProto(*IpAddr::Parse("192.0.2.9"), r.mutable_ipv6_next_hop());
+  EXPECT_NE(PeerSettingsFromProto(r).status().message().find("ipv6_next_hop: not an ipv6"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace strata::bgp

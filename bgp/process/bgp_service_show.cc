@@ -68,6 +68,9 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   } else if (c.local_address) {
     ipc::AddrToProto(*c.local_address, out->mutable_local_address());
   }
+  if (fsm.state() == SessionState::kEstablished && p.other_family_next_hop()) {
+    ipc::AddrToProto(*p.other_family_next_hop(), out->mutable_other_family_next_hop());
+  }
   if (const NegotiatedSession* n = fsm.negotiated()) {
     out->set_hold_time(n->hold_time);
     for (const AfiSafi& f : n->families) out->add_families(FamilyName(f));

@@ -102,20 +102,15 @@ StatusOr<PolicyRef> BgpSpeaker::policy_or_null(const std::string& name) const {
 }
 
 StatusOr<std::unique_ptr<BgpListener>> BgpSpeaker::open_listener(const LocalConfig& c) const {
-  using tcp = boost::asio::ip::tcp;
-  std::vector<tcp::endpoint> eps;
-  if (c.listen_address) {
-    eps.emplace_back(ToAsio(*c.listen_address), c.port);
-  } else {
-    eps.emplace_back(tcp::v4(), c.port);
-  }
-  return BgpListener::Open(io_, eps);
+  if (!c.listen_address) return BgpListener::OpenDualStack(io_, c.port);
+  return BgpListener::Open(io_,
+                           {boost::asio::ip::tcp::endpoint(ToAsio(*c.listen_address), c.port)});
 }
 
 bool BgpSpeaker::listens_on(const LocalConfig& c, const IpAddr& addr, uint16_t port) {
   if (port != c.port) return false;
   if (c.listen_address) return *c.listen_address == addr;
-  return addr.is_v4() && IsLocalAddress(addr);  // open_listener's any address is IPv4's
+  return IsLocalAddress(addr);  // open_listener listens on the any address of both families
 }
 
 Status BgpSpeaker::SetLocalConfig(const LocalConfig& config) {

@@ -366,6 +366,61 @@ TEST_F(BgpSpeakerTest, PeerOnItsOwnListenerIsRefused) {
                   .ok());  // not this host
 }
 
+// Listening on any address takes both families on one port: ::1 is this host's too.
+TEST_F(BgpSpeakerTest, AnyAddressListensOnBothFamiliesOnOnePort) {
+  env_.StartRib("a");
+  StartBgp("a");
+  ASSERT_TRUE(SetLocal("a", 65001, "127.0.0.2", kPort + 91, [](bpb::SetLocalConfigRequest& r) {
+                r.clear_listen_address();
+              }).ok());
+  EXPECT_EQ(procs_["a"]->speaker().listen_ports(), (std::vector<uint16_t>{kPort + 91, kPort + 91}));
+  const Status s = AddPeer("a", "::1", 65004, "::1", kPort + 91,
+                           [](bpb::AddPeerRequest& r) { r.clear_local_address(); });
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.ToString();
+}
+
+// IPv6 routes on an IPv4 session go with the configured IPv6 next hop (ipv6-next-hop), which
+// list_peers shows; without one, the session's interface (lo) has no usable IPv6 address (::1
+// is loopback), so none is sent, while IPv4 routes still are. (b reaches 2001:db8::a by an IGP
+// route, over a multihop session: a single-hop peer's next hop must be on a connected subnet.)
+TEST_F(BgpSpeakerTest, Ipv6RoutesOnAnIpv4SessionGoWithTheIpv6NextHop) {
+  for (const char* vr : {"a", "b"}) {
+    env_.StartRib(vr);
+    AddLoopbackIgp(vr);
+  }
+  StartBgp("a");
+  StartBgp("b");
+  ConfigureSide("a", kPort + 90, nullptr, [](bpb::AddPeerRequest& r) {
+    ipc::AddrToProto(A("2001:db8::a"), r.mutable_ipv6_next_hop());
+  });
+  ConfigureSide("b", kPort + 90, nullptr, [](bpb::AddPeerRequest& r) { r.set_multihop_ttl(2); });
+  ASSERT_TRUE(RibStatic("b", "2001:db8::/64", "::1").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return PairEstablished(); }, 10s));
+  ASSERT_TRUE(Network("a", "2001:db8:100::/48").ok());
+  ASSERT_TRUE(Network("b", "2001:db8:200::/48").ok());
+  ASSERT_TRUE(Network("b", "10.2.0.0/16").ok());
+  // Every route either side received, with its next hop.
+  auto received = [&](const std::string& vr) {
+    bpb::ListRoutesRequest req;
+    ipc::AddrToProto(A(Addr(Other(vr))), req.mutable_peer());
+    bpb::ListRoutesReply rep;
+    EXPECT_TRUE(Bgp(vr, "list_routes", req, &rep).ok());
+    std::vector<std::string> out;
+    for (const auto& r : rep.routes()) {
+      out.push_back((*ipc::PrefixFromProto(r.prefix(), "p")).ToString() + " " +
+                    (*ipc::AddrFromProto(r.nexthop(), "n")).ToString());
+    }
+    return out;
+  };
+  ASSERT_TRUE(env_.RunUntil([&] { return received("b").size() == 1 && received("a").size() == 1; }))
+      << ::testing::PrintToString(received("b")) << ::testing::PrintToString(received("a"));
+  EXPECT_EQ(received("b"), (std::vector<std::string>{"2001:db8:100::/48 2001:db8::a"}));
+  EXPECT_EQ(received("a"), (std::vector<std::string>{"10.2.0.0/16 127.0.0.3"}));
+  EXPECT_EQ((*ipc::AddrFromProto(Peer("a", Addr("b")).other_family_next_hop(), "n")).ToString(),
+            "2001:db8::a");
+  EXPECT_FALSE(Peer("b", Addr("a")).has_other_family_next_hop());
+}
+
 // Per-peer maximum prefixes: b allows 2 routes from a; the third tears the session down with
 // Cease / Maximum Number of Prefixes Reached (RFC 4486); after the restart time it comes back.
 TEST_F(BgpSpeakerTest, MaxPrefixesTearsDownAndRestartsAfterTheTimer) {

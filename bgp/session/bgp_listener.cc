@@ -6,28 +6,71 @@
 
 namespace strata::bgp {
 
+boost::system::error_code BgpListener::Listen(const tcp::endpoint& ep) {
+  auto acceptor = std::make_unique<tcp::acceptor>(io_);
+  boost::system::error_code ec;
+  acceptor->open(ep.protocol(), ec);
+  if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec && ep.address().is_v6()) acceptor->set_option(boost::asio::ip::v6_only(true), ec);
+  // SYN-ACKs go out with the listener's TTL: 255 lets a GTSM peer (RFC 5082) accept them, as
+  // FRR's listeners do. Accepted sockets get the peer's own TTL.
+  if (!ec) acceptor->set_option(boost::asio::ip::unicast::hops(255), ec);
+  if (!ec) acceptor->bind(ep, ec);
+  if (!ec) acceptor->listen(boost::asio::socket_base::max_listen_connections, ec);
+  if (!ec) acceptors_.push_back(std::move(acceptor));
+  return ec;
+}
+
+void BgpListener::StartAccepting() {
+  for (size_t i = 0; i < acceptors_.size(); ++i) Accept(i);
+}
+
+namespace {
+
+Status ListenError(const boost::asio::ip::tcp::endpoint& ep, const boost::system::error_code& ec) {
+  return Unavailable("listen on " + ep.address().to_string() + " port " +
+                     std::to_string(ep.port()) + ": " + ec.message());
+}
+
+}  // namespace
+
 StatusOr<std::unique_ptr<BgpListener>> BgpListener::Open(
     boost::asio::io_context& io, const std::vector<tcp::endpoint>& endpoints) {
   std::unique_ptr<BgpListener> l(new BgpListener(io));
   for (const tcp::endpoint& ep : endpoints) {
-    auto acceptor = std::make_unique<tcp::acceptor>(io);
-    boost::system::error_code ec;
-    acceptor->open(ep.protocol(), ec);
-    if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
-    if (!ec && ep.address().is_v6()) acceptor->set_option(boost::asio::ip::v6_only(true), ec);
-    // SYN-ACKs go out with the listener's TTL: 255 lets a GTSM peer (RFC 5082) accept them, as
-    // FRR's listeners do. Accepted sockets get the peer's own TTL.
-    if (!ec) acceptor->set_option(boost::asio::ip::unicast::hops(255), ec);
-    if (!ec) acceptor->bind(ep, ec);
-    if (!ec) acceptor->listen(boost::asio::socket_base::max_listen_connections, ec);
-    if (ec) {
-      return Unavailable("listen on " + ep.address().to_string() + " port " +
-                         std::to_string(ep.port()) + ": " + ec.message());
-    }
-    l->acceptors_.push_back(std::move(acceptor));
+    if (const auto ec = l->Listen(ep)) return ListenError(ep, ec);
   }
-  for (size_t i = 0; i < l->acceptors_.size(); ++i) l->Accept(i);
+  l->StartAccepting();
   return l;
+}
+
+StatusOr<std::unique_ptr<BgpListener>> BgpListener::OpenDualStack(boost::asio::io_context& io,
+                                                                  uint16_t port) {
+  // With port 0 the IPv6 socket takes the port the kernel gave the IPv4 one; another socket may
+  // hold that port on IPv6 only, so a few fresh ports are tried.
+  const int attempts = port == 0 ? 8 : 1;
+  Status last;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    std::unique_ptr<BgpListener> l(new BgpListener(io));
+    const tcp::endpoint v4(tcp::v4(), port);
+    if (const auto ec = l->Listen(v4)) return ListenError(v4, ec);
+    boost::system::error_code e;
+    const tcp::endpoint v6(tcp::v6(), l->acceptors_[0]->local_endpoint(e).port());
+    const auto ec = l->Listen(v6);
+    namespace errc = boost::system::errc;
+    if (ec == errc::address_family_not_supported || ec == errc::address_not_available) {
+      MakeLogger("bgp.session")
+          ->warn("no IPv6 on this host ({}): listening on IPv4 only", ec.message());
+    } else if (ec == errc::address_in_use && port == 0) {
+      last = ListenError(v6, ec);
+      continue;
+    } else if (ec) {
+      return ListenError(v6, ec);
+    }
+    l->StartAccepting();
+    return l;
+  }
+  return last;
 }
 
 BgpListener::~BgpListener() {

@@ -30,6 +30,11 @@ class BgpListener {
   // Listens on every endpoint (port 0 picks a free port; see endpoints()).
   static StatusOr<std::unique_ptr<BgpListener>> Open(boost::asio::io_context& io,
                                                      const std::vector<tcp::endpoint>& endpoints);
+  // Listens on the any address of both families on one port (port 0: one free port, the same
+  // for both). A host without IPv6 (no IPv6 socket, or no IPv6 address to bind) gets the IPv4
+  // listener alone, with a log line; IPv4 is required.
+  static StatusOr<std::unique_ptr<BgpListener>> OpenDualStack(boost::asio::io_context& io,
+                                                              uint16_t port);
   ~BgpListener();
 
   // The bound endpoints, in the order given to Open.
@@ -46,6 +51,10 @@ class BgpListener {
 
  private:
   explicit BgpListener(boost::asio::io_context& io) : io_(io) {}
+  // Opens, binds and listens on `ep` and keeps the acceptor; the error code of the first step
+  // that failed, with nothing kept.
+  boost::system::error_code Listen(const tcp::endpoint& ep);
+  void StartAccepting();
   void Accept(size_t index);
 
   boost::asio::io_context& io_;

@@ -62,6 +62,11 @@ struct PeerConfig {
   Millis max_prefixes_restart{0};
 
   bool next_hop_self = false;  // for the pipeline's export side
+  // The next hop sent with routes of the other family than the session's (IPv6 routes on an
+  // IPv4 session, IPv4 routes on an IPv6 one). Unset: an address of that family on the
+  // interface that holds the session's local address (neither loopback nor link-local), as
+  // FRR picks it; without one, no route of that family is sent.
+  std::optional<IpAddr> other_family_next_hop;
   // RFC 4456: the peer is a route reflection client of ours (iBGP only), for the pipeline.
   bool route_reflector_client = false;
   uint32_t mrai_ms = 0;  // MinRouteAdvertisementInterval for the pipeline; 0 = none

@@ -3,7 +3,11 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 
-#include <span>
+#include <array>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "bgp/session/asio_address.h"
 #include "bgp/session/socket_security.h"
@@ -44,27 +48,64 @@ Status ProbeSessionSocket(const PeerConfig& config) {
   return Status::Ok();
 }
 
-bool IsLocalAddress(const IpAddr& addr) {
-  if (addr.is_v4() && (addr.v4_host_order() >> 24) == 127) return true;
+namespace {
+
+// The address of an ifaddrs entry, if it is IPv4 or IPv6.
+std::optional<IpAddr> EntryAddress(const ifaddrs& i) {
+  if (i.ifa_addr == nullptr) return std::nullopt;
+  if (i.ifa_addr->sa_family == AF_INET) {
+    const auto* sin = reinterpret_cast<const sockaddr_in*>(i.ifa_addr);
+    return IpAddr::V4(ntohl(sin->sin_addr.s_addr));
+  }
+  if (i.ifa_addr->sa_family == AF_INET6) {
+    const auto* sin6 = reinterpret_cast<const sockaddr_in6*>(i.ifa_addr);
+    std::array<uint8_t, 16> b;
+    std::memcpy(b.data(), &sin6->sin6_addr, 16);
+    return IpAddr::V6(b);
+  }
+  return std::nullopt;
+}
+
+// The host's interface addresses with the interface names, in getifaddrs(3) order.
+std::vector<std::pair<std::string, IpAddr>> InterfaceAddresses() {
+  std::vector<std::pair<std::string, IpAddr>> out;
   ifaddrs* list = nullptr;
-  if (::getifaddrs(&list) != 0) return false;
-  bool found = false;
-  for (const ifaddrs* i = list; i != nullptr && !found; i = i->ifa_next) {
-    if (i->ifa_addr == nullptr) continue;
-    std::span<const uint8_t> bytes;
-    if (i->ifa_addr->sa_family == AF_INET && addr.is_v4()) {
-      const auto* sin = reinterpret_cast<const sockaddr_in*>(i->ifa_addr);
-      bytes = {reinterpret_cast<const uint8_t*>(&sin->sin_addr), 4};
-    } else if (i->ifa_addr->sa_family == AF_INET6 && addr.is_v6()) {
-      const auto* sin6 = reinterpret_cast<const sockaddr_in6*>(i->ifa_addr);
-      bytes = {reinterpret_cast<const uint8_t*>(&sin6->sin6_addr), 16};
-    } else {
-      continue;
-    }
-    found = std::equal(bytes.begin(), bytes.end(), addr.bytes().begin(), addr.bytes().end());
+  if (::getifaddrs(&list) != 0) return out;
+  for (const ifaddrs* i = list; i != nullptr; i = i->ifa_next) {
+    if (auto a = EntryAddress(*i)) out.emplace_back(i->ifa_name ? i->ifa_name : "", *a);
   }
   ::freeifaddrs(list);
-  return found;
+  return out;
+}
+
+bool UsableNextHop(const IpAddr& a) {
+  if (a.is_v4()) return (a.v4_host_order() >> 24) != 127 && !a.is_zero();
+  const uint64_t hi = a.hi64();
+  if (hi == 0 && a.lo64() <= 1) return false;               // :: and ::1
+  if ((hi >> 54) == (0xfe80ull >> 6)) return false;         // fe80::/10
+  if (hi == 0 && (a.lo64() >> 32) == 0xffff) return false;  // ::ffff:0:0/96
+  return true;
+}
+
+}  // namespace
+
+bool IsLocalAddress(const IpAddr& addr) {
+  if (addr.is_v4() && (addr.v4_host_order() >> 24) == 127) return true;
+  for (const auto& [name, a] : InterfaceAddresses()) {
+    if (a == addr) return true;
+  }
+  return false;
+}
+
+std::optional<IpAddr> InterfaceAddressOfFamily(const IpAddr& local, Family f) {
+  const auto all = InterfaceAddresses();
+  for (const auto& [name, a] : all) {
+    if (a != local) continue;
+    for (const auto& [other_name, b] : all) {
+      if (other_name == name && b.family() == f && UsableNextHop(b)) return b;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace strata::bgp

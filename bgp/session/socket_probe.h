@@ -7,6 +7,8 @@
 // Threading: any thread.
 #pragma once
 
+#include <optional>
+
 #include "bgp/session/peer_config.h"
 #include "common/status.h"
 
@@ -19,5 +21,11 @@ Status ProbeSessionSocket(const PeerConfig& config);
 // Whether `addr` is an address of this host in the process's network namespace: one assigned
 // to an interface (getifaddrs(3)), or any of 127.0.0.0/8, which the kernel delivers locally.
 bool IsLocalAddress(const IpAddr& addr);
+
+// An address of family `f` on the interface that holds `local` (getifaddrs(3)), to send as the
+// next hop of routes of the other family than a session's: the first one that is neither
+// loopback, link-local nor IPv4-mapped. Unset when `local` is on no interface or that interface
+// has none.
+std::optional<IpAddr> InterfaceAddressOfFamily(const IpAddr& local, Family f);
 
 }  // namespace strata::bgp

@@ -36,6 +36,21 @@ TEST(SocketProbeTest, RefusesAnAddressThisHostDoesNotHave) {
   EXPECT_NE(s.message().find("local_address 192.0.2.77"), std::string::npos) << s.ToString();
 }
 
+TEST(SocketProbeTest, LocalAddressesOfBothFamilies) {
+  EXPECT_TRUE(IsLocalAddress(*IpAddr::Parse("127.0.0.9")));
+  EXPECT_TRUE(IsLocalAddress(*IpAddr::Parse("::1")));
+  EXPECT_FALSE(IsLocalAddress(*IpAddr::Parse("192.0.2.77")));
+  EXPECT_FALSE(IsLocalAddress(*IpAddr::Parse("2001:db8::77")));
+}
+
+// lo holds 127.0.0.1 and ::1, and loopback is never a next hop to send; an address on no
+// interface has no sibling. (The interop test finds the IPv6 address of a veth interface.)
+TEST(SocketProbeTest, TheOtherFamilysInterfaceAddressIsNeverLoopback) {
+  EXPECT_EQ(InterfaceAddressOfFamily(*IpAddr::Parse("127.0.0.1"), Family::kIpv6), std::nullopt);
+  EXPECT_EQ(InterfaceAddressOfFamily(*IpAddr::Parse("::1"), Family::kIpv4), std::nullopt);
+  EXPECT_EQ(InterfaceAddressOfFamily(*IpAddr::Parse("192.0.2.77"), Family::kIpv6), std::nullopt);
+}
+
 TEST(SocketProbeTest, RefusesAKeyLongerThanTheKernelTakes) {
   // Longer than TCP_MD5SIG_MAXKEYLEN (SetTcpMd5Key checks before asking the kernel;
   // PeerConfig::Validate refuses it first in the speaker).

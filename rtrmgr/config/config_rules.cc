@@ -77,9 +77,14 @@ const std::vector<RuleInfo>& ConfigRules::All() {
        "address)"},
       {"bgp-peer-is-self", false,
        "a peer at the VR's own listen-address (and port); without a listen-address, at an "
-       "address of this host (127.0.0.0/8, an interface's address) on the VR's port; or at its "
+       "address of this host (127.0.0.0/8, ::1, an interface's address) on the VR's port; or at "
+       "its "
        "own local-address",
        "the speaker would connect to itself, over and over"},
+      {"bgp-next-hop-family", false,
+       "ipv4-next-hop on an IPv4 peer or ipv6-next-hop on an IPv6 peer",
+       "they set the next hop of the other family's routes; the session's own family goes with "
+       "the session's address"},
       {"bgp-local-address-family", false, "a local-address of the other family than the peer",
        "a TCP connection has one family (strata-bgp refuses)"},
       {"bgp-hold-time", false, "hold-time 1 or 2",

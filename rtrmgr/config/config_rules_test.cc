@@ -84,9 +84,16 @@ std::vector<Case> Cases() {
       {"bgp-listen-shared",
        "virtual-router red { bgp { local-as 1; router-id 1.1.1.1; listen-address 127.0.0.2; } }\n"
        "virtual-router blue { bgp { local-as 2; router-id 1.1.1.2; } }\n",
-       "test.conf:2:23: BGP of virtual-router 'blue' would listen on any IPv4 address port 179, "
+       "test.conf:2:23: BGP of virtual-router 'blue' would listen on every address (IPv4 and "
+       "IPv6) port 179, "
        "which virtual-router 'red' already takes (127.0.0.2, test.conf:1:74): give each VR its "
        "own listen-address or port"},
+      {"bgp-listen-shared",
+       "virtual-router red { bgp { local-as 1; router-id 1.1.1.1; listen-address ::; } }\n"
+       "virtual-router blue { bgp { local-as 2; router-id 1.1.1.2; } }\n",
+       "test.conf:2:23: BGP of virtual-router 'blue' would listen on every address (IPv4 and "
+       "IPv6) port 179, which virtual-router 'red' already takes (any IPv6 address, "
+       "test.conf:1:74): give each VR its own listen-address or port"},
       {"bgp-listen-address", Bgp("listen-address ff02::1;"),
        "test.conf:5:16: listen-address ff02::1 is not the address of one host (unset or "
        "0.0.0.0: any address)"},
@@ -121,6 +128,13 @@ std::vector<Case> Cases() {
            Bgp("peer 192.0.2.1 { as 2;" + kPol + " }"),
        "test.conf:6:6: peer 192.0.2.1 port 179 is an address of this host, and this VR listens "
        "on port 179 of every address (no listen-address): it would connect to itself"},
+      {"bgp-peer-is-self", Bgp("peer ::1 { as 2;" + kPol + " }"),
+       "test.conf:5:6: peer ::1 port 179 is an address of this host, and this VR listens on port "
+       "179 of every address (no listen-address): it would connect to itself"},
+      {"bgp-next-hop-family", Bgp("peer 192.0.2.2 { as 2; ipv4-next-hop 192.0.2.1;" + kPol + " }"),
+       "test.conf:5:38: ipv4-next-hop sets the next hop of routes of the other family on an IPv6 "
+       "session; peer 192.0.2.2 is IPv4, and its own family's routes go with the session's "
+       "address"},
       {"bgp-local-address-family",
        Bgp("peer 192.0.2.2 { as 2; local-address 2001:db8::1;" + kPol + " }"),
        "test.conf:5:38: local-address 2001:db8::1 is not of the family of peer 192.0.2.2"},
@@ -226,12 +240,13 @@ TEST(ConfigRulesTest, LegalNeighboursOfEachRuleAreClean) {
       // Listening on any address: a peer at another host, or on another port of this one.
       "interfaces { interface eth0 { address 192.0.2.1/24; } }\n" +
           Bgp("import all; export all; peer 192.0.2.2 { as 2; } peer 127.0.0.1 { as 3; port "
-              "1180; } peer 192.0.2.1 { as 4; port 1180; } peer ::1 { as 5; }"),
+              "1180; } peer 192.0.2.1 { as 4; port 1180; } peer ::1 { as 5; port 1180; }"),
       // Confederation peers need no policy; members without local-as.
       Bgp("confederation-identifier 65000; confederation-members 64512;\n"
           "peer 192.0.2.9 { as 64512; }",
           "static { route 10.0.0.0/8 { next-hop 192.0.2.1; } }\n"),
-      // Two VRs on one port, different addresses; IPv4 any and IPv6 any do not clash.
+      // Two VRs on one port, different addresses; IPv4 any and IPv6 any do not clash, nor does
+      // a VR on both families with one on another port.
       "virtual-router red { bgp { local-as 1; router-id 1.1.1.1; listen-address 127.0.0.2; } }\n"
       "virtual-router blue { bgp { local-as 2; router-id 1.1.1.2; listen-address 127.0.0.3; } }\n"
       "virtual-router green { bgp { local-as 3; router-id 1.1.1.3; listen-address ::; } }\n"

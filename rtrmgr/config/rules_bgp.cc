@@ -152,26 +152,38 @@ void CheckRedistributeAndNetworks(const ConfigNode& vr, const ConfigNode& bgp,
   }
 }
 
-// One VR's listening socket: its address (none: any IPv4 address) and port.
+// One VR's listening socket: its address (none: the any address of both families) and port.
 struct Listen {
   std::string vr;
   std::optional<IpAddr> address;
   uint32_t port = 179;
   SourcePos pos;
-  bool any() const { return !address || address->is_zero(); }
-  bool v4() const { return !address || address->is_v4(); }
+  bool has(Family f) const { return !address || address->family() == f; }
+  // Takes every address of family `f` on its port.
+  bool any(Family f) const { return !address || (address->family() == f && address->is_zero()); }
 };
+
+// Whether two listeners on one port would want the same address.
+bool Clash(const Listen& a, const Listen& b) {
+  for (const Family f : {Family::kIpv4, Family::kIpv6}) {
+    if (!a.has(f) || !b.has(f)) continue;
+    if (a.any(f) || b.any(f) || *a.address == *b.address) return true;
+  }
+  return false;
+}
 
 void CheckListeners(const std::vector<Listen>& listens, RuleContext& ctx) {
   for (size_t i = 1; i < listens.size(); ++i) {
     const Listen& b = listens[i];
     for (size_t j = 0; j < i; ++j) {
       const Listen& a = listens[j];
-      if (a.port != b.port || a.v4() != b.v4()) continue;
-      if (!a.any() && !b.any() && *a.address != *b.address) continue;
+      if (a.port != b.port || !Clash(a, b)) continue;
       auto shown = [](const Listen& l) {
-        return l.any() ? std::string(l.v4() ? "any IPv4 address" : "any IPv6 address")
-                       : l.address->ToString();
+        if (!l.address) return std::string("every address (IPv4 and IPv6)");
+        if (l.address->is_zero()) {
+          return std::string(l.address->is_v4() ? "any IPv4 address" : "any IPv6 address");
+        }
+        return l.address->ToString();
       };
       const std::string at = RuleContext::At(a.pos);
       ctx.Report("bgp-listen-shared", b.pos, "virtual-router " + b.vr + " bgp",

@@ -32,8 +32,9 @@ struct VrBgp {
 // Whether the VR's speaker listening on any address (strata-bgp's any is IPv4's) takes the
 // connections to `addr`: 127.0.0.0/8 and the configured addresses are the host's.
 bool ListensOnAnyIncluding(const VrBgp& vr, const IpAddr& addr) {
-  if (vr.listen_address || !addr.is_v4()) return false;
-  if ((addr.v4_host_order() >> 24) == 127) return true;
+  if (vr.listen_address) return false;  // without one strata-bgp listens on both families
+  if (addr.is_v4() && (addr.v4_host_order() >> 24) == 127) return true;
+  if (addr.is_v6() && addr.hi64() == 0 && addr.lo64() == 1) return true;  // ::1
   return std::find(vr.host_addresses->begin(), vr.host_addresses->end(), addr) !=
          vr.host_addresses->end();
 }
@@ -71,6 +72,15 @@ void CheckAddresses(const VrBgp& vr, const ConfigNode& peer, const IpAddr& addr,
                      " is an address of this host, and this VR listens on port " +
                      std::to_string(*port) +
                      " of every address (no listen-address): it would connect to itself");
+  }
+  for (const char* kw : {"ipv4-next-hop", "ipv6-next-hop"}) {
+    const ConfigNode* nh = peer.FindChild(kw);
+    if (nh == nullptr || (kw[3] == '4') != addr.is_v4()) continue;
+    ctx.ReportAt("bgp-next-hop-family", *nh, path,
+                 std::string(kw) + " sets the next hop of routes of the other family on an " +
+                     std::string(addr.is_v4() ? "IPv6" : "IPv4") + " session; peer " +
+                     addr.ToString() + " is " + std::string(addr.is_v4() ? "IPv4" : "IPv6") +
+                     ", and its own family's routes go with the session's address");
   }
   if (const ConfigNode* la = peer.FindChild("local-address")) {
     auto local = RuleContext::Addr(la);

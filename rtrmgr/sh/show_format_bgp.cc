@@ -49,6 +49,9 @@ std::string Neighbor(const nlohmann::json& p) {
   if (!p.value("last_error", "").empty()) o += "  Last error: " + Str(p, "last_error") + "\n";
   o += "  Router id " + Str(p, "remote_router_id") + ", local address " + Str(p, "local_address") +
        ", hold time " + Str(p, "hold_time") + " s\n";
+  if (p.contains("other_family_next_hop")) {
+    o += "  Next hop for the other family's routes: " + Str(p, "other_family_next_hop") + "\n";
+  }
   o += "  Families: " + List(F::At(p, "families")) + "\n";
   o += "  Capabilities: " + List(F::At(p, "capabilities")) + "\n";
   o += "  Policies: import " + Policy(p, "import") + ", export " + Policy(p, "export") + "\n";

@@ -263,12 +263,14 @@ TEST(ShowFormatTest, NeighborIsABlockPerPeer) {
     "peer_type":"external","state":"Established","uptime_s":61,"enabled":true,
     "established_transitions":1,"import_policy":"in","export_policy":"out",
     "export_policy_inherited":true,"prefixes_received":3,"prefixes_accepted":2,
-    "families":["ipv4-unicast"],"graceful_restart_configured":true,"graceful_restart":true,
-    "peer_restart_time":120}]})");
+    "families":["ipv4-unicast","ipv6-unicast"],"graceful_restart_configured":true,
+    "graceful_restart":true,"peer_restart_time":120,"other_family_next_hop":"2001:db8::2"}]})");
   const std::string t = ShowFormat::Format(Op::kShowBgpNeighbor, j);
   for (const char* line : {"Peer 127.0.0.3, AS 65002 (external)\n",
                            "  State: Established for 00:01:01, 1 established transition(s)\n",
-                           "  Families: ipv4-unicast\n", "  Policies: import in, export out (vr)\n",
+                           "  Families: ipv4-unicast, ipv6-unicast\n",
+                           "  Next hop for the other family's routes: 2001:db8::2\n",
+                           "  Policies: import in, export out (vr)\n",
                            "  Prefixes: 3 received, 2 accepted, 0 advertised\n",
                            "  Graceful restart: negotiated, peer restart time 120 s\n"}) {
     EXPECT_NE(t.find(line), std::string::npos) << line << " in\n" << t;
