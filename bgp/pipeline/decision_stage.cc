@@ -59,8 +59,9 @@ void DecisionStage::announce_multipath(const IpPrefix& prefix) {
 }
 
 void DecisionStage::KeepIfEqual(const BgpRouteRef& old, BgpRouteRef& best) {
+  // The RPKI state counts: the export policies match it (RFC 8893), so a change must reach them.
   if (old && best && old != best && SameRoute(*old, *best) && old->resolvable == best->resolvable &&
-      old->igp_metric == best->igp_metric) {
+      old->igp_metric == best->igp_metric && old->rov == best->rov) {
     best = old;
   }
 }

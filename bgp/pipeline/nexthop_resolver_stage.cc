@@ -78,7 +78,8 @@ BgpRouteRef NexthopResolverStage::annotated(const BgpRouteRef& r, const Answer& 
   }
   if (r->resolvable && r->igp_metric == a.metric) return r;
   BgpRouteRef& copy = copies_[r->prefix];
-  if (copy && copy->resolvable && copy->igp_metric == a.metric && SameRoute(*copy, *r)) {
+  if (copy && copy->resolvable && copy->igp_metric == a.metric && SameRoute(*copy, *r) &&
+      copy->rov == r->rov) {
     return copy;
   }
   BgpRoutePtr fresh = NewRoute(*r);

@@ -174,7 +174,13 @@ void OutputFilterStage::replace_route(const BgpRouteRef& old_route, const BgpRou
                                       BgpStage* /*caller*/) {
   BgpRouteRef old_out = Transform(old_route, false);
   refilter_.Touch(new_route->prefix);
-  send_change(old_out, Transform(new_route, true));
+  BgpRouteRef new_out = Transform(new_route, true);
+  // A new RPKI state that the export policy takes as it took the old one: the peer would get
+  // the same UPDATE again.
+  if (old_out && new_out && old_route->rov != new_route->rov && SameRoute(*old_out, *new_out)) {
+    return;
+  }
+  send_change(old_out, new_out);
 }
 
 void OutputFilterStage::delete_route(const BgpRouteRef& route, BgpStage* /*caller*/) {

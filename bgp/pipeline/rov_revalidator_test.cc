@@ -158,5 +158,82 @@ TEST(RovRevalidatorTest, VrpChangeWithdrawsNewlyInvalidRouteDownstream) {
   EXPECT_EQ(down_sink.table.size(), 2u);
 }
 
+// RFC 8893: origin validation on export. An export policy rejecting invalid routes keeps them
+// from its peer alone; our own routes validate with our AS as origin (RFC 6811 2: an empty
+// path); a VRP change re-evaluates what each peer is sent.
+TEST(RovRevalidatorTest, ExportPolicyOnOriginValidationOfOwnAndReceivedRoutes) {
+  FakeNexthopOracle oracle;
+  oracle.set_route(P("192.0.2.0/24"), 1);
+  test_util::FakeRibSink rib;
+  TaskScheduler scheduler;
+  PipelineConfig config;
+  config.local_as = 65000;
+  config.router_id = A("9.9.9.9");
+  BgpPipeline pipeline(config, oracle, rib, scheduler);
+  VrpTable vrps;
+  pipeline.set_vrps(&vrps);
+  PipelinePeerConfig own;
+  own.address = IpAddr();
+  own.local = true;
+  const PeerId local = pipeline.add_peer(own).value();
+  test_util::FakeSessionSink null_sink;
+  ASSERT_TRUE(pipeline.peer_up(local, A("9.9.9.9"), null_sink).ok());
+  test_util::FakeSessionSink sinks[3];
+  PeerId ids[3];
+  for (int i = 0; i < 3; ++i) {
+    PipelinePeerConfig c;
+    c.address = A("10.255.1." + std::to_string(i + 1));
+    c.peer_as = 65001 + i;
+    c.local_address = A("10.255.0." + std::to_string(i + 1));
+    if (i == 1) {  // strict on export, as RFC 8893 suggests for a transit's customers
+      c.export_policy = [](const BgpRouteRef& r) {
+        return r->rov_state() == RovState::kInvalid ? nullptr : r;
+      };
+    }
+    ids[i] = pipeline.add_peer(c).value();
+    ASSERT_TRUE(pipeline.peer_up(ids[i], c.address, sinks[i]).ok());
+  }
+  auto settle = [&] {
+    while (oracle.answer_all() > 0 || scheduler.run_until_idle() > 0) {
+    }
+  };
+  test_util::AttrSpec own_spec;
+  own_spec.path = {};
+  own_spec.next_hop = "0.0.0.0";
+  const IpPrefix ours[] = {P("198.51.100.0/24")};
+  ASSERT_TRUE(pipeline.receive_update(local, test_util::Attrs(own_spec), ours, {}).ok());
+  test_util::AttrSpec spec;
+  spec.path = {65001, 64501};
+  const IpPrefix theirs[] = {P("203.0.113.0/24")};
+  ASSERT_TRUE(pipeline.receive_update(ids[0], test_util::Attrs(spec), theirs, {}).ok());
+  settle();
+  ASSERT_EQ(sinks[1].table.size(), 2u);
+  ASSERT_EQ(sinks[2].table.size(), 2u);
+
+  // Someone else's ROAs for both: each turns invalid; peer 2 loses both, peer 3 keeps them and
+  // gets no UPDATE (what it would be sent is the same).
+  const size_t batches = sinks[2].batches.size();
+  for (const Vrp& v : {Vrp{P("198.51.100.0/24"), 24, 64999}, Vrp{P("203.0.113.0/24"), 24, 64999}}) {
+    ASSERT_TRUE(vrps.Add(v));
+    pipeline.vrps_changed(std::vector<IpPrefix>{v.prefix});
+  }
+  settle();
+  EXPECT_TRUE(sinks[1].table.empty());
+  EXPECT_EQ(pipeline.counters(local).value().rov_invalid, 1u);
+  EXPECT_EQ(pipeline.counters(ids[0]).value().rov_invalid, 1u);
+  EXPECT_EQ(sinks[2].table.size(), 2u);
+  EXPECT_EQ(sinks[2].batches.size(), batches);
+  EXPECT_EQ(pipeline.counters(ids[1]).value().policy_rejected, 0u) << "import is not touched";
+
+  // A ROA for our AS makes our own route valid again: peer 2 gets it back, and only it.
+  const Vrp mine{P("198.51.100.0/22"), 24, 65000};
+  ASSERT_TRUE(vrps.Add(mine));
+  pipeline.vrps_changed(std::vector<IpPrefix>{mine.prefix});
+  settle();
+  ASSERT_EQ(sinks[1].table.size(), 1u);
+  EXPECT_TRUE(sinks[1].table.contains(P("198.51.100.0/24")));
+  EXPECT_EQ(sinks[2].table.size(), 2u);
+}
+
 }  // namespace
 }  // namespace strata::bgp

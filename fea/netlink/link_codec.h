@@ -29,7 +29,9 @@ template <typename Fn>
 Status ForEachMessage(const uint8_t* bytes, size_t len, Fn&& fn) {
   auto* nlh = reinterpret_cast<const nlmsghdr*>(bytes);
   int left = static_cast<int>(len);
-  while (NLMSG_OK(nlh, left)) {
+  // NLMSG_OK spelt out: the macro compares the unsigned nlmsg_len with the signed `left`.
+  while (left >= static_cast<int>(sizeof(nlmsghdr)) && nlh->nlmsg_len >= sizeof(nlmsghdr) &&
+         nlh->nlmsg_len <= static_cast<uint32_t>(left)) {
     if (Status s = fn(nlh); !s.ok()) return s;
     nlh = NLMSG_NEXT(nlh, left);
   }
