@@ -83,19 +83,34 @@ TEST(RovRevalidatorTest, SlicesAndThrottle) {
   EXPECT_EQ(r.stats().held, 1u);
 }
 
-// The pipeline end to end: an import policy rejecting invalid routes, and a VRP that turns a
-// route invalid: it is withdrawn from the other peer, and comes back when the VRP goes.
-TEST(RovRevalidatorTest, VrpChangeWithdrawsNewlyInvalidRouteDownstream) {
+// A whole pipeline (AS 65000) with origin validation on an empty VRP table.
+class RovPipelineTest : public ::testing::Test {
+ protected:
+  RovPipelineTest() {
+    oracle.set_route(P("192.0.2.0/24"), 1);
+    pipeline.set_vrps(&vrps);
+  }
+  static PipelineConfig Config() {
+    PipelineConfig c;
+    c.local_as = 65000;
+    c.router_id = A("9.9.9.9");
+    return c;
+  }
+  void settle() {
+    while (oracle.answer_all() > 0 || scheduler.run_until_idle() > 0) {
+    }
+  }
+
   FakeNexthopOracle oracle;
-  oracle.set_route(P("192.0.2.0/24"), 1);
   test_util::FakeRibSink rib;
   TaskScheduler scheduler;
-  PipelineConfig config;
-  config.local_as = 65000;
-  config.router_id = A("9.9.9.9");
-  BgpPipeline pipeline(config, oracle, rib, scheduler);
+  BgpPipeline pipeline{Config(), oracle, rib, scheduler};
   VrpTable vrps;
-  pipeline.set_vrps(&vrps);
+};
+
+// The pipeline end to end: an import policy rejecting invalid routes, and a VRP that turns a
+// route invalid: it is withdrawn from the other peer, and comes back when the VRP goes.
+TEST_F(RovPipelineTest, VrpChangeWithdrawsNewlyInvalidRouteDownstream) {
   PeerId ids[2];
   for (int i = 0; i < 2; ++i) {
     PipelinePeerConfig c;
@@ -111,10 +126,6 @@ TEST(RovRevalidatorTest, VrpChangeWithdrawsNewlyInvalidRouteDownstream) {
   test_util::FakeSessionSink down_sink;
   ASSERT_TRUE(pipeline.peer_up(ids[0], A("10.255.1.1"), up_sink).ok());
   ASSERT_TRUE(pipeline.peer_up(ids[1], A("10.255.1.2"), down_sink).ok());
-  auto settle = [&] {
-    while (oracle.answer_all() > 0 || scheduler.run_until_idle() > 0) {
-    }
-  };
   test_util::AttrSpec spec;
   spec.path = {65001, 64501};
   const std::vector<IpPrefix> announced = {P("203.0.113.0/24"), P("198.51.100.0/24")};
@@ -161,17 +172,7 @@ TEST(RovRevalidatorTest, VrpChangeWithdrawsNewlyInvalidRouteDownstream) {
 // RFC 8893: origin validation on export. An export policy rejecting invalid routes keeps them
 // from its peer alone; our own routes validate with our AS as origin (RFC 6811 2: an empty
 // path); a VRP change re-evaluates what each peer is sent.
-TEST(RovRevalidatorTest, ExportPolicyOnOriginValidationOfOwnAndReceivedRoutes) {
-  FakeNexthopOracle oracle;
-  oracle.set_route(P("192.0.2.0/24"), 1);
-  test_util::FakeRibSink rib;
-  TaskScheduler scheduler;
-  PipelineConfig config;
-  config.local_as = 65000;
-  config.router_id = A("9.9.9.9");
-  BgpPipeline pipeline(config, oracle, rib, scheduler);
-  VrpTable vrps;
-  pipeline.set_vrps(&vrps);
+TEST_F(RovPipelineTest, ExportPolicyOnOriginValidationOfOwnAndReceivedRoutes) {
   PipelinePeerConfig own;
   own.address = IpAddr();
   own.local = true;
@@ -193,10 +194,6 @@ TEST(RovRevalidatorTest, ExportPolicyOnOriginValidationOfOwnAndReceivedRoutes) {
     ids[i] = pipeline.add_peer(c).value();
     ASSERT_TRUE(pipeline.peer_up(ids[i], c.address, sinks[i]).ok());
   }
-  auto settle = [&] {
-    while (oracle.answer_all() > 0 || scheduler.run_until_idle() > 0) {
-    }
-  };
   test_util::AttrSpec own_spec;
   own_spec.path = {};
   own_spec.next_hop = "0.0.0.0";
