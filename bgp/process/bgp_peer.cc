@@ -413,12 +413,21 @@ void BgpPeer::OnSessionDown(std::string_view reason) {
   if (up_) {
     up_ = false;
     const auto& c = session_->fsm().counters();
-    const bool sent = c.out(MessageType::kNotification) > notifications_out_at_up_;
+    // A Cease / Connection Collision Resolution closed the losing second connection, never the
+    // established one (RFC 4271 6.8): when it is the last NOTIFICATION either way, the session
+    // itself ended without one, and graceful restart applies (RFC 4724 4.2).
+    auto collision = [](const std::optional<NotificationMessage>& n) {
+      return n && n->code == static_cast<uint8_t>(ErrorCode::kCease) &&
+             n->subcode == static_cast<uint8_t>(CeaseSubcode::kConnectionCollisionResolution);
+    };
+    const bool sent = c.out(MessageType::kNotification) > notifications_out_at_up_ &&
+                      !collision(c.last_notification_sent);
+    const bool received = c.in(MessageType::kNotification) > notifications_in_at_up_ &&
+                          !collision(c.last_notification_received);
     const bool hold_expired =
         sent && c.last_notification_sent &&
         c.last_notification_sent->code == static_cast<uint8_t>(ErrorCode::kHoldTimerExpired);
-    if (!gr_->OnDown(c.in(MessageType::kNotification) > notifications_in_at_up_, sent,
-                     hold_expired)) {
+    if (!gr_->OnDown(received, sent, hold_expired)) {
       (void)pipeline_.peer_down(id_);
     }
   }

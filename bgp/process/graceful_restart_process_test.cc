@@ -8,6 +8,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <vector>
+
 #include "libipc/common_convert.h"
 #include "testing/bgp/drop_tcp.h"
 #include "testing/bgp/speaker_pair_fixture.h"
@@ -90,6 +92,42 @@ TEST_F(GracefulRestartProcessTest, HelperKeepsRoutesWhileThePeerIsAway) {
   ASSERT_TRUE(env_.RunUntil([&] { return !Peer("b").peer_restarting(); }));
   EXPECT_EQ(Peer("b").stale_routes(), 0u);
   EXPECT_EQ(Peer("b").prefixes_received(), 1u);
+}
+
+// A connection collision (a second connection from the peer while the session is up) ends
+// with b's Cease / Connection Collision Resolution on that connection; the session's later loss
+// without a NOTIFICATION is still a restart to help with (it was counted as b's own NOTIFICATION).
+TEST_F(GracefulRestartProcessTest, CollisionNotificationOnTheSecondConnectionKeepsTheHelper) {
+  Pair(kPort + 10);
+  ASSERT_TRUE(Network("a", "10.1.0.0/16").ok());
+  ASSERT_TRUE(env_.RunUntil([&] { return RibTable("b").size() == 1; }));
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::socket second(io);
+  second.open(boost::asio::ip::tcp::v4());
+  second.bind({boost::asio::ip::make_address("127.0.0.2"), 0});
+  second.connect({boost::asio::ip::make_address("127.0.0.3"), static_cast<uint16_t>(kPort + 10)});
+  // a's OPEN on it (AS 65001, hold 90, BGP id 127.0.0.2, no capabilities); b answers with its
+  // own OPEN and, the session being up, a NOTIFICATION Cease / Connection Collision Resolution
+  // (type 3, code 6, subcode 7), then closes it.
+  std::vector<uint8_t> open(16, 0xff);
+  for (uint8_t b : {0, 29, 1, 4, 0xfd, 0xe9, 0, 90, 127, 0, 0, 2, 0}) open.push_back(b);
+  boost::asio::write(second, boost::asio::buffer(open));
+  std::vector<uint8_t> got;
+  bool closed = false;
+  boost::asio::async_read(second, boost::asio::dynamic_buffer(got),
+                          [&](const boost::system::error_code&, size_t) { closed = true; });
+  ASSERT_TRUE(env_.RunUntil([&] {
+    io.poll();
+    return closed;
+  }));
+  ASSERT_GE(got.size(), 21u);
+  EXPECT_EQ(std::vector<uint8_t>(got.end() - 3, got.end()), (std::vector<uint8_t>{3, 6, 7}));
+  second.close();
+
+  ASSERT_GT(DropTcp(kPort + 10), 0);
+  ASSERT_TRUE(env_.RunUntil([&] { return Peer("b").state() != "Established"; }));
+  EXPECT_TRUE(Peer("b").peer_restarting());
+  EXPECT_EQ(RibTable("b"), (std::vector<std::string>{"10.1.0.0/16"}));
 }
 
 TEST_F(GracefulRestartProcessTest, PeerWithoutGracefulRestartLosesRoutesAtOnce) {
