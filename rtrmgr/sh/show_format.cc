@@ -249,6 +249,7 @@ std::string ShowFormat::Format(Op op, const nlohmann::json& reply) {
         if (!reply.value("found", false)) return "no route\n";
         return Table(nlohmann::json::array({reply["route"]}), RibColumns());
       }
+      if (Rows(reply, "routes").empty()) return "no routes\n";  // not a bare header
       return Table(Rows(reply, "routes"), RibColumns());
     case Op::kShowBgpSummary:
       return BgpSummary(reply);

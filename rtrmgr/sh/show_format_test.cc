@@ -25,6 +25,9 @@ TEST(ShowFormatTest, RouteTableShowsNextHopsAsOperatorsWriteThem) {
             "10.0.0.0/8    ibgp       200/0        10.9.9.9 (via 10.0.1.2) via eth0  stale\n");
   EXPECT_EQ(ShowFormat::Format(Op::kShowRoute, nlohmann::json::parse(R"({"found":false})")),
             "no route\n");
+  // `show route PREFIX` (an exact prefix) with nothing there: said, not a bare header.
+  EXPECT_EQ(ShowFormat::Format(Op::kShowRoute, nlohmann::json::parse(R"({"routes":[]})")),
+            "no routes\n");
 }
 
 TEST(ShowFormatTest, MultipathRouteShowsEveryNextHopAndTheFlag) {
