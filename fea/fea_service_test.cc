@@ -333,7 +333,7 @@ class FeaServiceRestartTest : public FeaServiceTest {
     recovery_.await_config = std::chrono::hours(1);
   }
   KernelRoute Ours(const char* prefix, const char* via) {
-    return KernelRoute{100, P(prefix), 201, 20, false, {{A(via), 3, 1}}};
+    return KernelRoute{100, P(prefix), 201, 20, RouteType::kUnicast, {{A(via), 3, 1}}};
   }
 };
 

@@ -7,7 +7,7 @@ namespace strata::fea {
 std::string KernelRoute::ToString() const {
   std::string s = prefix.ToString() + " table " + std::to_string(table) + " proto " +
                   std::to_string(protocol) + " metric " + std::to_string(metric);
-  if (blackhole) return s + " blackhole";
+  if (type != RouteType::kUnicast) return s + " " + std::string(RouteTypeName(type));
   for (const auto& nh : nexthops) {
     s += " nexthop";
     if (nh.gateway) s += " via " + nh.gateway->ToString();
@@ -17,7 +17,7 @@ std::string KernelRoute::ToString() const {
 }
 
 bool SameForwarding(const KernelRoute& a, const KernelRoute& b) {
-  if (a.prefix != b.prefix || a.blackhole != b.blackhole) return false;
+  if (a.prefix != b.prefix || a.type != b.type) return false;
   if (a.nexthops.size() != b.nexthops.size()) return false;
   auto x = a.nexthops;
   auto y = b.nexthops;
@@ -31,7 +31,7 @@ bool SameForwarding(const KernelRoute& a, const KernelRoute& b) {
 }
 
 std::optional<GatewayHop> SharedGatewayHop(const KernelRoute& r) {
-  if (r.blackhole || r.nexthops.size() != 1) return std::nullopt;
+  if (r.type != RouteType::kUnicast || r.nexthops.size() != 1) return std::nullopt;
   const KernelNextHop& nh = r.nexthops[0];
   if (!nh.gateway || nh.ifindex == 0) return std::nullopt;
   return GatewayHop{*nh.gateway, nh.ifindex};

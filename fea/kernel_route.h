@@ -12,6 +12,7 @@
 
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
+#include "fea/route_type.h"
 
 namespace strata::fea {
 
@@ -28,8 +29,8 @@ struct KernelRoute {
   IpPrefix prefix;
   uint8_t protocol = 0;  // rtm_protocol: who installed it
   uint32_t metric = 0;   // RTA_PRIORITY
-  bool blackhole = false;
-  // Empty for a blackhole. Inline for one next hop: a kernel table of a million routes is held
+  RouteType type = RouteType::kUnicast;
+  // Empty unless unicast. Inline for one next hop: a kernel table of a million routes is held
   // as KernelRoutes (installed set, dumps, reconcile), one heap block per route otherwise.
   boost::container::small_vector<KernelNextHop, 1> nexthops;
   friend bool operator==(const KernelRoute&, const KernelRoute&) = default;

@@ -23,7 +23,7 @@ KernelRoute KernelRoutes::Wanted(const Vr& vr, const FeaRoute& r) const {
   k.prefix = r.prefix;
   k.protocol = options_.protocol;
   k.metric = options_.metric;
-  k.blackhole = r.nexthops.empty();
+  k.type = r.type;
   for (const auto& nh : r.nexthops) {
     k.nexthops.push_back({nh.address, nh.ifindex, nh.weight});
   }

@@ -36,7 +36,7 @@ class KernelRoutesTest : public ::testing::Test {
     kr_.Sync("red", *changed);
   }
   KernelRoute Ours(const char* prefix, const char* via) {
-    return KernelRoute{100, P(prefix), 196, 20, false, {{A(via), 3, 1}}};
+    return KernelRoute{100, P(prefix), 196, 20, RouteType::kUnicast, {{A(via), 3, 1}}};
   }
 
   FakeRouteKernel kernel_;
@@ -64,10 +64,12 @@ TEST_F(KernelRoutesTest, InstallsReplacesAndDeletesInOneBatch) {
 }
 
 TEST_F(KernelRoutesTest, AdoptsRoutesOfAPreviousRunAndRemovesStaleOnesAtEndOfGrace) {
-  const KernelRoute foreign{100, P("203.0.113.0/24"), 4, 20, false, {{A("10.0.0.9"), 3, 1}}};
+  const KernelRoute foreign{100, P("203.0.113.0/24"), 4,
+                            20,  RouteType::kUnicast, {{A("10.0.0.9"), 3, 1}}};
   kernel_.Put(Ours("192.0.2.0/24", "10.0.0.2"));     // still wanted
   kernel_.Put(Ours("198.51.100.0/24", "10.0.0.2"));  // no longer wanted
-  kernel_.Put(KernelRoute{100, P("203.0.113.0/24"), 4, 0, false, {{A("10.0.0.9"), 3, 1}}});
+  kernel_.Put(
+      KernelRoute{100, P("203.0.113.0/24"), 4, 0, RouteType::kUnicast, {{A("10.0.0.9"), 3, 1}}});
   kernel_.Put(foreign);  // a static route at our metric: it holds our key
   EXPECT_EQ(kr_.AddVr("red"), 2u) << "the two Strata routes at our metric";
   EXPECT_TRUE(kr_.InGrace("red"));
@@ -113,7 +115,8 @@ TEST_F(KernelRoutesTest, NoKernelMeansNoOps) {
 }
 
 TEST_F(KernelRoutesTest, MoveVrTakesStratasRoutesFromTheOldTableToTheNew) {
-  const KernelRoute foreign{100, P("203.0.113.0/24"), 4, 20, false, {{A("10.0.0.9"), 3, 1}}};
+  const KernelRoute foreign{100, P("203.0.113.0/24"), 4,
+                            20,  RouteType::kUnicast, {{A("10.0.0.9"), 3, 1}}};
   kernel_.Put(foreign);
   kr_.AddVr("red");
   Apply({Add("192.0.2.0/24", "10.0.0.2"), Add("198.51.100.0/24", "10.0.0.3")});
@@ -193,7 +196,8 @@ TEST_F(KernelRoutesTest, EachVrHasItsOwnHopsAndARefusedRouteGivesItsHopBack) {
 }
 
 TEST_F(KernelRoutesTest, RemoveAllTakesEveryStrataRouteAndHopOutButNothingElse) {
-  const KernelRoute foreign{100, P("203.0.113.0/24"), 4, 20, false, {{A("10.0.0.9"), 3, 1}}};
+  const KernelRoute foreign{100, P("203.0.113.0/24"), 4,
+                            20,  RouteType::kUnicast, {{A("10.0.0.9"), 3, 1}}};
   kernel_.Put(foreign);
   kernel_.Put(Ours("198.51.100.0/24", "10.0.0.2"));  // adopted, not re-sent yet
   ASSERT_TRUE(vrs_.AddVr("blue", 101).ok());

@@ -11,8 +11,12 @@ constexpr uint32_t kMetric = 20;
 
 KernelRoute R(const char* prefix, const char* gw, uint32_t ifindex, uint8_t proto = kProto,
               uint32_t metric = kMetric) {
-  return KernelRoute{100,   IpPrefix::Parse(prefix).value(),          proto, metric,
-                     false, {{IpAddr::Parse(gw).value(), ifindex, 1}}};
+  return KernelRoute{100,
+                     IpPrefix::Parse(prefix).value(),
+                     proto,
+                     metric,
+                     RouteType::kUnicast,
+                     {{IpAddr::Parse(gw).value(), ifindex, 1}}};
 }
 
 TEST(ReconcileTest, KeepsReplacesAddsAndDeletesOnlyStrataRoutes) {

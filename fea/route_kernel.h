@@ -4,11 +4,10 @@
 //
 // Contract: Apply() performs the operations in order and reports one Status per operation
 // (the batch does not stop at a failure; the kernel has no transactions). Dump() returns every
-// unicast and blackhole route of a table, whatever its protocol; `expected` is how many the
-// caller thinks there are (room is made for them at once: a table can be a million routes).
-// ReleaseGatewayHops() is a hint from the one caller that installs routes (KernelRoutes), which
-// counts the routes through each hop. Synchronous.
-// Threading: the io_context thread.
+// unicast, blackhole, unreachable and prohibit route of a table, whatever its protocol; `expected`
+// is how many the caller thinks there are (room is made for them at once: a table can be a million
+// routes). ReleaseGatewayHops() is a hint from the one caller that installs routes (KernelRoutes),
+// which counts the routes through each hop. Synchronous. Threading: the io_context thread.
 #pragma once
 
 #include <cstddef>

@@ -11,6 +11,7 @@
 
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
+#include "fea/route_type.h"
 
 namespace strata::fea {
 
@@ -31,6 +32,8 @@ struct RouteChange {
   uint32_t metric = 0;
   std::string protocol;
   uint32_t admin_distance = 0;
+  // Unset: unicast, or a blackhole when there are no next hops.
+  std::optional<RouteType> type;
 };
 
 struct ResolvedNextHop {
@@ -43,7 +46,8 @@ struct ResolvedNextHop {
 
 struct FeaRoute {
   IpPrefix prefix;
-  std::vector<ResolvedNextHop> nexthops;  // empty: blackhole
+  RouteType type = RouteType::kUnicast;
+  std::vector<ResolvedNextHop> nexthops;  // empty unless unicast; never empty if unicast
   uint32_t metric = 0;
   std::string protocol;
   uint32_t admin_distance = 0;

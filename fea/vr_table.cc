@@ -11,8 +11,8 @@ constexpr size_t kMaxNextHops = 64;
 
 std::string Entry(size_t i) { return "changes[" + std::to_string(i) + "]: "; }
 
-// Every next hop of the route (an ECMP group when several); a blackhole route (no next hop)
-// gets one next hop with the zero address and no interface.
+// Every next hop of the route (an ECMP group when several); a route that drops (blackhole,
+// unreachable, prohibit: no next hop) gets one next hop with the zero address and no interface.
 std::vector<fib::NextHop> FibNextHops(const FeaRoute& r) {
   std::vector<fib::NextHop> out;
   for (const ResolvedNextHop& h : r.nexthops) {
@@ -115,6 +115,16 @@ StatusOr<FeaRoute> VrTable::Validate(const Vr& vr, const RouteChange& c) const {
   r.protocol = c.protocol;
   r.admin_distance = c.admin_distance;
   if (c.op == RouteOp::kDelete) return r;
+  // No type and no next hop: a blackhole (the form older clients send).
+  r.type = c.type.value_or(c.nexthops.empty() ? RouteType::kBlackhole : RouteType::kUnicast);
+  if (r.type != RouteType::kUnicast) {
+    if (!c.nexthops.empty()) {
+      return InvalidArgument(std::string("a ") + std::string(RouteTypeName(r.type)) +
+                             " route has no next hops");
+    }
+    return r;
+  }
+  if (c.nexthops.empty()) return InvalidArgument("a unicast route needs a next hop");
   if (c.nexthops.size() > kMaxNextHops) return InvalidArgument("too many next hops");
   std::set<std::pair<std::optional<IpAddr>, uint32_t>> seen;
   for (size_t i = 0; i < c.nexthops.size(); ++i) {

@@ -3,12 +3,14 @@
 // multi-VR FIB (one Fib4 and one Fib6, one FIB VR id per VR).
 //
 // Contract of Apply(): the whole batch is validated first (VR known, op given, prefix of a valid
-// length without host bits, next hops of the prefix's family, each on an interface bound to the
-// VR, weights 0..256); any error is returned naming the entry ("changes[3]: ...") and nothing is
-// applied. Then the changes apply in order: add and replace both install the route (replacing
-// any previous one); delete of an absent prefix is a no-op. The FIB holds the first next hop of
-// an ECMP route (it forwards to one next hop per prefix); blackholes hold a next hop with no
-// address and no interface.
+// length without host bits; a unicast route has next hops, of the prefix's family, each on an
+// interface bound to the VR, weights 0..256; a blackhole, unreachable or prohibit route has
+// none, and a change with neither a type nor next hops is a blackhole); any error is returned
+// naming the entry ("changes[3]: ...") and nothing is applied. Then the changes apply in order: add
+// and replace both install the route (replacing any previous one); delete of an absent prefix is a
+// no-op. The FIB holds the first next hop of an ECMP route (it forwards to one next hop per
+// prefix); routes that drop (blackhole, unreachable, prohibit) hold a next hop with no address and
+// no interface.
 //
 // Resync: BeginResync() marks every route of the VR stale; routes added or replaced before
 // EndResync() are fresh again; EndResync() removes the stale ones.

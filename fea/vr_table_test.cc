@@ -106,6 +106,35 @@ TEST_F(VrTableTest, AppliesLooksUpThroughTheFibAndDeletes) {
   EXPECT_EQ(within->size(), 1u);
 }
 
+TEST_F(VrTableTest, RoutesThatDropHaveATypeAndNoNextHops) {
+  RouteChange unreachable = Add("10.2.0.0", 16);
+  unreachable.type = RouteType::kUnreachable;
+  RouteChange prohibit = Add("10.3.0.0", 16);
+  prohibit.type = RouteType::kProhibit;
+  // No type and no next hop: a blackhole, as clients without types send it.
+  ASSERT_TRUE(Apply("red", {Add("10.1.0.0", 16), unreachable, prohibit}).ok());
+  const Vr* red = vrs_.Find("red");
+  EXPECT_EQ(red->routes.at(IpPrefix::Parse("10.1.0.0/16").value()).type, RouteType::kBlackhole);
+  EXPECT_EQ(red->routes.at(IpPrefix::Parse("10.2.0.0/16").value()).type, RouteType::kUnreachable);
+  EXPECT_EQ(red->routes.at(IpPrefix::Parse("10.3.0.0/16").value()).type, RouteType::kProhibit);
+  // The FIB holds it with its drop next hop; the lookup names the route and its type.
+  auto r = vrs_.Lookup("red", A("10.3.0.1"));
+  ASSERT_TRUE(r.ok() && r->has_value());
+  EXPECT_EQ((*r)->type, RouteType::kProhibit);
+  EXPECT_TRUE((*r)->nexthops.empty());
+
+  RouteChange with_hop = Add("10.4.0.0", 16, {Via("10.0.0.2")});
+  with_hop.type = RouteType::kProhibit;
+  Status s = Apply("red", {with_hop});
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("a prohibit route has no next hops"), std::string::npos)
+      << s.ToString();
+  RouteChange unicast_without = Add("10.4.0.0", 16);
+  unicast_without.type = RouteType::kUnicast;
+  s = Apply("red", {unicast_without});
+  EXPECT_NE(s.message().find("needs a next hop"), std::string::npos) << s.ToString();
+}
+
 TEST_F(VrTableTest, ResyncRemovesRoutesNotSentAgain) {
   ASSERT_TRUE(Apply("red", {Add("192.0.2.0", 24, {Via("10.0.0.2")}),
                             Add("198.51.100.0", 24, {Via("10.0.0.2")})})

@@ -129,7 +129,8 @@ void WriteNetlink(const fs::path& root) {
   KernelRoute ecmp = r;
   ecmp.prefix = P("2001:db8::/32");
   ecmp.nexthops = {{A("fe80::1"), 3, 10}, {A("fe80::2"), 4, 20}};
-  KernelRoute hole{.table = 254, .prefix = P("192.0.2.0/24"), .protocol = 200, .blackhole = true};
+  KernelRoute hole{
+      .table = 254, .prefix = P("192.0.2.0/24"), .protocol = 200, .type = RouteType::kBlackhole};
   for (const KernelRoute& k : {r, ecmp, hole}) {
     std::vector<uint8_t> b;
     if (AppendRouteRequest(b, {KernelOpType::kReplace, k}, 1).ok()) add(b);

@@ -1,5 +1,6 @@
 #include "libipc/reflection.h"
 
+#include <cctype>
 #include <charconv>
 #include <string>
 
@@ -13,6 +14,24 @@ using google::protobuf::Message;
 using google::protobuf::Reflection;
 
 namespace {
+
+// A value by its name (ROUTE_TYPE_BLACKHOLE), or by its short form: the name without the enum's
+// prefix, in any case, '-' for '_' ("blackhole", "unreachable"), as a config writes it.
+const google::protobuf::EnumValueDescriptor* FindEnumValue(
+    const google::protobuf::EnumDescriptor& e, const std::string& text) {
+  if (const auto* ev = e.FindValueByName(text)) return ev;
+  std::string prefix;  // RouteType -> ROUTE_TYPE_
+  for (char c : e.name()) {
+    if (std::isupper(static_cast<unsigned char>(c)) && !prefix.empty()) prefix += '_';
+    prefix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  prefix += '_';
+  std::string upper;
+  for (char c : text) {
+    upper += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return e.FindValueByName(prefix + upper);
+}
 
 // The atom type a scalar field takes.
 AtomType ScalarAtomType(const FieldDescriptor* f) {
@@ -104,7 +123,7 @@ Status SetScalar(Message& m, const FieldDescriptor* f, const AtomValue& v,
     }
     case FieldDescriptor::CPPTYPE_ENUM: {
       const auto& text = std::get<std::string>(v);
-      const auto* ev = f->enum_type()->FindValueByName(text);
+      const auto* ev = FindEnumValue(*f->enum_type(), text);
       if (ev == nullptr) {
         std::string names;
         for (int i = 0; i < f->enum_type()->value_count(); ++i) {

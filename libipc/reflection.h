@@ -5,7 +5,9 @@
 // prefix and MAC messages as ipv4/ipv6, ipv4net/ipv6net and mac atoms, repeated fields as lists,
 // other messages flattened into dotted names ("route.prefix", "routes.0.prefix"; elements of a
 // repeated message are given in index order). Types are checked strictly: a u32 field takes only
-// a u32 atom, and an error names the argument and the type the method expects.
+// a u32 atom, and an error names the argument and the type the method expects. Enums are txt
+// atoms naming a value (ROUTE_TYPE_BLACKHOLE) or its short form, without the enum's prefix, in
+// any case ("blackhole": what a configuration template substitutes).
 #pragma once
 
 #include <google/protobuf/message.h>

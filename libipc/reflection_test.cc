@@ -74,6 +74,16 @@ TEST(ReflectionTest, EnumsAreTxtByName) {
   EXPECT_NE(bad.message().find("LIFETIME_BIRTH"), std::string::npos);
 }
 
+TEST(ReflectionTest, EnumsTakeTheirShortNameInAnyCase) {
+  finder_client::v1::LifetimeEventRequest req;
+  ASSERT_TRUE(AtomsToMessage(Atoms("event:txt=death"), req).ok());
+  EXPECT_EQ(req.event(), finder_client::v1::LIFETIME_DEATH);
+  ASSERT_TRUE(AtomsToMessage(Atoms("event:txt=Birth"), req).ok());
+  EXPECT_EQ(req.event(), finder_client::v1::LIFETIME_BIRTH);
+  EXPECT_FALSE(AtomsToMessage(Atoms("event:txt=LIFETIME"), req).ok());
+  EXPECT_FALSE(AtomsToMessage(Atoms("event:txt=_death"), req).ok());
+}
+
 TEST(ReflectionTest, RejectsWrongTypesNamesAndShapes) {
   test::v1::EchoRequest req;
   struct Case {

@@ -37,7 +37,7 @@ KernelRoute RoundTrip(const KernelOp& op) {
 }
 
 TEST(RouteCodecTest, Ipv4SingleNextHopRoundTrips) {
-  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, false, {{A("10.0.0.2"), 3, 1}}};
+  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, RouteType::kUnicast, {{A("10.0.0.2"), 3, 1}}};
   EXPECT_EQ(RoundTrip({KernelOpType::kAdd, r}), r);
   std::vector<uint8_t> buf;
   ASSERT_TRUE(AppendRouteRequest(buf, {KernelOpType::kAdd, r}, 1).ok());
@@ -46,21 +46,44 @@ TEST(RouteCodecTest, Ipv4SingleNextHopRoundTrips) {
 }
 
 TEST(RouteCodecTest, Ipv6EcmpRoundTripsWithWeights) {
-  KernelRoute r{101,   P("2001:db8:1::/48"),
-                196,   20,
-                false, {{A("fe80::1"), 4, 1}, {A("fe80::2"), 5, 3}, {std::nullopt, 6, 256}}};
+  KernelRoute r{101,
+                P("2001:db8:1::/48"),
+                196,
+                20,
+                RouteType::kUnicast,
+                {{A("fe80::1"), 4, 1}, {A("fe80::2"), 5, 3}, {std::nullopt, 6, 256}}};
   EXPECT_EQ(RoundTrip({KernelOpType::kReplace, r}), r);
 }
 
 TEST(RouteCodecTest, ConnectedAndBlackholeAndLargeTableRoundTrip) {
-  KernelRoute connected{7, P("10.1.0.0/16"), 196, 0, false, {{std::nullopt, 9, 1}}};
+  KernelRoute connected{7, P("10.1.0.0/16"), 196, 0, RouteType::kUnicast, {{std::nullopt, 9, 1}}};
   EXPECT_EQ(RoundTrip({KernelOpType::kAdd, connected}), connected);
-  KernelRoute blackhole{70000, P("0.0.0.0/0"), 196, 5, true, {}};
+  KernelRoute blackhole{70000, P("0.0.0.0/0"), 196, 5, RouteType::kBlackhole, {}};
   EXPECT_EQ(RoundTrip({KernelOpType::kAdd, blackhole}), blackhole);
 }
 
+// Unreachable and prohibit routes go out as RTN_UNREACHABLE / RTN_PROHIBIT (what `ip route`
+// shows as "unreachable" and "prohibit") and read back as the same type, so a restarted FEA
+// adopts them.
+TEST(RouteCodecTest, UnreachableAndProhibitRoundTripWithTheirKernelTypes) {
+  const std::pair<RouteType, uint8_t> kinds[] = {{RouteType::kUnreachable, RTN_UNREACHABLE},
+                                                 {RouteType::kProhibit, RTN_PROHIBIT},
+                                                 {RouteType::kBlackhole, RTN_BLACKHOLE}};
+  for (const auto& [type, rtn] : kinds) {
+    for (const char* prefix : {"10.2.0.0/16", "2001:db8:2::/48"}) {
+      KernelRoute r{100, P(prefix), 196, 20, type, {}};
+      std::vector<uint8_t> buf;
+      ASSERT_TRUE(AppendRouteRequest(buf, {KernelOpType::kReplace, r}, 1).ok());
+      const auto* rtm = static_cast<const rtmsg*>(NLMSG_DATA(Hdr(buf)));
+      EXPECT_EQ(rtm->rtm_type, rtn) << prefix;
+      EXPECT_EQ(rtm->rtm_scope, RT_SCOPE_UNIVERSE) << prefix;
+      EXPECT_EQ(RoundTrip({KernelOpType::kReplace, r}), r) << prefix;
+    }
+  }
+}
+
 TEST(RouteCodecTest, DeleteNamesProtocolAndMetricButNoNextHops) {
-  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, false, {{A("10.0.0.2"), 3, 1}}};
+  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, RouteType::kUnicast, {{A("10.0.0.2"), 3, 1}}};
   std::vector<uint8_t> buf;
   ASSERT_TRUE(AppendRouteRequest(buf, {KernelOpType::kDelete, r}, 1).ok());
   EXPECT_EQ(Hdr(buf)->nlmsg_type, RTM_DELROUTE);
@@ -72,7 +95,7 @@ TEST(RouteCodecTest, DeleteNamesProtocolAndMetricButNoNextHops) {
 }
 
 TEST(RouteCodecTest, SkipsRoutesTheFeaNeverManages) {
-  KernelRoute r{255, P("10.0.0.1/32"), 2, 0, false, {{std::nullopt, 1, 1}}};
+  KernelRoute r{255, P("10.0.0.1/32"), 2, 0, RouteType::kUnicast, {{std::nullopt, 1, 1}}};
   std::vector<uint8_t> buf;
   ASSERT_TRUE(AppendRouteRequest(buf, {KernelOpType::kAdd, r}, 1).ok());
   auto* rtm = static_cast<rtmsg*>(NLMSG_DATA(reinterpret_cast<nlmsghdr*>(buf.data())));
@@ -83,7 +106,7 @@ TEST(RouteCodecTest, SkipsRoutesTheFeaNeverManages) {
 }
 
 TEST(RouteCodecTest, MalformedMessagesAreErrors) {
-  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, false, {{A("10.0.0.2"), 3, 1}}};
+  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, RouteType::kUnicast, {{A("10.0.0.2"), 3, 1}}};
   std::vector<uint8_t> buf;
   ASSERT_TRUE(AppendRouteRequest(buf, {KernelOpType::kAdd, r}, 1).ok());
   // An attribute length running past the message.
@@ -96,7 +119,7 @@ TEST(RouteCodecTest, MalformedMessagesAreErrors) {
   EXPECT_FALSE(ParseRouteMessage(nlh).ok());
   // A destination of the wrong length for the family.
   std::vector<uint8_t> b6;
-  KernelRoute r6{100, P("2001:db8::/32"), 196, 20, false, {{A("2001:db8::1"), 3, 1}}};
+  KernelRoute r6{100, P("2001:db8::/32"), 196, 20, RouteType::kUnicast, {{A("2001:db8::1"), 3, 1}}};
   ASSERT_TRUE(AppendRouteRequest(b6, {KernelOpType::kAdd, r6}, 1).ok());
   static_cast<rtmsg*>(NLMSG_DATA(reinterpret_cast<nlmsghdr*>(b6.data())))->rtm_family = AF_INET;
   EXPECT_FALSE(ParseRouteMessage(Hdr(b6)).ok());
@@ -136,20 +159,21 @@ TEST(RouteCodecTest, ALoneMultipathNextHopHasNoWeight) {
   buf.resize(nlh->nlmsg_len);
   auto r = ParseRouteMessage(Hdr(buf));
   ASSERT_TRUE(r.ok() && r->has_value()) << r.status().ToString();
-  const KernelRoute want{100, P("192.0.2.0/24"), 196, 0, false, {{A("10.0.0.2"), 3, 1}}};
+  const KernelRoute want{100, P("192.0.2.0/24"),   196,
+                         0,   RouteType::kUnicast, {{A("10.0.0.2"), 3, 1}}};
   EXPECT_EQ(**r, want) << (*r)->ToString();
   EXPECT_EQ(RoundTrip({KernelOpType::kAdd, **r}), want);
 }
 
 // A gateway of the other family would not be read back (found by fuzz/netlink_fuzzer).
 TEST(RouteCodecTest, RefusesAGatewayOfTheOtherFamily) {
-  KernelRoute r{100, P("2001:db8::/32"), 200, 20, false, {{A("10.0.0.5"), 5, 1}}};
+  KernelRoute r{100, P("2001:db8::/32"), 200, 20, RouteType::kUnicast, {{A("10.0.0.5"), 5, 1}}};
   std::vector<uint8_t> buf;
   EXPECT_FALSE(AppendRouteRequest(buf, {KernelOpType::kAdd, r}, 1).ok());
 }
 
 TEST(RouteCodecTest, RefusesTooManyNextHops) {
-  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, false, {}};
+  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, RouteType::kUnicast, {}};
   for (uint32_t i = 0; i <= kMaxNextHops; ++i) r.nexthops.push_back({A("10.0.0.2"), i + 1, 1});
   std::vector<uint8_t> buf;
   EXPECT_FALSE(AppendRouteRequest(buf, {KernelOpType::kAdd, r}, 1).ok());
@@ -159,7 +183,7 @@ TEST(RouteCodecTest, RefusesTooManyNextHops) {
 // A route through a nexthop object names it (RTA_NH_ID) instead of its gateway; a dump answer
 // without the gateway (nexthop_compat_mode 0) gets it back from the resolver.
 TEST(RouteCodecTest, RouteThroughANexthopObjectNamesItsId) {
-  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, false, {{A("10.0.0.2"), 3, 1}}};
+  KernelRoute r{100, P("192.0.2.0/24"), 196, 20, RouteType::kUnicast, {{A("10.0.0.2"), 3, 1}}};
   std::vector<uint8_t> buf;
   ASSERT_TRUE(AppendRouteRequest(buf, {KernelOpType::kReplace, r}, 1, 42).ok());
   std::array<const nlattr*, RTA_MAX + 1> tb{};

@@ -37,6 +37,36 @@ StatusOr<IpAddr> AddrOf(const nlattr* a, uint8_t family) {
       {static_cast<const uint8_t*>(mnl_attr_get_payload(a)), mnl_attr_get_payload_len(a)});
 }
 
+uint8_t RtnOf(RouteType t) {
+  switch (t) {
+    case RouteType::kUnicast:
+      return RTN_UNICAST;
+    case RouteType::kBlackhole:
+      return RTN_BLACKHOLE;
+    case RouteType::kUnreachable:
+      return RTN_UNREACHABLE;
+    case RouteType::kProhibit:
+      return RTN_PROHIBIT;
+  }
+  return RTN_UNICAST;
+}
+
+// The types the FEA installs; nullopt for the others (local, broadcast, multicast, throw, ...).
+std::optional<RouteType> TypeOfRtn(uint8_t rtn) {
+  switch (rtn) {
+    case RTN_UNICAST:
+      return RouteType::kUnicast;
+    case RTN_BLACKHOLE:
+      return RouteType::kBlackhole;
+    case RTN_UNREACHABLE:
+      return RouteType::kUnreachable;
+    case RTN_PROHIBIT:
+      return RouteType::kProhibit;
+    default:
+      return std::nullopt;
+  }
+}
+
 bool IsU32(const nlattr* a) { return a != nullptr && mnl_attr_get_payload_len(a) == 4; }
 
 Status ParseMultipath(const nlattr* mp, uint8_t family, KernelRoute& r) {
@@ -111,10 +141,11 @@ Status AppendRouteRequest(std::vector<uint8_t>& out, const KernelOp& op, uint32_
   rtm->rtm_protocol = r.protocol;
   bool any_gateway = false;
   for (const auto& nh : r.nexthops) any_gateway |= nh.gateway.has_value();
+  const bool unicast = r.type == RouteType::kUnicast;
   rtm->rtm_scope =
-      (r.blackhole || any_gateway || r.prefix.is_v4() == false) ? RT_SCOPE_UNIVERSE : RT_SCOPE_LINK;
+      (!unicast || any_gateway || r.prefix.is_v4() == false) ? RT_SCOPE_UNIVERSE : RT_SCOPE_LINK;
   if (op.type == KernelOpType::kDelete) rtm->rtm_scope = RT_SCOPE_NOWHERE;
-  rtm->rtm_type = r.blackhole ? RTN_BLACKHOLE : RTN_UNICAST;
+  rtm->rtm_type = RtnOf(r.type);
   mnl_attr_put_u32(nlh, RTA_TABLE, r.table);
   PutAddr(nlh, RTA_DST, r.prefix.addr());
   mnl_attr_put_u32(nlh, RTA_PRIORITY, r.metric);
@@ -166,9 +197,8 @@ StatusOr<std::optional<KernelRoute>> ParseRouteMessage(const nlmsghdr* nlh,
   const auto* rtm = static_cast<const rtmsg*>(mnl_nlmsg_get_payload(nlh));
   if (rtm->rtm_family != AF_INET && rtm->rtm_family != AF_INET6)
     return std::optional<KernelRoute>();
-  if (rtm->rtm_type != RTN_UNICAST && rtm->rtm_type != RTN_BLACKHOLE) {
-    return std::optional<KernelRoute>();
-  }
+  const std::optional<RouteType> type = TypeOfRtn(rtm->rtm_type);
+  if (!type) return std::optional<KernelRoute>();
   if (rtm->rtm_flags & RTM_F_CLONED) return std::optional<KernelRoute>();
   std::array<const nlattr*, RTA_MAX + 1> tb{};
   if (!ParseMessageAttrs(nlh, sizeof(rtmsg), tb)) {
@@ -180,7 +210,7 @@ StatusOr<std::optional<KernelRoute>> ParseRouteMessage(const nlmsghdr* nlh,
   KernelRoute r;
   r.table = IsU32(tb[RTA_TABLE]) ? mnl_attr_get_u32(tb[RTA_TABLE]) : rtm->rtm_table;
   r.protocol = rtm->rtm_protocol;
-  r.blackhole = rtm->rtm_type == RTN_BLACKHOLE;
+  r.type = *type;
   r.metric = IsU32(tb[RTA_PRIORITY]) ? mnl_attr_get_u32(tb[RTA_PRIORITY]) : 0;
   IpAddr dst = IpAddr::Zero(family == AF_INET ? Family::kIpv4 : Family::kIpv6);
   if (tb[RTA_DST] != nullptr) {
@@ -189,7 +219,7 @@ StatusOr<std::optional<KernelRoute>> ParseRouteMessage(const nlmsghdr* nlh,
     dst = *a;
   }
   r.prefix = IpPrefix(dst, rtm->rtm_dst_len);
-  if (r.blackhole) return std::optional<KernelRoute>(std::move(r));
+  if (r.type != RouteType::kUnicast) return std::optional<KernelRoute>(std::move(r));
   if (tb[RTA_MULTIPATH] != nullptr) {
     if (Status s = ParseMultipath(tb[RTA_MULTIPATH], family, r); !s.ok()) return s;
     // A lone next hop has no weight (the kernel ignores it; our requests spell one next hop

@@ -37,7 +37,7 @@ void AppendDumpRequest(std::vector<uint8_t>& out, uint16_t type, uint8_t family,
 using NexthopResolver = std::function<std::optional<KernelNextHop>(uint32_t id)>;
 
 // Parses one RTM_NEWROUTE message. nullopt for routes the FEA never manages (local, broadcast,
-// multicast, unreachable, cloned, other families); an error for a malformed message. A route
+// multicast, throw, cloned, other families); an error for a malformed message. A route
 // through a nexthop object carries its next hops too unless net.ipv4.nexthop_compat_mode is 0;
 // then `resolve` (if set) reads them from the RTA_NH_ID.
 StatusOr<std::optional<KernelRoute>> ParseRouteMessage(const nlmsghdr* nlh,
