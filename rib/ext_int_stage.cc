@@ -6,9 +6,11 @@
 namespace strata::rib {
 
 ResolutionRef ExtIntStage::ResolutionVia(const IpAddr& nexthop, const RibRoute& igp) {
+  // A connected subnet, an interface route (no gateway) and a route that drops have no router to
+  // send to: the nexthop itself is the one.
+  const bool direct = igp.protocol() == kConnectedProtocol || igp.nexthop().is_zero();
   return ResolutionRef::Make(
-      Resolution{igp.protocol() == kConnectedProtocol ? nexthop : igp.forwarding_nexthop(),
-                 igp.prefix, igp.metric()});
+      Resolution{direct ? nexthop : igp.forwarding_nexthop(), igp.prefix, igp.metric()});
 }
 
 RouteRef ExtIntStage::Resolve(const RibRoute& ext, const Nexthop& nh) const {

@@ -21,7 +21,7 @@ size_t HashMultipath(const MultipathRef& m) {
     // Resolutions hash by value (equality compares them so).
     const IpAddr via = hop.resolution ? hop.resolution->nexthop : IpAddr();
     h = absl::HashOf(h, hop.nexthop.hi64(), hop.nexthop.lo64(), via.hi64(), via.lo64(),
-                     hop.ifname.id());
+                     hop.ifname.id(), hop.weight);
   }
   return h;
 }
@@ -42,6 +42,10 @@ Status ValidateMultipath(const IpAddr& first, const MultipathRef& m) {
         a == first || std::any_of(m->begin(), m->begin() + static_cast<ptrdiff_t>(i),
                                   [&](const MultipathHop& h) { return h.nexthop == a; });
     if (repeated) return InvalidArgument("multipath next hop " + a.ToString() + " given twice");
+    if ((*m)[i].weight < 1 || (*m)[i].weight > kMaxWeight) {
+      return InvalidArgument("multipath next hop " + a.ToString() + " has weight " +
+                             std::to_string((*m)[i].weight) + ", not 1..256");
+    }
   }
   return Status::Ok();
 }
@@ -49,7 +53,10 @@ Status ValidateMultipath(const IpAddr& first, const MultipathRef& m) {
 std::string MultipathToString(const MultipathRef& m) {
   if (!m || m->empty()) return "";
   std::string s = " multipath";
-  for (const MultipathHop& h : *m) s += " " + h.nexthop.ToString();
+  for (const MultipathHop& h : *m) {
+    s += " " + h.nexthop.ToString();
+    if (h.weight != 1) s += " weight " + std::to_string(h.weight);
+  }
   return s;
 }
 

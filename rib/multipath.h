@@ -24,12 +24,16 @@ namespace strata::rib {
 struct MultipathHop {
   IpAddr nexthop;            // as the protocol gave it
   ResolutionRef resolution;  // set by ExtInt when the hop resolves; null otherwise
-  Symbol ifname;             // the interface of the internal route it resolved through, if known
+  // The interface the protocol gave (static routes), or the one of the internal route it
+  // resolved through, if known.
+  Symbol ifname;
+  uint16_t weight = 1;  // its share of flows (1..256), as the protocol gave it
 
   friend bool operator==(const MultipathHop& a, const MultipathHop& b) {
     const bool same_resolution = a.resolution == b.resolution ||
                                  (a.resolution && b.resolution && *a.resolution == *b.resolution);
-    return a.nexthop == b.nexthop && a.ifname == b.ifname && same_resolution;
+    return a.nexthop == b.nexthop && a.ifname == b.ifname && a.weight == b.weight &&
+           same_resolution;
   }
 };
 
@@ -39,6 +43,8 @@ using MultipathRef = std::shared_ptr<const Multipath>;
 
 // The most next hops of a route, its own included (the FEA's and the kernel's limit).
 inline constexpr size_t kMaxNextHops = 64;
+// The largest weight of a next hop (the kernel's).
+inline constexpr uint16_t kMaxWeight = 256;
 
 inline MultipathRef MakeMultipath(Multipath hops) {
   if (hops.empty()) return nullptr;
@@ -50,10 +56,10 @@ bool SameMultipath(const MultipathRef& a, const MultipathRef& b);
 size_t HashMultipath(const MultipathRef& m);
 
 // The hops of a route whose own next hop is `first`: of its family, none twice nor equal to
-// `first`, at most kMaxNextHops - 1.
+// `first`, at most kMaxNextHops - 1, weights 1..kMaxWeight.
 Status ValidateMultipath(const IpAddr& first, const MultipathRef& m);
 
-// " multipath 192.0.2.2 192.0.2.3" ("" for none).
+// " multipath 192.0.2.2 192.0.2.3 weight 2" ("" for none; a weight only where not 1).
 std::string MultipathToString(const MultipathRef& m);
 
 }  // namespace strata::rib

@@ -27,7 +27,7 @@ RouteRef OriginTable::stamp(RibRoute route) const {
   RouteAttrs a = route.attrs();
   a.protocol = protocol_;
   a.kind = kind_;
-  a.admin_distance = admin_distance_;
+  if (!a.own_distance) a.admin_distance = admin_distance_;
   a.resolution.reset();
   route.set_attrs(a);
   route.generation = generation_;
@@ -157,7 +157,7 @@ bool OriginTable::restamp_slice() {
   for (size_t n = 0; n < slice_routes_ && !restamp_cursor_.at_end(); ++n, ++restamp_cursor_) {
     if (!restamp_cursor_.has_value()) continue;
     const StoredRoute& s = restamp_cursor_.value();
-    if (s.route->admin_distance() == admin_distance_) continue;
+    if (s.route->admin_distance() == admin_distance_ || s.route->attrs().own_distance) continue;
     RibRoute copy = *s.route;
     copy.set_admin_distance(admin_distance_);
     RouteRef fresh = MakeRoute(std::move(copy));

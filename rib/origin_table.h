@@ -45,7 +45,8 @@ class OriginTable : public RouteStage {
   bool busy() const;
 
   // A new route; AlreadyExists if the prefix holds a fresh route (a stale one is replaced).
-  // The table sets protocol, kind and admin_distance; resolution fields are cleared.
+  // The table sets protocol, kind and admin_distance (not a route's own_distance); resolution
+  // fields are cleared.
   Status add(RibRoute route);
   // Replaces the route for route.prefix; NotFound if there is none.
   Status replace(RibRoute route);

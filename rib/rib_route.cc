@@ -6,7 +6,15 @@ namespace strata::rib {
 
 std::string RibRoute::ToString() const {
   const RouteAttrs& a = attrs();
-  std::string s = prefix.ToString() + " via " + a.nexthop.ToString();
+  std::string s = prefix.ToString();
+  if (a.type != RouteType::kUnicast) {
+    s += " " + std::string(RouteTypeName(a.type));
+  } else if (a.nexthop.is_zero() && !a.ifname.empty()) {
+    s += " dev " + a.ifname.str();
+  } else {
+    s += " via " + a.nexthop.ToString();
+    if (a.weight != 1) s += " weight " + std::to_string(a.weight);
+  }
   if (a.resolution) s += " (resolved " + a.resolution->nexthop.ToString() + ")";
   s += " " + a.protocol.str() + " ad " + std::to_string(a.admin_distance) + " metric " +
        std::to_string(a.metric);
@@ -19,6 +27,18 @@ Status RibRoute::Validate() const {
   if (nexthop().family() != prefix.family()) {
     return InvalidArgument("nexthop " + nexthop().ToString() + " is not in the family of " +
                            prefix.ToString());
+  }
+  const RouteAttrs& a = attrs();
+  if (a.type != RouteType::kUnicast) {
+    if (!a.nexthop.is_zero() || a.multipath || !a.ifname.empty()) {
+      return InvalidArgument("a " + std::string(RouteTypeName(a.type)) + " route " +
+                             prefix.ToString() + " has no next hop and no interface");
+    }
+    return Status::Ok();
+  }
+  if (a.weight < 1 || a.weight > kMaxWeight) {
+    return InvalidArgument("nexthop " + a.nexthop.ToString() + " has weight " +
+                           std::to_string(a.weight) + ", not 1..256");
   }
   return ValidateMultipath(nexthop(), multipath());
 }

@@ -57,6 +57,57 @@ TEST(RibTest, ProtocolRegisteredAtRunTimeJoinsItsSide) {
   EXPECT_EQ(rib.lookup_route(P("10.9.0.0/16"))->protocol(), "babel");
 }
 
+// A floating static route: its own distance (250) keeps it behind the eBGP route (20) for the
+// same prefix; it takes over when that route goes and steps back when it returns. The table's
+// distance changing leaves a route's own alone.
+TEST(RibTest, FloatingStaticTakesOverWhenTheBgpRouteGoes) {
+  TaskScheduler sched;
+  FakeFea fea;
+  Rib rib(sched, fea);
+  ASSERT_TRUE(rib.add_route("connected", Route("192.168.1.0/24", "192.168.1.1")).ok());
+  RibRoute floating = Route("0.0.0.0/0", "192.168.1.9");
+  RouteAttrs a = floating.attrs();
+  a.admin_distance = 250;
+  a.own_distance = true;
+  floating.set_attrs(a);
+  ASSERT_TRUE(rib.add_route("static", floating).ok());
+  ASSERT_TRUE(rib.add_route("ebgp", Route("0.0.0.0/0", "192.168.1.7")).ok());
+  rib.flush_fea();
+  ASSERT_TRUE(fea.table.contains(P("0.0.0.0/0")));
+  EXPECT_EQ(fea.table[P("0.0.0.0/0")]->protocol(), "ebgp");
+
+  ASSERT_TRUE(rib.delete_route("ebgp", P("0.0.0.0/0")).ok());
+  rib.flush_fea();
+  EXPECT_EQ(fea.table[P("0.0.0.0/0")]->protocol(), "static");
+  EXPECT_EQ(fea.table[P("0.0.0.0/0")]->admin_distance(), 250u);
+  EXPECT_EQ(fea.table[P("0.0.0.0/0")]->forwarding_nexthop(), A("192.168.1.9"));
+
+  ASSERT_TRUE(rib.set_admin_distance("static", 2).ok());
+  sched.run_until_idle();
+  EXPECT_EQ(rib.lookup_route(P("0.0.0.0/0"))->admin_distance(), 250u);
+  ASSERT_TRUE(rib.add_route("ebgp", Route("0.0.0.0/0", "192.168.1.7")).ok());
+  rib.flush_fea();
+  EXPECT_EQ(fea.table[P("0.0.0.0/0")]->protocol(), "ebgp");
+  EXPECT_TRUE(fea.errors.empty());
+}
+
+// Interface routes (zero next hop, an interface) and routes that drop resolve an EGP next hop
+// inside them to the next hop itself, as a connected subnet does: there is no router to send to.
+TEST(RibTest, InterfaceAndDropRoutesResolveEgpNextHopsToThemselves) {
+  TaskScheduler sched;
+  FakeFea fea;
+  Rib rib(sched, fea);
+  RibRoute via_if = Route("10.3.0.0/16", "0.0.0.0");
+  via_if.set_ifname(Symbol("eth1"));
+  ASSERT_TRUE(via_if.Validate().ok());
+  ASSERT_TRUE(rib.add_route("static", via_if).ok());
+  ASSERT_TRUE(rib.add_route("ebgp", Route("203.0.113.0/24", "10.3.0.7")).ok());
+  const RouteRef r = rib.lookup_route(P("203.0.113.0/24"));
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->forwarding_nexthop(), A("10.3.0.7"));
+  EXPECT_EQ(r->ifname().str(), "eth1");
+}
+
 TEST(RibTest, LargeProtocolWithdrawalRunsInSlicesWhileOtherCallsAreAnswered) {
   constexpr int kRoutes = 200000;
   TaskScheduler sched;

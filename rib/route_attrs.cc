@@ -12,12 +12,28 @@ std::string_view ProtocolKindName(ProtocolKind k) {
   return k == ProtocolKind::kIgp ? "igp" : "egp";
 }
 
+std::string_view RouteTypeName(RouteType t) {
+  switch (t) {
+    case RouteType::kUnicast:
+      return "unicast";
+    case RouteType::kBlackhole:
+      return "blackhole";
+    case RouteType::kUnreachable:
+      return "unreachable";
+    case RouteType::kProhibit:
+      return "prohibit";
+  }
+  return "unicast";
+}
+
 bool operator==(const RouteAttrs& a, const RouteAttrs& b) {
   const bool same_resolution = a.resolution == b.resolution ||
                                (a.resolution && b.resolution && *a.resolution == *b.resolution);
   return same_resolution && a.protocol == b.protocol && a.ifname == b.ifname &&
          a.metric == b.metric && a.admin_distance == b.admin_distance && a.tag == b.tag &&
-         a.nexthop == b.nexthop && a.kind == b.kind && SameMultipath(a.multipath, b.multipath);
+         a.nexthop == b.nexthop && a.kind == b.kind && a.type == b.type &&
+         a.own_distance == b.own_distance && a.weight == b.weight &&
+         SameMultipath(a.multipath, b.multipath);
 }
 
 namespace attrs_detail {
@@ -39,7 +55,8 @@ Record& At(uint32_t id) {
 bool SameSet(const RouteAttrs& a, const RouteAttrs& b) {
   return a.resolution.identity() == b.resolution.identity() && a.protocol == b.protocol &&
          a.ifname == b.ifname && a.metric == b.metric && a.admin_distance == b.admin_distance &&
-         a.tag == b.tag && a.nexthop == b.nexthop && a.kind == b.kind &&
+         a.tag == b.tag && a.nexthop == b.nexthop && a.kind == b.kind && a.type == b.type &&
+         a.own_distance == b.own_distance && a.weight == b.weight &&
          SameMultipath(a.multipath, b.multipath);
 }
 
@@ -49,7 +66,8 @@ struct IdHash {
   size_t operator()(const RouteAttrs& a) const {
     return absl::HashOf(a.protocol.id(), a.ifname.id(), a.resolution.identity(), a.nexthop.hi64(),
                         a.nexthop.lo64(), a.nexthop.is_v4(), a.metric, a.admin_distance, a.tag,
-                        static_cast<uint8_t>(a.kind), HashMultipath(a.multipath));
+                        static_cast<uint8_t>(a.kind), static_cast<uint8_t>(a.type), a.own_distance,
+                        a.weight, HashMultipath(a.multipath));
   }
   size_t operator()(uint32_t id) const { return (*this)(At(id).attrs); }
 };

@@ -32,9 +32,17 @@ enum class ProtocolKind : uint8_t { kIgp, kEgp };
 
 std::string_view ProtocolKindName(ProtocolKind k);  // "igp" / "egp"
 
+// What a route does with packets: forwards them to its next hops (unicast), or drops them,
+// silently (blackhole) or telling the sender unreachable or administratively prohibited. A route
+// that drops has no next hop (its nexthop is the zero address of its family) and no interface.
+enum class RouteType : uint8_t { kUnicast, kBlackhole, kUnreachable, kProhibit };
+
+std::string_view RouteTypeName(RouteType t);  // "unicast", "blackhole", "unreachable", "prohibit"
+
 struct RouteAttrs {
   Symbol protocol;
-  // Outgoing interface name if the protocol knows it (connected routes do); may be empty.
+  // Outgoing interface name if the protocol knows it (connected routes do); may be empty. A route
+  // whose nexthop is the zero address goes out of it with no gateway (an interface route).
   Symbol ifname;
   // Set by ExtInt on an EGP route whose nexthop was resolved; null otherwise.
   ResolutionRef resolution;
@@ -45,6 +53,13 @@ struct RouteAttrs {
   uint32_t admin_distance = 0;
   uint32_t tag = 0;
   ProtocolKind kind = ProtocolKind::kIgp;
+  RouteType type = RouteType::kUnicast;
+  // The protocol gave this route its own admin distance (a floating static route): the origin
+  // table does not stamp its own over it.
+  bool own_distance = false;
+  // The share of flows `nexthop` gets among the route's next hops (1..256; multipath hops have
+  // their own).
+  uint16_t weight = 1;
   // Equal-cost multipath: the next hops besides `nexthop` (null: none). Compared and interned by
   // content, so the routes of one set share one attribute set.
   MultipathRef multipath;

@@ -39,15 +39,19 @@ void ChangeToProto(const FeaChange& c, fpb::RouteChange* out) {
   out->set_metric(r.metric());
   out->set_protocol(r.protocol().str());
   out->set_admin_distance(r.admin_distance());
+  out->set_type(TypeToProto(r.attrs().type));
+  if (r.attrs().type != RouteType::kUnicast) return;  // drops: no next hop
   fpb::NextHop* nh = out->add_nexthops();
   nh->set_interface(r.ifname().str());
-  // A connected subnet is reached on its interface; its route's nexthop is our own address.
-  if (r.protocol() != kConnectedProtocol)
+  nh->set_weight(r.attrs().weight);
+  // A connected subnet is reached on its interface; its route's nexthop is our own address. An
+  // interface route (zero nexthop) has no gateway either.
+  if (r.protocol() != kConnectedProtocol && !r.forwarding_nexthop().is_zero())
     ipc::AddrToProto(r.forwarding_nexthop(), nh->mutable_address());
   if (!r.multipath()) return;
-  // Equal-cost multipath: one next hop group, equal weights. A resolved route forwards through
-  // the hops that resolve (each once: two BGP next hops may resolve to one router); an internal
-  // one through its hops as given.
+  // Multipath: one next hop group, each hop with its weight (1 unless a static route gave one).
+  // A resolved route forwards through the hops that resolve (each once: two BGP next hops may
+  // resolve to one router); an internal one through its hops as given.
   std::vector<std::pair<IpAddr, Symbol>> sent = {{r.forwarding_nexthop(), r.ifname()}};
   for (const MultipathHop& hop : *r.multipath()) {
     if (r.resolution() && !hop.resolution) continue;
@@ -57,6 +61,7 @@ void ChangeToProto(const FeaChange& c, fpb::RouteChange* out) {
     sent.push_back(to);
     fpb::NextHop* more = out->add_nexthops();
     more->set_interface(to.second.str());
+    more->set_weight(hop.weight);
     ipc::AddrToProto(to.first, more->mutable_address());
   }
 }

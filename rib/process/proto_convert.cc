@@ -3,30 +3,99 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace strata::rib {
+
+StatusOr<RouteType> TypeFromProto(cpb::RouteType t) {
+  switch (t) {
+    case cpb::ROUTE_TYPE_UNSPECIFIED:
+    case cpb::ROUTE_TYPE_UNICAST:
+      return RouteType::kUnicast;
+    case cpb::ROUTE_TYPE_BLACKHOLE:
+      return RouteType::kBlackhole;
+    case cpb::ROUTE_TYPE_UNREACHABLE:
+      return RouteType::kUnreachable;
+    case cpb::ROUTE_TYPE_PROHIBIT:
+      return RouteType::kProhibit;
+    default:
+      return InvalidArgument("unknown route type " + std::to_string(static_cast<int>(t)));
+  }
+}
+
+cpb::RouteType TypeToProto(RouteType t) {
+  switch (t) {
+    case RouteType::kUnicast:
+      return cpb::ROUTE_TYPE_UNICAST;
+    case RouteType::kBlackhole:
+      return cpb::ROUTE_TYPE_BLACKHOLE;
+    case RouteType::kUnreachable:
+      return cpb::ROUTE_TYPE_UNREACHABLE;
+    case RouteType::kProhibit:
+      return cpb::ROUTE_TYPE_PROHIBIT;
+  }
+  return cpb::ROUTE_TYPE_UNICAST;
+}
 
 StatusOr<RibRoute> RouteFromProto(const v1::RouteEntry& e) {
   if (!e.has_prefix()) return InvalidArgument("route without a prefix");
   auto prefix = ipc::PrefixFromProto(e.prefix(), "prefix");
   if (!prefix.ok()) return prefix.status();
-  if (!e.has_nexthop()) return InvalidArgument("route " + prefix->ToString() + " has no nexthop");
-  auto nexthop = ipc::AddrFromProto(e.nexthop(), "nexthop");
-  if (!nexthop.ok()) return nexthop.status();
   RouteAttrs a;
-  a.nexthop = *nexthop;
+  auto type = TypeFromProto(e.type());
+  if (!type.ok()) return type.status();
+  a.type = *type;
   a.metric = e.metric();
   a.tag = e.tag();
   a.ifname = e.interface();
-  if (e.multipath_nexthops_size() > 0) {
-    Multipath hops;
-    hops.reserve(static_cast<size_t>(e.multipath_nexthops_size()));
-    for (const auto& m : e.multipath_nexthops()) {
-      auto hop = ipc::AddrFromProto(m, "multipath_nexthops");
-      if (!hop.ok()) return hop.status();
-      hops.push_back(MultipathHop{*hop, nullptr, Symbol()});
+  if (e.has_admin_distance()) {
+    a.admin_distance = e.admin_distance();
+    a.own_distance = true;
+  }
+  // The next hops in order: `nexthop`, then the multipath ones (the first of which stands for
+  // `nexthop` when it is unset).
+  std::vector<IpAddr> hops;
+  if (e.has_nexthop()) {
+    auto nexthop = ipc::AddrFromProto(e.nexthop(), "nexthop");
+    if (!nexthop.ok()) return nexthop.status();
+    hops.push_back(*nexthop);
+  }
+  for (const auto& m : e.multipath_nexthops()) {
+    auto hop = ipc::AddrFromProto(m, "multipath_nexthops");
+    if (!hop.ok()) return hop.status();
+    hops.push_back(*hop);
+  }
+  if (e.weights_size() > 0 && static_cast<size_t>(e.weights_size()) != hops.size()) {
+    return InvalidArgument("route " + prefix->ToString() + " has " +
+                           std::to_string(e.weights_size()) + " weights for " +
+                           std::to_string(hops.size()) + " next hops");
+  }
+  std::vector<uint16_t> weights;
+  for (uint32_t w : e.weights()) {
+    if (w < 1 || w > kMaxWeight) {
+      return InvalidArgument("route " + prefix->ToString() + ": weight " + std::to_string(w) +
+                             " is not 1..256");
     }
-    a.multipath = MakeMultipath(std::move(hops));
+    weights.push_back(static_cast<uint16_t>(w));
+  }
+  weights.resize(hops.size(), 1);
+  if (hops.empty()) {
+    // A route that drops, or an interface route: no gateway.
+    if (a.type == RouteType::kUnicast && a.ifname.empty()) {
+      return InvalidArgument("route " + prefix->ToString() + " has no nexthop");
+    }
+    a.nexthop = IpAddr::Zero(prefix->family());
+  } else {
+    a.nexthop = hops[0];
+    a.weight = weights[0];
+  }
+  if (hops.size() > 1) {
+    Multipath more;
+    more.reserve(hops.size() - 1);
+    for (size_t i = 1; i < hops.size(); ++i) {
+      more.push_back(MultipathHop{hops[i], nullptr, a.ifname, weights[i]});
+    }
+    a.multipath = MakeMultipath(std::move(more));
   }
   RibRoute r(*prefix, a);
   if (Status s = r.Validate(); !s.ok()) return s;
@@ -42,9 +111,12 @@ void RouteToProto(const RibRoute& r, v1::Route* out) {
   out->set_protocol(r.protocol().str());
   out->set_tag(r.tag());
   out->set_interface(r.ifname().str());
+  out->set_type(TypeToProto(r.attrs().type));
+  out->set_weight(r.attrs().weight);
   if (const MultipathRef& m = r.multipath()) {
     for (const MultipathHop& hop : *m) {
       v1::MultipathNexthop* o = out->add_multipath();
+      o->set_weight(hop.weight);
       ipc::AddrToProto(hop.nexthop, o->mutable_nexthop());
       if (hop.resolution) ipc::AddrToProto(hop.resolution->nexthop, o->mutable_resolved_nexthop());
     }

@@ -216,6 +216,88 @@ TEST_F(RibServiceTest, BatchesReachTheFeaAndItsDeathThenRebirthResyncs) {
   EXPECT_EQ(fea_->bad_changes, 0u);
 }
 
+// Static routes of every kind, as rtrmgr's template sends them (next hops all in
+// multipath_nexthops, weights beside them, a type by its short name): the RIB lists them as
+// given and the FEA gets weighted next hops, an interface without a gateway, and types with no
+// next hop. Contradictions are refused whole.
+TEST_F(RibServiceTest, StaticRoutesOfEveryKindReachTheFea) {
+  StartFea();
+  ASSERT_TRUE(RunUntil([&] { return rib_->fea().ready(); }));
+  rpb::RouteEntry ecmp;
+  ipc::PrefixToProto(P("10.0.0.0/8"), ecmp.mutable_prefix());
+  ipc::AddrToProto(A("192.0.2.1"), ecmp.add_multipath_nexthops());
+  ipc::AddrToProto(A("192.0.2.2"), ecmp.add_multipath_nexthops());
+  ecmp.add_weights(2);
+  ecmp.add_weights(1);
+  ecmp.set_admin_distance(5);
+  rpb::RouteEntry via_if;
+  ipc::PrefixToProto(P("10.3.0.0/16"), via_if.mutable_prefix());
+  via_if.set_interface("eth1");
+  rpb::RouteEntry hole;
+  ipc::PrefixToProto(P("10.1.0.0/16"), hole.mutable_prefix());
+  hole.set_type(strata::common::v1::ROUTE_TYPE_BLACKHOLE);
+  rpb::RouteEntry prohibit = hole;
+  ipc::PrefixToProto(P("10.4.0.0/16"), prohibit.mutable_prefix());
+  prohibit.set_type(strata::common::v1::ROUTE_TYPE_PROHIBIT);
+  ASSERT_TRUE(AddRoutes("static", {ecmp, via_if, hole, prohibit}).ok());
+  ASSERT_TRUE(RunUntil([&] { return FeaRoutes() == 4; }));
+  EXPECT_EQ(fea_->bad_changes, 0u);
+
+  const auto& e = fea_->routes["red"].at(P("10.0.0.0/8"));
+  ASSERT_EQ(e.nexthops_size(), 2);
+  EXPECT_EQ(*ipc::AddrFromProto(e.nexthops(0).address(), "n"), A("192.0.2.1"));
+  EXPECT_EQ(e.nexthops(0).weight(), 2u);
+  EXPECT_EQ(*ipc::AddrFromProto(e.nexthops(1).address(), "n"), A("192.0.2.2"));
+  EXPECT_EQ(e.nexthops(1).weight(), 1u);
+  EXPECT_EQ(e.admin_distance(), 5u);
+  EXPECT_EQ(e.type(), strata::common::v1::ROUTE_TYPE_UNICAST);
+  const auto& i = fea_->routes["red"].at(P("10.3.0.0/16"));
+  ASSERT_EQ(i.nexthops_size(), 1);
+  EXPECT_FALSE(i.nexthops(0).has_address());
+  EXPECT_EQ(i.nexthops(0).interface(), "eth1");
+  const auto& h = fea_->routes["red"].at(P("10.1.0.0/16"));
+  EXPECT_EQ(h.type(), strata::common::v1::ROUTE_TYPE_BLACKHOLE);
+  EXPECT_EQ(h.nexthops_size(), 0);
+  EXPECT_EQ(fea_->routes["red"].at(P("10.4.0.0/16")).type(),
+            strata::common::v1::ROUTE_TYPE_PROHIBIT);
+
+  auto listed = Lookup("10.9.9.9");
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_EQ(listed->weight(), 2u);
+  ASSERT_EQ(listed->multipath_size(), 1);
+  EXPECT_EQ(listed->multipath(0).weight(), 1u);
+  EXPECT_EQ(listed->admin_distance(), 5u);
+  EXPECT_EQ(Lookup("10.4.0.1")->type(), strata::common::v1::ROUTE_TYPE_PROHIBIT);
+
+  // The static table's distance does not reach a route with its own.
+  rpb::SetAdminDistanceRequest dist;
+  dist.set_protocol("static");
+  dist.set_admin_distance(7);
+  ASSERT_TRUE(
+      (Call<rpb::SetAdminDistanceRequest, rpb::SetAdminDistanceReply>("set_admin_distance", dist))
+          .first.ok());
+  ASSERT_TRUE(RunUntil([&] { return Lookup("10.1.0.1")->admin_distance() == 7u; }));
+  EXPECT_EQ(Lookup("10.9.9.9")->admin_distance(), 5u);
+
+  // Refused whole: a drop with a next hop, weights that do not match, a weight of 0, nothing.
+  rpb::RouteEntry drop_with_hop = hole;
+  ipc::PrefixToProto(P("10.5.0.0/16"), drop_with_hop.mutable_prefix());
+  ipc::AddrToProto(A("192.0.2.1"), drop_with_hop.mutable_nexthop());
+  rpb::RouteEntry bad_weights = ecmp;
+  ipc::PrefixToProto(P("10.6.0.0/16"), bad_weights.mutable_prefix());
+  bad_weights.add_weights(1);
+  rpb::RouteEntry zero_weight = ecmp;
+  ipc::PrefixToProto(P("10.7.0.0/16"), zero_weight.mutable_prefix());
+  zero_weight.set_weights(0, 0);
+  rpb::RouteEntry nothing;
+  ipc::PrefixToProto(P("10.8.0.0/16"), nothing.mutable_prefix());
+  for (const auto& bad : {drop_with_hop, bad_weights, zero_weight, nothing}) {
+    EXPECT_EQ(AddRoutes("static", {Entry("172.20.0.0/16", "192.0.2.1"), bad}).code(),
+              StatusCode::kInvalidArgument);
+  }
+  EXPECT_FALSE(Lookup("172.20.0.1").has_value());
+}
+
 TEST_F(RibServiceTest, ConnectedRoutesFollowTheFeasInterfaces) {
   fea_interfaces_ = {Ifc("eth0", true, "red", "192.168.1.1", 24),
                      Ifc("eth1", true, "blue", "192.168.2.1", 24)};
