@@ -63,6 +63,10 @@ virtual-router red {
         distance 5;
         route 192.0.2.0/24 { next-hop 127.0.0.1; }
         route 2001:db8::/32 { next-hop 2001:db8::1; }
+        route 10.0.0.0/8 { next-hop 127.0.0.2 { weight 2; } next-hop 127.0.0.3; distance 250; }
+        route 10.1.0.0/16 { interface lo; }
+        route 10.2.0.0/16 { blackhole; }
+        route 10.3.0.0/16 { reject prohibit; }
     }
     bgp {
         local-as 65001;

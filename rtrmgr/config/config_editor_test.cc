@@ -24,6 +24,9 @@ TEST(ConfigEditorTest, SetCreatesPathAndReplacesLeaf) {
   ConfigNode root;
   ASSERT_TRUE(
       ed.Set(root, Split("virtual-router red static route 192.0.2.0/24 next-hop 10.0.0.2")).ok());
+  ASSERT_TRUE(ed.Set(root, Split("virtual-router red static route 192.0.2.0/24 metric 5")).ok());
+  ASSERT_TRUE(ed.Set(root, Split("virtual-router red static route 192.0.2.0/24 metric 7")).ok());
+  // Next hops are keys, as in Junos: another one adds to the route (multipath).
   ASSERT_TRUE(
       ed.Set(root, Split("virtual-router red static route 192.0.2.0/24 next-hop 10.0.0.3")).ok());
   ASSERT_TRUE(ed.Set(root, Split("virtual-router red table-id 100")).ok());
@@ -34,6 +37,8 @@ TEST(ConfigEditorTest, SetCreatesPathAndReplacesLeaf) {
             "virtual-router red {\n"
             "    static {\n"
             "        route 192.0.2.0/24 {\n"
+            "            next-hop 10.0.0.2;\n"
+            "            metric 7;\n"
             "            next-hop 10.0.0.3;\n"
             "        }\n"
             "    }\n"
@@ -120,9 +125,20 @@ TEST(ConfigEditorTest, HelpDescribesNodeAndChildren) {
   auto help = ed.Help(Split("virtual-router red static route 192.0.2.0/24"));
   ASSERT_TRUE(help.ok()) << help.status().ToString();
   EXPECT_EQ(*help,
-            "route <prefix>: A static route to PREFIX.\n"
+            "route <prefix>: A static route to PREFIX: to next hops (several: multipath, each "
+            "with its weight), out of an interface, or dropping (blackhole, reject).\n"
             "  type: prefix\n"
-            "  next-hop <ipaddr>               Address of the next router. (mandatory)\n"
+            "  next-hop <ipaddr>               A router to forward to; several next hops share "
+            "the flows by weight (multipath).\n"
+            "  interface <identifier>          The interface of the VR the route leaves by: "
+            "alone, the destination is attached to it (no gateway); with next hops, they are "
+            "reached through it.\n"
+            "  blackhole <enum>                Drop what the route matches, silently.\n"
+            "  reject <enum>                   Drop what the route matches and tell the sender: "
+            "ICMP unreachable, or administratively prohibited.\n"
+            "  distance <u32>                  Administrative distance of this route instead of "
+            "the static one (a floating static route: 250 stays behind a BGP route and takes "
+            "over when it goes).\n"
             "  metric <u32>                    Route metric.\n");
   auto leaf = ed.Help(Split("virtual-router red bgp port"));
   ASSERT_TRUE(leaf.ok());
@@ -138,6 +154,9 @@ TEST(ConfigCompareTest, ShowsJunosStyleDiff) {
       "bgp { local-as 1; router-id 1.1.1.1; peer 10.0.0.2 { as 2; } } }");
   ConfigEditor ed(RealTemplates());
   ConfigNode candidate = running;
+  ASSERT_TRUE(
+      ed.Delete(candidate, Split("virtual-router red static route 192.0.2.0/24 next-hop 10.0.0.2"))
+          .ok());
   ASSERT_TRUE(ed.Set(candidate, Split("virtual-router red static route 192.0.2.0/24 next-hop "
                                       "10.0.0.3"))
                   .ok());

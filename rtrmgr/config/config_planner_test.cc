@@ -50,37 +50,39 @@ const std::string kRib = "finder://rib.red/rib/1.0/";
 const std::string kBgp = "finder://bgp.red/bgp/1.0/";
 
 TEST(ConfigPlannerTest, FreshStartCreatesEverythingInProcessOrder) {
-  EXPECT_EQ(Plan("", kBase),
-            (std::vector<std::string>{
-                "create fea virtual-router red: " + kFea +
-                    "add_vr?vr:txt=red&table_id:u32=100&move_table:bool=true undo " + kFea +
-                    "delete_vr?vr:txt=red",
-                // Set explicitly: a no-op after add_vr, but what makes setting it later work.
-                "create fea virtual-router red table-id: " + kFea +
-                    "set_vr_table?vr:txt=red&table_id:u32=100 undo " + kFea +
-                    "set_vr_table?vr:txt=red&table_id:u32=0",
-                "create fea virtual-router red interface veth1: " + kFea +
-                    "bind_interface?interface:txt=veth1&vr:txt=red undo " + kFea +
-                    "unbind_interface?interface:txt=veth1&vr:txt=red",
-                "create rib.red virtual-router red static: " + kRib +
-                    "add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP undo " + kRib +
-                    "delete_origin_table?protocol:txt=static",
-                "create rib.red virtual-router red static route 192.0.2.0/24: " + kRib +
-                    "add_routes?protocol:txt=static&routes.0.prefix:ipv4net=192.0.2.0/24&routes."
-                    "0.nexthop:ipv4=10.0.0.2&routes.0.metric:u32=1 undo " +
-                    kRib + "delete_routes?protocol:txt=static&prefixes:list<ipv4net>=192.0.2.0/24",
-                "create bgp.red virtual-router red bgp: " + kBgp +
-                    "set_local_config?local_as:u32=65001&router_id:ipv4=10.0.0.1&port:u32=179",
-                "create bgp.red virtual-router red bgp peer 10.0.0.2: " + kBgp +
-                    "add_peer?peer:ipv4=10.0.0.2&peer_as:u32=65002&peer_port:u32=179&hold_time:"
-                    "u32=90&passive:bool=false&next_hop_self:bool=false&disabled:bool=false&long_"
-                    "lived_stale_time:u32=0 undo " +
-                    kBgp + "delete_peer?peer:ipv4=10.0.0.2",
-                "create bgp.red virtual-router red bgp peer 10.0.0.2 import: " + kBgp +
-                    "set_peer_policy?peer:ipv4=10.0.0.2&direction:txt=import&policy:txt=accept-"
-                    "all undo " +
-                    kBgp + "clear_peer_policy?peer:ipv4=10.0.0.2&direction:txt=import",
-            }));
+  EXPECT_EQ(
+      Plan("", kBase),
+      (std::vector<std::string>{
+          "create fea virtual-router red: " + kFea +
+              "add_vr?vr:txt=red&table_id:u32=100&move_table:bool=true undo " + kFea +
+              "delete_vr?vr:txt=red",
+          // Set explicitly: a no-op after add_vr, but what makes setting it later work.
+          "create fea virtual-router red table-id: " + kFea +
+              "set_vr_table?vr:txt=red&table_id:u32=100 undo " + kFea +
+              "set_vr_table?vr:txt=red&table_id:u32=0",
+          "create fea virtual-router red interface veth1: " + kFea +
+              "bind_interface?interface:txt=veth1&vr:txt=red undo " + kFea +
+              "unbind_interface?interface:txt=veth1&vr:txt=red",
+          "create rib.red virtual-router red static: " + kRib +
+              "add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP undo " + kRib +
+              "delete_origin_table?protocol:txt=static",
+          "create rib.red virtual-router red static route 192.0.2.0/24: " + kRib +
+              "add_routes?protocol:txt=static&routes.0.prefix:ipv4net=192.0.2.0/24&routes."
+              "0.multipath_nexthops:list<ipv4>=10.0.0.2&routes.0.weights:list<u32>=1&routes.0."
+              "metric:u32=1 undo " +
+              kRib + "delete_routes?protocol:txt=static&prefixes:list<ipv4net>=192.0.2.0/24",
+          "create bgp.red virtual-router red bgp: " + kBgp +
+              "set_local_config?local_as:u32=65001&router_id:ipv4=10.0.0.1&port:u32=179",
+          "create bgp.red virtual-router red bgp peer 10.0.0.2: " + kBgp +
+              "add_peer?peer:ipv4=10.0.0.2&peer_as:u32=65002&peer_port:u32=179&hold_time:"
+              "u32=90&passive:bool=false&next_hop_self:bool=false&disabled:bool=false&long_"
+              "lived_stale_time:u32=0 undo " +
+              kBgp + "delete_peer?peer:ipv4=10.0.0.2",
+          "create bgp.red virtual-router red bgp peer 10.0.0.2 import: " + kBgp +
+              "set_peer_policy?peer:ipv4=10.0.0.2&direction:txt=import&policy:txt=accept-"
+              "all undo " +
+              kBgp + "clear_peer_policy?peer:ipv4=10.0.0.2&direction:txt=import",
+      }));
 }
 
 TEST(ConfigPlannerTest, EqualTreesNeedNothing) { EXPECT_TRUE(Plan(kBase, kBase).empty()); }
@@ -101,13 +103,36 @@ TEST(ConfigPlannerTest, AddPeer) {
 TEST(ConfigPlannerTest, ChangeStaticNextHopReplacesTheRoute) {
   std::string candidate = Replace(kBase, "next-hop 10.0.0.2", "next-hop 10.0.0.3");
   const std::string args =
-      "replace_routes?protocol:txt=static&routes.0.prefix:ipv4net=192.0.2.0/24&routes.0.nexthop:"
-      "ipv4=";
+      "replace_routes?protocol:txt=static&routes.0.prefix:ipv4net=192.0.2.0/24&routes.0."
+      "multipath_nexthops:list<ipv4>=";
+  const std::string rest = "&routes.0.weights:list<u32>=1&routes.0.metric:u32=1";
   EXPECT_EQ(Plan(kBase, candidate),
             (std::vector<std::string>{"change rib.red virtual-router red static route "
                                       "192.0.2.0/24: " +
-                                      kRib + args + "10.0.0.3&routes.0.metric:u32=1 undo " + kRib +
-                                      args + "10.0.0.2&routes.0.metric:u32=1"}));
+                                      kRib + args + "10.0.0.3" + rest + " undo " + kRib + args +
+                                      "10.0.0.2" + rest}));
+}
+
+// A next hop added to a route, or its weight changed, replaces the route with all its next
+// hops and their weights in order.
+TEST(ConfigPlannerTest, StaticNextHopsAndWeightsReplaceTheRoute) {
+  std::string candidate =
+      Replace(kBase, "next-hop 10.0.0.2;", "next-hop 10.0.0.2 { weight 3; } next-hop 10.0.0.4;");
+  const std::string args =
+      "replace_routes?protocol:txt=static&routes.0.prefix:ipv4net=192.0.2.0/24&routes.0."
+      "multipath_nexthops:list<ipv4>=";
+  EXPECT_EQ(Plan(kBase, candidate),
+            (std::vector<std::string>{
+                "change rib.red virtual-router red static route 192.0.2.0/24: " + kRib + args +
+                "10.0.0.2,10.0.0.4&routes.0.weights:list<u32>=3,1&routes.0.metric:u32=1 undo " +
+                kRib + args + "10.0.0.2&routes.0.weights:list<u32>=1&routes.0.metric:u32=1"}));
+  std::string drop = Replace(kBase, "next-hop 10.0.0.2;", "reject prohibit; distance 250;");
+  EXPECT_EQ(Plan(kBase, drop),
+            (std::vector<std::string>{
+                "change rib.red virtual-router red static route 192.0.2.0/24: " + kRib +
+                "replace_routes?protocol:txt=static&routes.0.prefix:ipv4net=192.0.2.0/24&routes.0."
+                "type:txt=prohibit&routes.0.admin_distance:u32=250&routes.0.metric:u32=1 undo " +
+                kRib + args + "10.0.0.2&routes.0.weights:list<u32>=1&routes.0.metric:u32=1"}));
 }
 
 TEST(ConfigPlannerTest, LeafWithOwnXrlsIsChangedOrDeleted) {
@@ -158,7 +183,8 @@ TEST(ConfigPlannerTest, AddAndDeleteVirtualRouters) {
           "delete rib.green virtual-router green static route 10.9.0.0/16: " + gr +
               "delete_routes?protocol:txt=static&prefixes:list<ipv4net>=10.9.0.0/16 undo " + gr +
               "add_routes?protocol:txt=static&routes.0.prefix:ipv4net=10.9.0.0/16&routes.0."
-              "nexthop:ipv4=10.0.0.9&routes.0.metric:u32=1",
+              "multipath_nexthops:list<ipv4>=10.0.0.9&routes.0.weights:list<u32>=1&routes.0."
+              "metric:u32=1",
           "delete rib.green virtual-router green static: " + gr +
               "delete_origin_table?protocol:txt=static undo " + gr +
               "add_origin_table?protocol:txt=static&kind:txt=PROTOCOL_KIND_IGP",
@@ -176,7 +202,8 @@ TEST(ConfigPlannerTest, AddAndDeleteVirtualRouters) {
               "delete_origin_table?protocol:txt=static",
           "create rib.blue virtual-router blue static route 2001:db8::/32: " + br +
               "add_routes?protocol:txt=static&routes.0.prefix:ipv6net=2001:db8::/32&routes.0."
-              "nexthop:ipv6=fe80::1&routes.0.metric:u32=7 undo " +
+              "multipath_nexthops:list<ipv6>=fe80::1&routes.0.weights:list<u32>=1&routes.0."
+              "metric:u32=7 undo " +
               br + "delete_routes?protocol:txt=static&prefixes:list<ipv6net>=2001:db8::/32",
       }));
 }

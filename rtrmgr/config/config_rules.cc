@@ -20,6 +20,17 @@ const std::vector<RuleInfo>& ConfigRules::All() {
        "the kernel's own tables: routes in local decide which addresses are this host's"},
       {"static-next-hop-family", false, "a static route whose next hop is of the other family",
        "a next hop is reached in the route's own family (strata-rib refuses the route)"},
+      {"static-route-empty", false,
+       "a static route with no next-hop, interface, blackhole or reject",
+       "a route must say where packets go, or that they are dropped"},
+      {"static-drop-conflict", false,
+       "a static route that is blackhole or reject and has next hops, an interface, or both",
+       "a route that drops forwards nowhere, and drops one way (strata-fea refuses next hops on "
+       "it)"},
+      {"static-interface-not-in-vr", false,
+       "a static route's interface not bound to its virtual-router",
+       "the VR's kernel table and FIB forward only out of its own interfaces (strata-fea refuses "
+       "the route)"},
       // BGP, per VR.
       {"bgp-router-id-zero", false, "router-id 0.0.0.0",
        "RFC 6286 2.1: the BGP Identifier is a non-zero 32-bit value"},

@@ -59,6 +59,18 @@ std::vector<Case> Cases() {
       {"static-next-hop-family",
        "virtual-router red { static { route 10.0.0.0/8 { next-hop 2001:db8::1; } } }\n",
        "test.conf:1:59: next-hop 2001:db8::1 is not of the family of route 10.0.0.0/8"},
+      {"static-route-empty", "virtual-router red { static { route 10.0.0.0/8 { metric 5; } } }\n",
+       "test.conf:1:31: route 10.0.0.0/8 has no next-hop, interface, blackhole or reject: it "
+       "would lead nowhere"},
+      {"static-drop-conflict",
+       "virtual-router red { static { route 10.0.0.0/8 { next-hop 192.0.2.1; blackhole; } } }\n",
+       "test.conf:1:70: route 10.0.0.0/8 is blackhole and has a next-hop: a route that drops "
+       "forwards nowhere"},
+      {"static-interface-not-in-vr",
+       "interfaces { interface eth1; }\n"
+       "virtual-router red { static { route 10.0.0.0/8 { interface eth1; } } }\n",
+       "test.conf:2:60: interface 'eth1' is not bound to virtual-router 'red': a route leaves by "
+       "an interface of its VR"},
       {"bgp-router-id-zero", "virtual-router red { bgp { local-as 65001; router-id 0.0.0.0; } }\n",
        "test.conf:1:54: router-id 0.0.0.0: the BGP Identifier must be non-zero (RFC 6286)"},
       {"bgp-cluster-id-zero",
@@ -251,6 +263,19 @@ TEST(ConfigRulesTest, LegalNeighboursOfEachRuleAreClean) {
       "virtual-router blue { bgp { local-as 2; router-id 1.1.1.2; listen-address 127.0.0.3; } }\n"
       "virtual-router green { bgp { local-as 3; router-id 1.1.1.3; listen-address ::; } }\n"
       "virtual-router white { bgp { local-as 4; router-id 1.1.1.4; port 1179; } }\n",
+      // Static routes of every kind: weighted next hops (and the single next-hop form), next
+      // hops through a bound interface, an interface alone, blackhole, both rejects, a floating
+      // distance.
+      "interfaces { interface eth1; }\n"
+      "virtual-router red { interface eth1; static {\n"
+      "route 10.0.0.0/8 { next-hop 192.0.2.1 { weight 2; } next-hop 192.0.2.2; distance 5; }\n"
+      "route 10.9.0.0/16 { next-hop 192.0.2.1; }\n"
+      "route 10.8.0.0/16 { next-hop 192.0.2.1; interface eth1; distance 250; }\n"
+      "route 10.3.0.0/16 { interface eth1; }\n"
+      "route 10.1.0.0/16 { blackhole; }\n"
+      "route 10.2.0.0/16 { reject; } route 10.4.0.0/16 { reject prohibit; }\n"
+      "route 2001:db8:1::/48 { next-hop 2001:db8::1 { weight 256; } next-hop 2001:db8::2; }\n"
+      "} }\n",
       // Multipath at its defaults; iBGP multipath with an iBGP peer.
       Bgp("multipath { }"),
       Bgp("multipath { maximum-paths 1; maximum-paths-ibgp 64; multiple-as true; }\n"
@@ -275,6 +300,18 @@ TEST(ConfigRulesTest, LegalNeighboursOfEachRuleAreClean) {
       "large-community-add 1:2:3; next-hop 192.0.2.1; } } } }\n",
   };
   for (const std::string& c : configs) EXPECT_EQ(Findings(c), "") << c;
+}
+
+// Static next-hop weights outside 1..256 are refused where they are written.
+TEST(ConfigRulesTest, StaticWeightsOutOfRangeAreRefusedAtTheirPosition) {
+  for (const char* w : {"0", "257"}) {
+    const std::string f = Findings(
+        std::string(
+            "virtual-router red { static { route 10.0.0.0/8 { next-hop 192.0.2.1 { weight ") +
+        w + "; } } } }\n");
+    EXPECT_NE(f.find("test.conf:1:78"), std::string::npos) << f;
+    EXPECT_NE(f.find("1..256"), std::string::npos) << f;
+  }
 }
 
 // Path counts outside 1..64 are refused where they are written.

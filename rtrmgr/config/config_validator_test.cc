@@ -75,17 +75,17 @@ TEST(ConfigValidatorTest, ValidateFileNamesThePath) {
 TEST(ConfigValidatorTest, ReferenceToUndefinedVrIsRejected) {
   // A template whose node refers to virtual routers (route leaking between VRs).
   auto t = TemplateTree::LoadTexts({{"t.tmpl",
-                                     "virtual-router { %key identifier; static { route { "
+                                     "virtual-router { %key identifier; leak { route { "
                                      "%key prefix; next-table { %type identifier; "
                                      "%ref \"virtual-router\"; } } } }"}});
   ASSERT_TRUE(t.ok()) << t.status().ToString();
   ConfigValidator v(*t);
   auto good = MustParse(
-      "virtual-router red { static { route 10.0.0.0/8 { next-table blue; } } }\n"
+      "virtual-router red { leak { route 10.0.0.0/8 { next-table blue; } } }\n"
       "virtual-router blue;\n");
   EXPECT_TRUE(v.Check(good).ok());
-  auto bad = MustParse("virtual-router red { static { route 10.0.0.0/8 { next-table green; } } }");
-  EXPECT_EQ(v.Check(bad).message(), "test.conf:1:61: 'green' is not a defined 'virtual-router'");
+  auto bad = MustParse("virtual-router red { leak { route 10.0.0.0/8 { next-table green; } } }");
+  EXPECT_EQ(v.Check(bad).message(), "test.conf:1:59: 'green' is not a defined 'virtual-router'");
 }
 
 TEST(ConfigValidatorTest, CanonicalKeysAreDuplicates) {

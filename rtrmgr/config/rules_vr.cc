@@ -18,18 +18,62 @@ std::string FirstAt(const SourcePos& pos) {
   return at.empty() ? "" : " (" + at + ")";
 }
 
+// What a static route forwards to must be one thing: next hops (and an interface to reach them
+// by), an interface alone, or a drop (blackhole, reject).
+void CheckStaticRoute(const ConfigNode& vr, const ConfigNode& route, const std::string& path,
+                      RuleContext& ctx) {
+  auto prefix = RuleContext::PrefixText(route.first_arg());
+  const ConfigNode* first_hop = nullptr;
+  for (const ConfigNode& hop : route.children()) {
+    if (hop.keyword() != "next-hop" || hop.args().empty()) continue;
+    if (first_hop == nullptr) first_hop = &hop;
+    auto nh = RuleContext::AddrText(hop.first_arg());
+    if (!prefix || !nh || prefix->family() == nh->family()) continue;
+    ctx.Report(
+        "static-next-hop-family", RuleContext::ValuePos(hop), path,
+        "next-hop " + nh->ToString() + " is not of the family of route " + prefix->ToString());
+  }
+  const ConfigNode* iface = RuleContext::Leaf(&route, "interface");
+  const ConfigNode* blackhole = RuleContext::Leaf(&route, "blackhole");
+  const ConfigNode* reject = RuleContext::Leaf(&route, "reject");
+  const ConfigNode* drop = blackhole != nullptr ? blackhole : reject;
+  if (first_hop == nullptr && iface == nullptr && drop == nullptr) {
+    ctx.Report("static-route-empty", route.pos(), path,
+               "route " + route.first_arg() +
+                   " has no next-hop, interface, blackhole or reject: it would lead nowhere");
+  }
+  if (blackhole != nullptr && reject != nullptr) {
+    ctx.Report(
+        "static-drop-conflict", RuleContext::Later(*blackhole, *reject).pos(), path,
+        "route " + route.first_arg() + " is both blackhole and reject: a route drops one way");
+  }
+  const ConfigNode* forward = first_hop != nullptr ? first_hop : iface;
+  if (drop != nullptr && forward != nullptr) {
+    ctx.Report("static-drop-conflict", RuleContext::Later(*drop, *forward).pos(), path,
+               "route " + route.first_arg() + " is " + drop->keyword() + " and has " +
+                   (forward == iface ? "an interface" : "a next-hop") +
+                   ": a route that drops forwards nowhere");
+  }
+  if (iface != nullptr && !iface->args().empty()) {
+    bool bound = false;
+    for (const ConfigNode& b : vr.children()) {
+      bound |=
+          b.keyword() == "interface" && !b.args().empty() && b.first_arg() == iface->first_arg();
+    }
+    if (!bound) {
+      ctx.ReportAt("static-interface-not-in-vr", *iface, path,
+                   "interface '" + iface->first_arg() + "' is not bound to virtual-router '" +
+                       vr.first_arg() + "': a route leaves by an interface of its VR");
+    }
+  }
+}
+
 void CheckStatic(const ConfigNode& vr, const std::string& vr_path, RuleContext& ctx) {
   const ConfigNode* stat = vr.FindChild("static");
   if (stat == nullptr) return;
   for (const ConfigNode& route : stat->children()) {
-    if (route.keyword() != "route") continue;
-    auto prefix = RuleContext::PrefixText(route.first_arg());
-    const ConfigNode* nh_leaf = RuleContext::Leaf(&route, "next-hop");
-    auto nh = RuleContext::Addr(nh_leaf);
-    if (!prefix || !nh || prefix->family() == nh->family()) continue;
-    ctx.ReportAt(
-        "static-next-hop-family", *nh_leaf, vr_path + " static route " + route.first_arg(),
-        "next-hop " + nh->ToString() + " is not of the family of route " + prefix->ToString());
+    if (route.keyword() != "route" || route.args().empty()) continue;
+    CheckStaticRoute(vr, route, vr_path + " static route " + route.first_arg(), ctx);
   }
 }
 

@@ -20,7 +20,8 @@ TEST(TemplateTreeTest, MergesFilesIntoOneSchema) {
   ASSERT_NE(route, nullptr);
   EXPECT_EQ(route->process, "rib");  // inherited from static
   EXPECT_EQ(route->value.type, ValueType::kPrefix);
-  EXPECT_TRUE(t.FindPath("virtual-router static route next-hop")->mandatory);
+  EXPECT_EQ(t.FindPath("virtual-router static route next-hop")->kind, NodeKind::kKeyed);
+  EXPECT_TRUE(t.FindPath("virtual-router bgp local-as")->mandatory);
   EXPECT_EQ(t.FindPath("virtual-router bgp peer import")->ref, "policy policy-statement");
   EXPECT_EQ(t.FindPath("virtual-router bgp port")->default_value, "179");
   ASSERT_NE(t.FindProcess("bgp"), nullptr);

@@ -58,6 +58,34 @@ StatusOr<std::string> Substitute(std::string_view text, const XrlExpander::Chain
   return out;
 }
 
+// $(KEYWORD) and $(KEYWORD/LEAF) for keyed children of the node itself: their keys, or each
+// one's LEAF (its default when absent, "" without one), joined by ','; nullopt when the node has
+// no such child, or KEYWORD is not a keyed child.
+std::optional<std::string> KeyedChildren(const XrlExpander::Level& self, std::string_view name) {
+  const size_t slash = name.find('/');
+  const std::string keyword(name.substr(0, slash));
+  const TemplateNode* ct = self.tmpl->Find(keyword);
+  if (ct == nullptr || ct->kind != NodeKind::kKeyed) return std::nullopt;
+  const TemplateNode* leaf = nullptr;
+  if (slash != std::string_view::npos) {
+    leaf = ct->Find(std::string(name.substr(slash + 1)));
+    if (leaf == nullptr || leaf->kind != NodeKind::kLeaf) return std::nullopt;
+  }
+  std::optional<std::string> out;
+  for (const auto& child : self.node->children()) {
+    if (child.keyword() != keyword) continue;
+    out = out ? *out + "," : "";
+    if (leaf == nullptr) {
+      *out += ValueOf(child, *ct);
+    } else if (const ConfigNode* v = child.FindChild(leaf->name)) {
+      *out += ValueOf(*v, *leaf);
+    } else if (leaf->default_value) {
+      *out += leaf->value.Canonical(*leaf->default_value);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<std::string> XrlExpander::Lookup(const Chain& chain, std::string_view name) {
@@ -66,6 +94,10 @@ std::optional<std::string> XrlExpander::Lookup(const Chain& chain, std::string_v
     const Level& self = chain.back();
     if (self.tmpl->kind == NodeKind::kContainer) return std::nullopt;
     return ValueOf(*self.node, *self.tmpl);
+  }
+  if (const TemplateNode* ct = chain.back().tmpl->Find(std::string(name.substr(0, name.find('/'))));
+      ct != nullptr && ct->kind == NodeKind::kKeyed) {
+    return KeyedChildren(chain.back(), name);
   }
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     if (it->tmpl->name == name && it->tmpl->kind != NodeKind::kContainer) {

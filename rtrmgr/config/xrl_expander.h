@@ -5,12 +5,14 @@
 // enclosing VR's name and $(peer) the enclosing peer's address); otherwise a leaf child NAME of
 // that level gives its value (its %bare value when written without one), or its %default when it
 // is absent. A list leaf gives its values
-// joined by ','. Addresses and prefixes are substituted in canonical form.
-// In the argument part of an XRL (after '?'), each `name:type=value` is handled alone: values of
-// txt atoms are percent-encoded; the pseudo types `ipaddr` and `ipnet` become ipv4/ipv6 and
-// ipv4net/ipv6net by the substituted value's family (list<ipaddr> and list<ipnet> likewise); an
-// atom whose value is exactly one $(NAME) that is not set is left out (an optional leaf). Any other
-// unset name is an error. Stateless.
+// joined by ','. $(KEYWORD) naming keyed children of the node itself (`next-hop 192.0.2.1 {
+// weight 2; }` twice) gives their keys joined by ',', and $(KEYWORD/LEAF) each one's LEAF (its
+// %default when absent) in the same order; both are unset when there is no such child. Addresses
+// and prefixes are substituted in canonical form. In the argument part of an XRL (after '?'), each
+// `name:type=value` is handled alone: values of txt atoms are percent-encoded; the pseudo types
+// `ipaddr` and `ipnet` become ipv4/ipv6 and ipv4net/ipv6net by the substituted value's family
+// (list<ipaddr> and list<ipnet> likewise); an atom whose value is exactly one $(NAME) that is not
+// set is left out (an optional leaf). Any other unset name is an error. Stateless.
 #pragma once
 
 #include <optional>

@@ -58,6 +58,21 @@ std::string EnumWord(const nlohmann::json& v, const std::string& prefix) {
   return s.empty() ? "-" : s;
 }
 
+// A route that drops: "blackhole", "unreachable", "prohibit"; "" for unicast (or no type).
+std::string DropWord(const nlohmann::json& route) {
+  const nlohmann::json t = ShowFormat::At(route, "type");
+  const std::string word = EnumWord(t, "ROUTE_TYPE_");
+  return word == "-" || word == "unicast" || word == "unspecified" ? "" : word;
+}
+
+// The unspecified address stands for no gateway (an interface route).
+bool NoAddress(const std::string& a) { return a.empty() || a == "0.0.0.0" || a == "::"; }
+
+std::string Weight(const nlohmann::json& hop) {
+  const uint64_t w = hop.value("weight", uint64_t{0});
+  return w > 1 ? " (weight " + std::to_string(w) + ")" : "";
+}
+
 }  // namespace
 
 std::string ShowFormat::MonitorRoute(const std::string& vr, const nlohmann::json& e) {
@@ -161,11 +176,13 @@ std::string ShowFormat::RibNextHop(const nlohmann::json& r) {
   const std::string nh = r.value("nexthop", "");
   const std::string ifname = r.value("interface", "");
   const std::string resolved = r.value("resolved_nexthop", "");
+  if (std::string drop = DropWord(r); !drop.empty()) return drop;
   std::string out;
-  if (r.value("protocol", "") != "connected" && !nh.empty()) out = nh;
+  if (r.value("protocol", "") != "connected" && !NoAddress(nh)) out = nh;
   if (!resolved.empty() && resolved != nh) out += " (via " + resolved + ")";
   if (!ifname.empty()) out += (out.empty() ? "via " : " via ") + ifname;
-  // Equal-cost multipath: the other next hops, each as it resolved.
+  out += Weight(r);
+  // Multipath: the other next hops, each as it resolved, with its weight.
   if (r.contains("multipath") && r["multipath"].is_array()) {
     for (const auto& m : r["multipath"]) {
       const std::string hop = m.value("nexthop", "");
@@ -176,21 +193,22 @@ std::string ShowFormat::RibNextHop(const nlohmann::json& r) {
       } else if (!via.empty() && via != hop) {
         out += " (via " + via + ")";
       }
+      out += Weight(m);
     }
   }
   return out.empty() ? "-" : out;
 }
 
-std::string ShowFormat::FibNextHops(const nlohmann::json& hops) {
+std::string ShowFormat::FibNextHops(const nlohmann::json& route) {
+  if (std::string drop = DropWord(route); !drop.empty()) return drop;
+  const nlohmann::json hops = At(route, "nexthops");
   if (!hops.is_array() || hops.empty()) return "blackhole";
   std::string out;
   for (const auto& h : hops) {
     std::string one = h.value("address", "");
     const std::string ifname = h.value("interface", "");
     if (!ifname.empty()) one += (one.empty() ? "via " : " via ") + ifname;
-    const uint64_t w = h.value("weight", uint64_t{0});
-    if (w > 1) one += " (weight " + std::to_string(w) + ")";
-    out += (out.empty() ? "" : ", ") + one;
+    out += (out.empty() ? "" : ", ") + one + Weight(h);
   }
   return out;
 }
@@ -283,7 +301,7 @@ std::string ShowFormat::Format(Op op, const nlohmann::json& reply) {
     case Op::kShowFib:
       if (reply.contains("found")) {  // fea/1.0/lookup
         if (!reply.value("found", false)) return "no route\n";
-        return Cell(reply["prefix"]) + " " + FibNextHops(At(reply, "nexthops")) +
+        return Cell(reply["prefix"]) + " " + FibNextHops(reply) +
                (reply.value("protocol", "").empty() ? "" : " (" + Cell(reply["protocol"]) + ")") +
                "\n";
       } else {
@@ -291,14 +309,12 @@ std::string ShowFormat::Format(Op op, const nlohmann::json& reply) {
         if (reply.value("table_id", uint64_t{0}) != 0) {
           head = "kernel table " + Cell(reply["table_id"]) + "\n";
         }
-        return head +
-               Table(Rows(reply, "routes"),
-                     {Key("PREFIX", "prefix"),
-                      {"NEXT HOP",
-                       [](const nlohmann::json& r) { return FibNextHops(At(r, "nexthops")); }},
-                      Key("METRIC", "metric"),
-                      Key("PROTOCOL", "protocol"),
-                      Key("KERNEL", "in_kernel")});
+        return head + Table(Rows(reply, "routes"),
+                            {Key("PREFIX", "prefix"),
+                             {"NEXT HOP", [](const nlohmann::json& r) { return FibNextHops(r); }},
+                             Key("METRIC", "metric"),
+                             Key("PROTOCOL", "protocol"),
+                             Key("KERNEL", "in_kernel")});
       }
     case Op::kShowProcesses:
       return Table(Rows(reply, "processes"),

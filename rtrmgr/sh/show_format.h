@@ -46,11 +46,13 @@ class ShowFormat {
 
   // 42 -> "00:00:42", 90061 -> "1d01h01m", 694861 -> "1w1d01h" (FRR's forms).
   static std::string Duration(uint64_t seconds);
-  // A RIB route's next hop: "10.0.1.2 via veth0", "via lo" (connected), "10.9.9.9 (via
-  // 10.0.1.2) via veth0" (resolved recursively).
+  // A RIB route's next hop: "10.0.1.2 via veth0", "via lo" (connected, or an interface route),
+  // "10.9.9.9 (via 10.0.1.2) via veth0" (resolved recursively), "192.0.2.1 (weight 2),
+  // 192.0.2.2" (multipath with weights), "blackhole", "unreachable", "prohibit".
   static std::string RibNextHop(const nlohmann::json& route);
-  // FIB next hops: "10.0.1.2 via veth0, 10.0.2.2 via veth1 (weight 2)"; none: "blackhole".
-  static std::string FibNextHops(const nlohmann::json& nexthops);
+  // A FIB route's (fea/1.0 Route, LookupReply) next hops: "10.0.1.2 via veth0, 10.0.2.2 via
+  // veth1 (weight 2)"; "unreachable", "prohibit" by type; none: "blackhole".
+  static std::string FibNextHops(const nlohmann::json& route);
 
   // `show route DEST detail` (ShSession::RouteDetail): a line per candidate, the winner first.
   static std::string RibRouteDetail(const nlohmann::json& detail);

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "libipc/call/atoms_json.h"
+#include "libipc/common_convert.h"
 #include "libipc/interfaces/fea.pb.h"
+#include "libipc/interfaces/rib.pb.h"
 #include "libipc/reflection.h"
 
 namespace strata::rtrmgr::sh {
@@ -44,6 +46,41 @@ TEST(ShowFormatTest, MultipathRouteShowsEveryNextHopAndTheFlag) {
             "(unresolved)  multipath\n");
 }
 
+// Static routes as the RIB lists them (rib/1.0 Route through MessageToAtoms): weighted next
+// hops, an interface route (zero next hop), and the three ways of dropping.
+TEST(ShowFormatTest, StaticRoutesShowWeightsInterfacesAndDrops) {
+  rib::v1::ListRoutesReply reply;
+  auto add = [&](const char* prefix, common::v1::RouteType type) {
+    rib::v1::Route* r = reply.add_routes();
+    ipc::PrefixToProto(IpPrefix::Parse(prefix).value(), r->mutable_prefix());
+    ipc::AddrToProto(IpAddr::Zero(Family::kIpv4), r->mutable_nexthop());
+    r->set_protocol("static");
+    r->set_admin_distance(1);
+    r->set_metric(1);
+    r->set_best(true);
+    r->set_type(type);
+    r->set_weight(1);
+    return r;
+  };
+  rib::v1::Route* ecmp = add("10.0.0.0/8", common::v1::ROUTE_TYPE_UNICAST);
+  ipc::AddrToProto(IpAddr::Parse("192.0.2.1").value(), ecmp->mutable_nexthop());
+  ecmp->set_weight(2);
+  rib::v1::MultipathNexthop* more = ecmp->add_multipath();
+  ipc::AddrToProto(IpAddr::Parse("192.0.2.2").value(), more->mutable_nexthop());
+  more->set_weight(1);
+  add("10.3.0.0/16", common::v1::ROUTE_TYPE_UNICAST)->set_interface("eth1");
+  add("10.1.0.0/16", common::v1::ROUTE_TYPE_BLACKHOLE);
+  add("10.2.0.0/16", common::v1::ROUTE_TYPE_UNREACHABLE)->set_admin_distance(250);
+  add("10.4.0.0/16", common::v1::ROUTE_TYPE_PROHIBIT);
+  EXPECT_EQ(ShowFormat::Format(Op::kShowRoute, ipc::AtomsToJson(ipc::MessageToAtoms(reply))),
+            "PREFIX       PROTOCOL  DIST/METRIC  NEXT HOP                         FLAGS\n"
+            "10.0.0.0/8   static    1/1          192.0.2.1 (weight 2), 192.0.2.2  multipath\n"
+            "10.3.0.0/16  static    1/1          via eth1\n"
+            "10.1.0.0/16  static    1/1          blackhole\n"
+            "10.2.0.0/16  static    250/1        unreachable\n"
+            "10.4.0.0/16  static    1/1          prohibit\n");
+}
+
 TEST(ShowFormatTest, Durations) {
   EXPECT_EQ(ShowFormat::Duration(0), "00:00:00");
   EXPECT_EQ(ShowFormat::Duration(3725), "01:02:05");
@@ -74,7 +111,9 @@ TEST(ShowFormatTest, FibIsATableWithNextHopsNotJson) {
             "PROTOCOL  KERNEL\n"
             "198.51.100.0/24  10.0.2.2 via veth-frr, 10.0.1.2 via veth-bird (weight 2)  0       "
             "ebgp      yes\n");
-  EXPECT_EQ(ShowFormat::FibNextHops(nlohmann::json::array()), "blackhole");
+  EXPECT_EQ(ShowFormat::FibNextHops(nlohmann::json::object()), "blackhole");
+  EXPECT_EQ(ShowFormat::FibNextHops(nlohmann::json::parse(R"({"type":"ROUTE_TYPE_PROHIBIT"})")),
+            "prohibit");
 }
 
 TEST(ShowFormatTest, DampenedRoutesTable) {
