@@ -1,6 +1,7 @@
 #include "fea/fea_service.h"
 
 #include "common/profiler.h"
+#include "libipc/common_convert.h"
 
 namespace strata::fea {
 namespace {
@@ -54,35 +55,6 @@ void ToProto(const ResolvedNextHop& nh, v1::NextHop* out) {
   out->set_weight(nh.weight);
 }
 
-std::optional<RouteType> TypeFromProto(cpb::RouteType t) {
-  switch (t) {
-    case cpb::ROUTE_TYPE_UNICAST:
-      return RouteType::kUnicast;
-    case cpb::ROUTE_TYPE_BLACKHOLE:
-      return RouteType::kBlackhole;
-    case cpb::ROUTE_TYPE_UNREACHABLE:
-      return RouteType::kUnreachable;
-    case cpb::ROUTE_TYPE_PROHIBIT:
-      return RouteType::kProhibit;
-    default:
-      return std::nullopt;
-  }
-}
-
-cpb::RouteType TypeToProto(RouteType t) {
-  switch (t) {
-    case RouteType::kUnicast:
-      return cpb::ROUTE_TYPE_UNICAST;
-    case RouteType::kBlackhole:
-      return cpb::ROUTE_TYPE_BLACKHOLE;
-    case RouteType::kUnreachable:
-      return cpb::ROUTE_TYPE_UNREACHABLE;
-    case RouteType::kProhibit:
-      return cpb::ROUTE_TYPE_PROHIBIT;
-  }
-  return cpb::ROUTE_TYPE_UNICAST;
-}
-
 StatusOr<RouteChange> FromProto(const v1::RouteChange& c, size_t index) {
   const std::string where = "changes[" + std::to_string(index) + "]";
   RouteChange r;
@@ -123,10 +95,9 @@ StatusOr<RouteChange> FromProto(const v1::RouteChange& c, size_t index) {
   r.metric = c.metric();
   r.protocol = c.protocol();
   r.admin_distance = c.admin_distance();
-  if (c.type() != cpb::ROUTE_TYPE_UNSPECIFIED) {
-    r.type = TypeFromProto(c.type());
-    if (!r.type) return InvalidArgument(where + ": unknown route type");
-  }
+  auto type = ipc::RouteTypeFromProto(c.type(), where + ".type");
+  if (!type.ok()) return type.status();
+  r.type = *type;
   return r;
 }
 
@@ -455,6 +426,7 @@ void FeaService::Lookup(const v1::LookupRequest& req, ipc::Responder<v1::LookupR
     ToProto(route.prefix, out.mutable_prefix());
     for (const auto& nh : route.nexthops) ToProto(nh, out.add_nexthops());
     out.set_protocol(route.protocol);
+    out.set_type(ipc::RouteTypeToProto(route.type));
   }
   reply(out);
 }
@@ -481,7 +453,7 @@ void FeaService::ListRoutes(const v1::ListRoutesRequest& req,
     pr->set_metric(r->metric);
     pr->set_protocol(r->protocol);
     pr->set_in_kernel(kernel_.InKernel(req.vr(), r->prefix));
-    pr->set_type(TypeToProto(r->type));
+    pr->set_type(ipc::RouteTypeToProto(r->type));
   }
   if (const Vr* vr = vrs_.Find(req.vr())) out.set_table_id(vr->table_id);
   reply(out);

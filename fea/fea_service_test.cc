@@ -202,6 +202,48 @@ TEST_F(FeaServiceTest, AppliesRoutesIntoFibAndKernelAndRejectsBadBatchesWhole) {
   EXPECT_GT(stats.trie_nodes(), 0u);
 }
 
+// Routes that drop, by type, through the service: the kernel gets each type, lookup and
+// list_routes name it, and a type with a next hop is refused with the entry named.
+TEST_F(FeaServiceTest, RouteTypesReachTheKernelAndAreShown) {
+  ASSERT_TRUE(AddVr("red", 100).ok());
+  ASSERT_TRUE(Bind("r0", "red").ok());
+  v1::RouteChange prohibit = Change(v1::OP_ADD, "10.13.0.0", 16, nullptr);
+  prohibit.set_type(strata::common::v1::ROUTE_TYPE_PROHIBIT);
+  v1::RouteChange unreachable = Change(v1::OP_ADD, "10.12.0.0", 16, nullptr);
+  unreachable.set_type(strata::common::v1::ROUTE_TYPE_UNREACHABLE);
+  v1::RouteChange hole = Change(v1::OP_ADD, "10.11.0.0", 16, nullptr);  // no type: blackhole
+  auto [s, rep] = Apply("red", {prohibit, unreachable, hole});
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(kernel_.routes.size(), 3u);
+  std::map<std::string, RouteType> types;
+  for (const auto& [key, r] : kernel_.routes) types[r.prefix.ToString()] = r.type;
+  EXPECT_EQ(types["10.13.0.0/16"], RouteType::kProhibit);
+  EXPECT_EQ(types["10.12.0.0/16"], RouteType::kUnreachable);
+  EXPECT_EQ(types["10.11.0.0/16"], RouteType::kBlackhole);
+
+  v1::LookupRequest lreq;
+  lreq.set_vr("red");
+  SetAddr("10.13.1.1", lreq.mutable_address());
+  auto [ls, lrep] = Wait<v1::LookupReply>([&](auto cb) { fea_->Lookup(lreq, cb); });
+  ASSERT_TRUE(ls.ok() && lrep.found());
+  EXPECT_EQ(lrep.type(), strata::common::v1::ROUTE_TYPE_PROHIBIT);
+  EXPECT_EQ(lrep.nexthops_size(), 0);
+  v1::ListRoutesRequest rreq;
+  rreq.set_vr("red");
+  auto [rs, rrep] = Wait<v1::ListRoutesReply>([&](auto cb) { fea_->ListRoutes(rreq, cb); });
+  ASSERT_TRUE(rs.ok());
+  ASSERT_EQ(rrep.routes_size(), 3);
+  EXPECT_EQ(rrep.routes(0).type(), strata::common::v1::ROUTE_TYPE_BLACKHOLE);
+
+  v1::RouteChange bad = Change(v1::OP_ADD, "10.14.0.0", 16, "10.0.0.2");
+  bad.set_type(strata::common::v1::ROUTE_TYPE_UNREACHABLE);
+  auto [b, unused] = Apply("red", {bad});
+  EXPECT_EQ(b.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(b.message().find("changes[0]: an unreachable route has no next hops"),
+            std::string::npos)
+      << b.message();
+}
+
 // get_stats reports the FIB's rebuilds: a table loaded route by route outgrows the empty group
 // the VR was created with, so the FIB's worker rebuilds it in the background; the reply shows
 // that run, when it completed and how long it took, and the garbage counters of the FIB.

@@ -11,7 +11,7 @@
 
 #include "common/ip_addr.h"
 #include "common/ip_prefix.h"
-#include "fea/route_type.h"
+#include "common/route_type.h"
 
 namespace strata::fea {
 

@@ -119,7 +119,8 @@ StatusOr<FeaRoute> VrTable::Validate(const Vr& vr, const RouteChange& c) const {
   r.type = c.type.value_or(c.nexthops.empty() ? RouteType::kBlackhole : RouteType::kUnicast);
   if (r.type != RouteType::kUnicast) {
     if (!c.nexthops.empty()) {
-      return InvalidArgument(std::string("a ") + std::string(RouteTypeName(r.type)) +
+      const std::string_view name = RouteTypeName(r.type);
+      return InvalidArgument((name[0] == 'u' ? "an " : "a ") + std::string(name) +
                              " route has no next hops");
     }
     return r;

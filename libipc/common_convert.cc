@@ -51,4 +51,37 @@ void PrefixToProto(const IpPrefix& p, common::v1::IpPrefix* out) {
   out->set_len(static_cast<uint32_t>(p.len()));
 }
 
+StatusOr<std::optional<RouteType>> RouteTypeFromProto(common::v1::RouteType t,
+                                                      std::string_view field) {
+  switch (t) {
+    case common::v1::ROUTE_TYPE_UNSPECIFIED:
+      return std::optional<RouteType>();
+    case common::v1::ROUTE_TYPE_UNICAST:
+      return std::optional<RouteType>(RouteType::kUnicast);
+    case common::v1::ROUTE_TYPE_BLACKHOLE:
+      return std::optional<RouteType>(RouteType::kBlackhole);
+    case common::v1::ROUTE_TYPE_UNREACHABLE:
+      return std::optional<RouteType>(RouteType::kUnreachable);
+    case common::v1::ROUTE_TYPE_PROHIBIT:
+      return std::optional<RouteType>(RouteType::kProhibit);
+    default:
+      return InvalidArgument(std::string(field) + ": unknown route type " +
+                             std::to_string(static_cast<int>(t)));
+  }
+}
+
+common::v1::RouteType RouteTypeToProto(RouteType t) {
+  switch (t) {
+    case RouteType::kUnicast:
+      return common::v1::ROUTE_TYPE_UNICAST;
+    case RouteType::kBlackhole:
+      return common::v1::ROUTE_TYPE_BLACKHOLE;
+    case RouteType::kUnreachable:
+      return common::v1::ROUTE_TYPE_UNREACHABLE;
+    case RouteType::kProhibit:
+      return common::v1::ROUTE_TYPE_PROHIBIT;
+  }
+  return common::v1::ROUTE_TYPE_UNICAST;
+}
+
 }  // namespace strata::ipc

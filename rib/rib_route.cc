@@ -31,7 +31,8 @@ Status RibRoute::Validate() const {
   const RouteAttrs& a = attrs();
   if (a.type != RouteType::kUnicast) {
     if (!a.nexthop.is_zero() || a.multipath || !a.ifname.empty()) {
-      return InvalidArgument("a " + std::string(RouteTypeName(a.type)) + " route " +
+      const std::string_view name = RouteTypeName(a.type);
+      return InvalidArgument((name[0] == 'u' ? "an " : "a ") + std::string(name) + " route " +
                              prefix.ToString() + " has no next hop and no interface");
     }
     return Status::Ok();

@@ -12,20 +12,6 @@ std::string_view ProtocolKindName(ProtocolKind k) {
   return k == ProtocolKind::kIgp ? "igp" : "egp";
 }
 
-std::string_view RouteTypeName(RouteType t) {
-  switch (t) {
-    case RouteType::kUnicast:
-      return "unicast";
-    case RouteType::kBlackhole:
-      return "blackhole";
-    case RouteType::kUnreachable:
-      return "unreachable";
-    case RouteType::kProhibit:
-      return "prohibit";
-  }
-  return "unicast";
-}
-
 bool operator==(const RouteAttrs& a, const RouteAttrs& b) {
   const bool same_resolution = a.resolution == b.resolution ||
                                (a.resolution && b.resolution && *a.resolution == *b.resolution);

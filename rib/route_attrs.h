@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "common/ip_addr.h"
+#include "common/route_type.h"
 #include "rib/multipath.h"
 #include "rib/resolution.h"
 #include "rib/symbol.h"
@@ -31,13 +32,6 @@ namespace strata::rib {
 enum class ProtocolKind : uint8_t { kIgp, kEgp };
 
 std::string_view ProtocolKindName(ProtocolKind k);  // "igp" / "egp"
-
-// What a route does with packets: forwards them to its next hops (unicast), or drops them,
-// silently (blackhole) or telling the sender unreachable or administratively prohibited. A route
-// that drops has no next hop (its nexthop is the zero address of its family) and no interface.
-enum class RouteType : uint8_t { kUnicast, kBlackhole, kUnreachable, kProhibit };
-
-std::string_view RouteTypeName(RouteType t);  // "unicast", "blackhole", "unreachable", "prohibit"
 
 struct RouteAttrs {
   Symbol protocol;
@@ -53,6 +47,8 @@ struct RouteAttrs {
   uint32_t admin_distance = 0;
   uint32_t tag = 0;
   ProtocolKind kind = ProtocolKind::kIgp;
+  // A route that drops (not unicast) has no next hop (its nexthop is the zero address of its
+  // family) and no interface.
   RouteType type = RouteType::kUnicast;
   // The protocol gave this route its own admin distance (a floating static route): the origin
   // table does not stamp its own over it.

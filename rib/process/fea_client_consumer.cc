@@ -39,7 +39,7 @@ void ChangeToProto(const FeaChange& c, fpb::RouteChange* out) {
   out->set_metric(r.metric());
   out->set_protocol(r.protocol().str());
   out->set_admin_distance(r.admin_distance());
-  out->set_type(TypeToProto(r.attrs().type));
+  out->set_type(ipc::RouteTypeToProto(r.attrs().type));
   if (r.attrs().type != RouteType::kUnicast) return;  // drops: no next hop
   fpb::NextHop* nh = out->add_nexthops();
   nh->set_interface(r.ifname().str());

@@ -7,44 +7,14 @@
 
 namespace strata::rib {
 
-StatusOr<RouteType> TypeFromProto(cpb::RouteType t) {
-  switch (t) {
-    case cpb::ROUTE_TYPE_UNSPECIFIED:
-    case cpb::ROUTE_TYPE_UNICAST:
-      return RouteType::kUnicast;
-    case cpb::ROUTE_TYPE_BLACKHOLE:
-      return RouteType::kBlackhole;
-    case cpb::ROUTE_TYPE_UNREACHABLE:
-      return RouteType::kUnreachable;
-    case cpb::ROUTE_TYPE_PROHIBIT:
-      return RouteType::kProhibit;
-    default:
-      return InvalidArgument("unknown route type " + std::to_string(static_cast<int>(t)));
-  }
-}
-
-cpb::RouteType TypeToProto(RouteType t) {
-  switch (t) {
-    case RouteType::kUnicast:
-      return cpb::ROUTE_TYPE_UNICAST;
-    case RouteType::kBlackhole:
-      return cpb::ROUTE_TYPE_BLACKHOLE;
-    case RouteType::kUnreachable:
-      return cpb::ROUTE_TYPE_UNREACHABLE;
-    case RouteType::kProhibit:
-      return cpb::ROUTE_TYPE_PROHIBIT;
-  }
-  return cpb::ROUTE_TYPE_UNICAST;
-}
-
 StatusOr<RibRoute> RouteFromProto(const v1::RouteEntry& e) {
   if (!e.has_prefix()) return InvalidArgument("route without a prefix");
   auto prefix = ipc::PrefixFromProto(e.prefix(), "prefix");
   if (!prefix.ok()) return prefix.status();
   RouteAttrs a;
-  auto type = TypeFromProto(e.type());
+  auto type = ipc::RouteTypeFromProto(e.type(), "type");
   if (!type.ok()) return type.status();
-  a.type = *type;
+  a.type = type->value_or(RouteType::kUnicast);
   a.metric = e.metric();
   a.tag = e.tag();
   a.ifname = e.interface();
@@ -111,7 +81,7 @@ void RouteToProto(const RibRoute& r, v1::Route* out) {
   out->set_protocol(r.protocol().str());
   out->set_tag(r.tag());
   out->set_interface(r.ifname().str());
-  out->set_type(TypeToProto(r.attrs().type));
+  out->set_type(ipc::RouteTypeToProto(r.attrs().type));
   out->set_weight(r.attrs().weight);
   if (const MultipathRef& m = r.multipath()) {
     for (const MultipathHop& hop : *m) {

@@ -15,16 +15,11 @@
 
 namespace strata::rib {
 
-namespace cpb = strata::common::v1;
-
 // A protocol's route: a prefix; a unicast route a nexthop (or an interface alone: its nexthop
 // is then the zero address), of the prefix's family, with as many weights as next hops (or
 // none: all 1); a route that drops neither. An admin distance given makes it the route's own.
 StatusOr<RibRoute> RouteFromProto(const v1::RouteEntry& e);
 void RouteToProto(const RibRoute& r, v1::Route* out);
-
-StatusOr<RouteType> TypeFromProto(cpb::RouteType t);
-cpb::RouteType TypeToProto(RouteType t);
 
 StatusOr<ProtocolKind> KindFromProto(v1::ProtocolKind k);
 v1::ProtocolKind KindToProto(ProtocolKind k);
