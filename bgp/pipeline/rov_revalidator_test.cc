@@ -101,6 +101,19 @@ class RovPipelineTest : public ::testing::Test {
     }
   }
 
+  // External peer i: 10.255.1.(i+1) in AS 65001+i, our side 10.255.0.(i+1).
+  static PipelinePeerConfig Peer(int i) {
+    PipelinePeerConfig c;
+    c.address = A("10.255.1." + std::to_string(i + 1));
+    c.peer_as = 65001 + i;
+    c.local_address = A("10.255.0." + std::to_string(i + 1));
+    return c;
+  }
+  // A policy passing every route but the RPKI-invalid ones.
+  static BgpRouteRef DropInvalid(const BgpRouteRef& r) {
+    return r->rov_state() == RovState::kInvalid ? nullptr : r;
+  }
+
   FakeNexthopOracle oracle;
   test_util::FakeRibSink rib;
   TaskScheduler scheduler;
@@ -113,13 +126,8 @@ class RovPipelineTest : public ::testing::Test {
 TEST_F(RovPipelineTest, VrpChangeWithdrawsNewlyInvalidRouteDownstream) {
   PeerId ids[2];
   for (int i = 0; i < 2; ++i) {
-    PipelinePeerConfig c;
-    c.address = A("10.255.1." + std::to_string(i + 1));
-    c.peer_as = 65001 + i;
-    c.local_address = A("10.255.0." + std::to_string(i + 1));
-    c.import_policy = [](const BgpRouteRef& r) {
-      return r->rov_state() == RovState::kInvalid ? nullptr : r;
-    };
+    PipelinePeerConfig c = Peer(i);
+    c.import_policy = DropInvalid;
     ids[i] = pipeline.add_peer(c).value();
   }
   test_util::FakeSessionSink up_sink;
@@ -182,15 +190,9 @@ TEST_F(RovPipelineTest, ExportPolicyOnOriginValidationOfOwnAndReceivedRoutes) {
   test_util::FakeSessionSink sinks[3];
   PeerId ids[3];
   for (int i = 0; i < 3; ++i) {
-    PipelinePeerConfig c;
-    c.address = A("10.255.1." + std::to_string(i + 1));
-    c.peer_as = 65001 + i;
-    c.local_address = A("10.255.0." + std::to_string(i + 1));
-    if (i == 1) {  // strict on export, as RFC 8893 suggests for a transit's customers
-      c.export_policy = [](const BgpRouteRef& r) {
-        return r->rov_state() == RovState::kInvalid ? nullptr : r;
-      };
-    }
+    PipelinePeerConfig c = Peer(i);
+    // Strict on export, as RFC 8893 suggests for a transit's customers.
+    if (i == 1) c.export_policy = DropInvalid;
     ids[i] = pipeline.add_peer(c).value();
     ASSERT_TRUE(pipeline.peer_up(ids[i], c.address, sinks[i]).ok());
   }
