@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "bgp/pipeline/bgp_pipeline.h"
-#include "testing/bgp/fake_clock.h"
+#include "testing/common/fake_clock.h"
 #include "testing/bgp/fake_nexthop_oracle.h"
 #include "testing/bgp/pipeline_test_util.h"
 

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "bgp/pipeline/peer_in.h"
-#include "testing/bgp/fake_clock.h"
+#include "testing/common/fake_clock.h"
 #include "testing/bgp/pipeline_test_util.h"
 #include "testing/bgp/recording_stage.h"
 

@@ -25,7 +25,7 @@
 #include "bgp/pipeline/bgp_pipeline.h"
 #include "bgp/policy/policy.h"
 #include "bgp/policy/vr_policy.h"
-#include "bgp/process/asio_clock.h"
+#include "common/asio_clock.h"
 #include "bgp/process/attribute_interner.h"
 #include "bgp/process/bgp_peer.h"
 #include "bgp/rpki/rtr_client.h"

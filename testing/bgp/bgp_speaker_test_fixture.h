@@ -5,7 +5,7 @@
 #pragma once
 
 #include "libipc/common_convert.h"
-#include "testing/bgp/fake_clock.h"
+#include "testing/common/fake_clock.h"
 #include "testing/bgp/speaker_pair_fixture.h"
 
 namespace strata::bgp::speaker_test {

@@ -1,10 +1,10 @@
 // AsioClock: timers fire on the io_context at their time, can be moved and stopped, and never
 // fire after their destruction.
-#include "bgp/process/asio_clock.h"
+#include "common/asio_clock.h"
 
 #include <gtest/gtest.h>
 
-namespace strata::bgp {
+namespace strata {
 namespace {
 
 using namespace std::chrono_literals;
@@ -34,4 +34,4 @@ TEST(AsioClockTest, TimersFireMoveAndStop) {
 }
 
 }  // namespace
-}  // namespace strata::bgp
+}  // namespace strata

@@ -1,4 +1,4 @@
-// FakeClock: a PipelineClock for tests; time moves only by advance(), which fires the timers
+// FakeClock: a Clock (common/clock.h) for tests; time moves only by advance(), which fires the timers
 // that come due in deadline order, each with now() at its deadline.
 // REQUIRES: the clock outlives its timers. Threading: single-threaded.
 #pragma once
@@ -8,14 +8,14 @@
 #include <memory>
 #include <set>
 
-#include "bgp/pipeline/pipeline_clock.h"
+#include "common/clock.h"
 
-namespace strata::bgp {
+namespace strata {
 
-class FakeClock : public PipelineClock {
+class FakeClock : public Clock {
  public:
   TimePoint now() const override { return now_; }
-  std::unique_ptr<PipelineTimer> make_timer(std::function<void()> on_expiry) override;
+  std::unique_ptr<Timer> make_timer(std::function<void()> on_expiry) override;
 
   // Moves time forward by `d`, firing due timers (a callback may arm timers again).
   void advance(std::chrono::steady_clock::duration d);
@@ -23,9 +23,9 @@ class FakeClock : public PipelineClock {
   size_t armed() const;
 
  private:
-  class Timer;
+  class FakeTimer;
   TimePoint now_{std::chrono::hours(1000)};
-  std::set<Timer*> timers_;
+  std::set<FakeTimer*> timers_;
 };
 
-}  // namespace strata::bgp
+}  // namespace strata

@@ -1,12 +1,12 @@
-#include "bgp/process/asio_clock.h"
+#include "common/asio_clock.h"
 
 #include <boost/asio/steady_timer.hpp>
 
-namespace strata::bgp {
+namespace strata {
 
 namespace {
 
-class AsioTimer : public PipelineTimer {
+class AsioTimer : public Timer {
  public:
   AsioTimer(boost::asio::io_context& io, std::function<void()> fn)
       : timer_(io), fn_(std::move(fn)) {}
@@ -37,8 +37,8 @@ class AsioTimer : public PipelineTimer {
 
 }  // namespace
 
-std::unique_ptr<PipelineTimer> AsioClock::make_timer(std::function<void()> on_expiry) {
+std::unique_ptr<Timer> AsioClock::make_timer(std::function<void()> on_expiry) {
   return std::make_unique<AsioTimer>(io_, std::move(on_expiry));
 }
 
-}  // namespace strata::bgp
+}  // namespace strata

@@ -1,15 +1,15 @@
-#include "testing/bgp/fake_clock.h"
+#include "testing/common/fake_clock.h"
 
 #include <optional>
 
-namespace strata::bgp {
+namespace strata {
 
-class FakeClock::Timer : public PipelineTimer {
+class FakeClock::FakeTimer : public strata::Timer {
  public:
-  Timer(FakeClock& clock, std::function<void()> fn) : clock_(clock), fn_(std::move(fn)) {
+  FakeTimer(FakeClock& clock, std::function<void()> fn) : clock_(clock), fn_(std::move(fn)) {
     clock_.timers_.insert(this);
   }
-  ~Timer() override { clock_.timers_.erase(this); }
+  ~FakeTimer() override { clock_.timers_.erase(this); }
   void start_at(TimePoint when) override { deadline_ = when; }
   void stop() override { deadline_.reset(); }
 
@@ -18,15 +18,15 @@ class FakeClock::Timer : public PipelineTimer {
   std::optional<TimePoint> deadline_;
 };
 
-std::unique_ptr<PipelineTimer> FakeClock::make_timer(std::function<void()> on_expiry) {
-  return std::make_unique<Timer>(*this, std::move(on_expiry));
+std::unique_ptr<strata::Timer> FakeClock::make_timer(std::function<void()> on_expiry) {
+  return std::make_unique<FakeTimer>(*this, std::move(on_expiry));
 }
 
 void FakeClock::advance(std::chrono::steady_clock::duration d) {
   const TimePoint end = now_ + d;
   for (;;) {
-    Timer* next = nullptr;
-    for (Timer* t : timers_) {
+    FakeTimer* next = nullptr;
+    for (FakeTimer* t : timers_) {
       if (t->deadline_ && *t->deadline_ <= end && (!next || *t->deadline_ < *next->deadline_)) {
         next = t;
       }
@@ -41,8 +41,8 @@ void FakeClock::advance(std::chrono::steady_clock::duration d) {
 
 size_t FakeClock::armed() const {
   size_t n = 0;
-  for (const Timer* t : timers_) n += t->deadline_.has_value();
+  for (const FakeTimer* t : timers_) n += t->deadline_.has_value();
   return n;
 }
 
-}  // namespace strata::bgp
+}  // namespace strata
