@@ -10,9 +10,7 @@ namespace strata::bfd {
 namespace {
 
 bool IsMd5(AuthType t) { return t == AuthType::kKeyedMd5 || t == AuthType::kMeticulousKeyedMd5; }
-bool IsSha1(AuthType t) {
-  return t == AuthType::kKeyedSha1 || t == AuthType::kMeticulousKeyedSha1;
-}
+bool IsSha1(AuthType t) { return t == AuthType::kKeyedSha1 || t == AuthType::kMeticulousKeyedSha1; }
 
 // Detect Mult limits the window of acceptable sequence numbers (RFC 5880 6.7.3).
 bool InWindow(uint32_t seq, uint32_t from, uint32_t width) {
@@ -82,14 +80,15 @@ Status BfdAuth::Verify(const ControlPacket& p, std::span<const uint8_t> bytes) {
     if (p.has_auth) return PermissionDenied("authenticated packet, none configured");
     return Status::Ok();
   }
-  if (!p.has_auth) return PermissionDenied("no authentication, " + std::string(AuthTypeName(config_.type)) + " configured");
+  if (!p.has_auth)
+    return PermissionDenied("no authentication, " + std::string(AuthTypeName(config_.type)) +
+                            " configured");
   if (p.auth.type != config_.type) {
     return PermissionDenied(fmt::format("authentication {}, {} configured",
                                         AuthTypeName(p.auth.type), AuthTypeName(config_.type)));
   }
   if (p.auth.key_id != config_.key_id) {
-    return PermissionDenied(fmt::format("key id {}, {} configured", p.auth.key_id,
-                                        config_.key_id));
+    return PermissionDenied(fmt::format("key id {}, {} configured", p.auth.key_id, config_.key_id));
   }
   if (config_.type == AuthType::kSimplePassword) {
     if (!std::equal(p.auth.value.begin(), p.auth.value.end(), config_.secret.begin(),
@@ -102,8 +101,8 @@ Status BfdAuth::Verify(const ControlPacket& p, std::span<const uint8_t> bytes) {
   if (seq_known_) {
     const uint32_t from = meticulous() ? rcv_seq_ + 1 : rcv_seq_;
     if (!InWindow(p.auth.sequence, from, width - (meticulous() ? 1 : 0))) {
-      return PermissionDenied(fmt::format("sequence {} outside [{}, {}]", p.auth.sequence, from,
-                                          rcv_seq_ + width));
+      return PermissionDenied(
+          fmt::format("sequence {} outside [{}, {}]", p.auth.sequence, from, rcv_seq_ + width));
     }
   }
   const size_t length = bytes[3];

@@ -24,9 +24,9 @@ Status SignAndVerify(BfdAuth& tx, BfdAuth& rx) {
 }
 
 TEST(BfdAuthTest, EachTypeVerifiesWhatItSigns) {
-  for (AuthType t : {AuthType::kNone, AuthType::kSimplePassword, AuthType::kKeyedMd5,
-                     AuthType::kMeticulousKeyedMd5, AuthType::kKeyedSha1,
-                     AuthType::kMeticulousKeyedSha1}) {
+  for (AuthType t :
+       {AuthType::kNone, AuthType::kSimplePassword, AuthType::kKeyedMd5,
+        AuthType::kMeticulousKeyedMd5, AuthType::kKeyedSha1, AuthType::kMeticulousKeyedSha1}) {
     const AuthConfig c{t, 3, "s3cret"};
     ASSERT_TRUE(CheckAuthConfig(c).ok());
     BfdAuth tx(c, 100);

@@ -32,9 +32,7 @@ microseconds BfdSession::advertised_tx() const {
                                      : std::max(params_.desired_min_tx, kSlowTx);
 }
 
-microseconds BfdSession::tx_interval() const {
-  return std::max(tx_in_force_, remote_min_rx_);
-}
+microseconds BfdSession::tx_interval() const { return std::max(tx_in_force_, remote_min_rx_); }
 
 microseconds BfdSession::detection_time() const {
   if (remote_detect_mult_ == 0) return microseconds(0);
@@ -73,7 +71,8 @@ void BfdSession::ScheduleTransmit() {
   // Jitter (6.8.7): 75 to 100 % of the interval, 75 to 90 % with Detect Mult 1.
   const int top = params_.detect_mult == 1 ? 90 : 100;
   std::uniform_int_distribution<int> pct(75, top);
-  const auto interval = tx_interval() * pct(rng_) / 100;
+  scheduled_interval_ = tx_interval();
+  const auto interval = scheduled_interval_ * pct(rng_) / 100;
   tx_timer_->start_at(clock_.now() + interval);
   tx_armed_ = true;
 }
@@ -133,6 +132,7 @@ void BfdSession::FinishPoll() {
   poll_ = false;
   tx_in_force_ = advertised_tx();
   rx_in_force_ = params_.required_min_rx;
+  if (tx_armed_ && tx_interval() != scheduled_interval_) ScheduleTransmit();
 }
 
 void BfdSession::Receive(const ControlPacket& p, std::span<const uint8_t> bytes) {
@@ -168,8 +168,12 @@ void BfdSession::Receive(const ControlPacket& p, std::span<const uint8_t> bytes)
     }
   }
   if (p.poll) Transmit(true);  // answered at once, whatever the rate (6.8.7)
-  // The peer's RequiredMinRx or Demand bit may have started or stopped the periodic packets.
-  if (periodic_allowed() != tx_armed_) ScheduleTransmit();
+  // The peer's RequiredMinRx or Demand bit may have started or stopped the periodic packets, or
+  // changed their interval (a peer that asked for a slow rate until Up, as FRR does, expects
+  // the fast one as soon as its Poll Sequence ends, not after our pending slow interval).
+  if (periodic_allowed() != tx_armed_ || (tx_armed_ && tx_interval() != scheduled_interval_)) {
+    ScheduleTransmit();
+  }
 }
 
 void BfdSession::SetParams(const SessionParams& params) {

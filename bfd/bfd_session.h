@@ -57,15 +57,14 @@ class BfdSession {
  public:
   struct Hooks {
     // Sends a packet's bytes to the peer.
-    std::function<void(std::vector<uint8_t>)> transmit;
+    std::function<void(std::vector<uint8_t>)> transmit{};
     // The session's state changed (local state, and the diagnostic it now sends).
-    std::function<void(SessionState from, SessionState to, Diag diag)> state_changed;
+    std::function<void(SessionState from, SessionState to, Diag diag)> state_changed{};
   };
 
   // Starts in Down; sends its first packet (unless passive) at once. REQUIRES: local_discr != 0,
   // CheckAuthConfig(params.auth) ok, `clock` outlives the session.
-  BfdSession(Clock& clock, uint32_t local_discr, SessionParams params, Hooks hooks,
-             uint32_t seed);
+  BfdSession(Clock& clock, uint32_t local_discr, SessionParams params, Hooks hooks, uint32_t seed);
 
   // A packet for this session. `bytes` are the packet's as received (for authentication).
   void Receive(const ControlPacket& p, std::span<const uint8_t> bytes);
@@ -126,6 +125,7 @@ class BfdSession {
   microseconds rx_in_force_{0};  // RequiredMinRx for the Detection Time
   std::unique_ptr<Timer> tx_timer_;
   bool tx_armed_ = false;
+  microseconds scheduled_interval_{0};  // tx_interval() when the next packet was scheduled
   std::unique_ptr<Timer> detect_timer_;
   SessionCounters counters_;
   Clock::TimePoint last_change_;

@@ -226,6 +226,28 @@ TEST(BfdSessionTest, PeerAskingForNoPacketsIsSentNone) {
   EXPECT_GT(s.sent[0], after_change) << "packets again once the peer asks for them";
 }
 
+// FRR's bfdd asks for 1 s while Down and for its configured rate once Up: the fast packets must
+// start at once, not after the slow interval already scheduled.
+TEST(BfdSessionTest, PeerLoweringItsRequiredMinRxGetsTheFastRateAtOnce) {
+  Pair s(Fast(50ms), Fast(50ms));
+  s.cut = true;
+  ControlPacket peer;
+  peer.my_discriminator = 77;
+  peer.desired_min_tx_us = 1000000;
+  peer.required_min_rx_us = 1000000;
+  peer.state = SessionState::kInit;
+  peer.your_discriminator = s.a->local_discr();
+  s.a->Receive(peer, Encode(peer));
+  ASSERT_EQ(s.a->state(), SessionState::kUp);
+  peer.state = SessionState::kUp;
+  peer.desired_min_tx_us = peer.required_min_rx_us = 50000;
+  peer.poll = true;
+  s.a->Receive(peer, Encode(peer));
+  const int before = s.sent[0];
+  s.clock.advance(100ms);
+  EXPECT_GE(s.sent[0] - before, 2) << "50 ms apart from the peer's Poll on";
+}
+
 TEST(BfdSessionTest, PassiveSessionWaitsForThePeer) {
   SessionParams passive = Fast(50ms);
   passive.passive = true;

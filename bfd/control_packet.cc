@@ -117,22 +117,21 @@ const char* AuthTypeName(AuthType t) {
 }
 
 std::string ControlPacket::ToString() const {
-  return fmt::format(
-      "state {} diag {}{}{}{} mult {} my {} your {} tx {}us rx {}us echo {}us{}", StateName(state),
-      static_cast<int>(diag), poll ? " P" : "", final ? " F" : "", demand ? " D" : "",
-      detect_mult, my_discriminator, your_discriminator, desired_min_tx_us, required_min_rx_us,
-      required_min_echo_rx_us, has_auth ? fmt::format(" auth {}", AuthTypeName(auth.type)) : "");
+  return fmt::format("state {} diag {}{}{}{} mult {} my {} your {} tx {}us rx {}us echo {}us{}",
+                     StateName(state), static_cast<int>(diag), poll ? " P" : "", final ? " F" : "",
+                     demand ? " D" : "", detect_mult, my_discriminator, your_discriminator,
+                     desired_min_tx_us, required_min_rx_us, required_min_echo_rx_us,
+                     has_auth ? fmt::format(" auth {}", AuthTypeName(auth.type)) : "");
 }
 
 std::vector<uint8_t> Encode(const ControlPacket& p) {
   std::vector<uint8_t> out;
   out.reserve(ControlPacket::kMandatoryLength + 28);
-  out.push_back(static_cast<uint8_t>(ControlPacket::kVersion << 5 |
-                                     (static_cast<uint8_t>(p.diag) & 0x1f)));
-  out.push_back(static_cast<uint8_t>(static_cast<uint8_t>(p.state) << 6 | (p.poll ? 0x20 : 0) |
-                                     (p.final ? 0x10 : 0) |
-                                     (p.control_plane_independent ? 0x08 : 0) |
-                                     (p.has_auth ? 0x04 : 0) | (p.demand ? 0x02 : 0)));
+  out.push_back(
+      static_cast<uint8_t>(ControlPacket::kVersion << 5 | (static_cast<uint8_t>(p.diag) & 0x1f)));
+  out.push_back(static_cast<uint8_t>(
+      static_cast<uint8_t>(p.state) << 6 | (p.poll ? 0x20 : 0) | (p.final ? 0x10 : 0) |
+      (p.control_plane_independent ? 0x08 : 0) | (p.has_auth ? 0x04 : 0) | (p.demand ? 0x02 : 0)));
   out.push_back(p.detect_mult);
   out.push_back(0);  // length, set below
   Put32(out, p.my_discriminator);
@@ -193,8 +192,7 @@ StatusOr<ControlPacket> Decode(std::span<const uint8_t> b) {
   if (p.my_discriminator == 0) return InvalidArgument("My Discriminator zero");
   if (p.your_discriminator == 0 && p.state != SessionState::kDown &&
       p.state != SessionState::kAdminDown) {
-    return InvalidArgument(
-        fmt::format("Your Discriminator zero in state {}", StateName(p.state)));
+    return InvalidArgument(fmt::format("Your Discriminator zero in state {}", StateName(p.state)));
   }
   if (p.has_auth) {
     const size_t auth_len = b[ControlPacket::kMandatoryLength + 1];

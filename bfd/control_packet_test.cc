@@ -76,13 +76,13 @@ TEST(ControlPacketTest, DiscardsWhatRfc5880Section6_8_6Discards) {
     const char* why;
   };
   const Case cases[] = {
-      {0, 0x40, "version"},             // version 2
-      {3, 23, "too small"},             // Length below 24
-      {3, 25, "beyond"},                // Length past the payload
-      {2, 0, "Detect Mult"},            // multiplier 0
-      {1, 0xc1, "Multipoint"},          // M bit
-      {7, 0, "My Discriminator"},       // my discriminator 0
-      {11, 0, "Your Discriminator"},    // your 0 in state Up
+      {0, 0x40, "version"},              // version 2
+      {3, 23, "too small"},              // Length below 24
+      {3, 25, "beyond"},                 // Length past the payload
+      {2, 0, "Detect Mult"},             // multiplier 0
+      {1, 0xc1, "Multipoint"},           // M bit
+      {7, 0, "My Discriminator"},        // my discriminator 0
+      {11, 0, "Your Discriminator"},     // your 0 in state Up
       {1, 0xc4, "Length 24 too small"},  // A bit, no section
   };
   for (const Case& c : cases) {

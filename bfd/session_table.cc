@@ -92,8 +92,8 @@ size_t SessionTable::RemoveClient(const std::string& client) {
 
 void SessionTable::Linger(Entry& e) {
   e.session->SetAdminDown(true);
-  const auto wait = std::max<microseconds>(
-      {e.session->detection_time(), e.session->tx_interval() * 3, kSlowTx});
+  const auto wait =
+      std::max<microseconds>({e.session->detection_time(), e.session->tx_interval() * 3, kSlowTx});
   e.linger_until = clock_.now() + wait;
   Sweep();
 }
@@ -105,7 +105,9 @@ void SessionTable::Sweep() {
     const auto& until = it->second.linger_until;
     if (until && *until <= now) {
       by_discr_.erase(it->second.session->local_discr());
+      const SessionKey key = it->first;
       it = entries_.erase(it);
+      if (hooks_.removed) hooks_.removed(key);
       continue;
     }
     if (until && (!next || *until < *next)) next = until;

@@ -34,10 +34,10 @@
 namespace strata::bfd {
 
 struct SessionKey {
-  std::string vr{};         // empty: the default VR
+  std::string vr{};  // empty: the default VR
   IpAddr peer{};
-  IpAddr local{};           // unset (default IpAddr): any of ours
-  std::string interface{};  // single hop: the link to the peer (empty: any)
+  IpAddr local{};            // unset (default IpAddr): any of ours
+  std::string interface {};  // single hop: the link to the peer (empty: any)
   bool multihop = false;
 
   auto operator<=>(const SessionKey&) const = default;
@@ -49,9 +49,9 @@ struct ReceivedPacket {
   std::string vr{};
   IpAddr source{};
   IpAddr destination{};
-  std::string interface{};  // where it came in (single hop)
-  uint8_t ttl = 0;        // TTL / Hop Limit as received
-  bool multihop = false;  // came to port 4784
+  std::string interface {};  // where it came in (single hop)
+  uint8_t ttl = 0;           // TTL / Hop Limit as received
+  bool multihop = false;     // came to port 4784
   std::span<const uint8_t> bytes{};
 };
 
@@ -66,10 +66,12 @@ class SessionTable {
  public:
   struct Hooks {
     // Sends a session's packet to its peer.
-    std::function<void(const SessionKey&, std::vector<uint8_t>)> transmit;
+    std::function<void(const SessionKey&, std::vector<uint8_t>)> transmit{};
     // A session changed state; `clients` are the ones holding it.
     std::function<void(const SessionKey&, const BfdSession&, SessionState from, Diag diag)>
-        state_changed;
+        state_changed{};
+    // A session with no clients left is gone (after its AdminDown time).
+    std::function<void(const SessionKey&)> removed{};
   };
   struct Entry {
     SessionKey key;

@@ -24,13 +24,15 @@ SessionParams Fast(std::chrono::microseconds tx, uint8_t mult = 3) {
 class SessionTableTest : public ::testing::Test {
  protected:
   SessionTableTest()
-      : table_(clock_, {.transmit =
-                            [this](const SessionKey& k, std::vector<uint8_t> bytes) {
-                              sent_.push_back({k, std::move(bytes)});
-                            },
-                        .state_changed =
-                            [this](const SessionKey& k, const BfdSession& s, SessionState,
-                                   Diag) { changes_.push_back({k, s.state()}); }},
+      : table_(clock_,
+               {.transmit =
+                    [this](const SessionKey& k, std::vector<uint8_t> bytes) {
+                      sent_.push_back({k, std::move(bytes)});
+                    },
+                .state_changed =
+                    [this](const SessionKey& k, const BfdSession& s, SessionState, Diag) {
+                      changes_.push_back({k, s.state()});
+                    }},
                7) {}
 
   // A packet from the peer of `key` as it would send it.

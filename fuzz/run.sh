@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-((${#harnesses[@]})) || harnesses=(bgp_message xrl frame netlink config)
+((${#harnesses[@]})) || harnesses=(bgp_message xrl frame netlink config bfd_packet)
 dir=build-fuzz
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 CXX=clang++ CC=clang cmake -S . -B "$dir" -G Ninja -DSTRATA_FUZZ=ON -DSTRATA_WERROR=OFF \

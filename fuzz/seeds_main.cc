@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "bfd/bfd_auth.h"
+#include "bfd/control_packet.h"
 #include "bgp/wire/message_codec.h"
 #include "bgp/wire/update_message.h"
 #include "fea/netlink/link_codec.h"
@@ -149,6 +151,26 @@ void WriteNetlink(const fs::path& root) {
   c.Add(all);
 }
 
+void WriteBfd(const fs::path& root) {
+  using namespace strata::bfd;
+  Corpus c(root, "bfd_packet");
+  ControlPacket p;
+  p.my_discriminator = 7;
+  p.desired_min_tx_us = p.required_min_rx_us = 50000;
+  for (SessionState s :
+       {SessionState::kDown, SessionState::kInit, SessionState::kUp, SessionState::kAdminDown}) {
+    p.state = s;
+    p.your_discriminator = s == SessionState::kDown ? 0 : 9;
+    p.poll = s == SessionState::kUp;
+    c.Add(Encode(p));
+  }
+  for (AuthType t :
+       {AuthType::kSimplePassword, AuthType::kKeyedMd5, AuthType::kMeticulousKeyedSha1}) {
+    BfdAuth auth({t, 1, "secret"});
+    c.Add(auth.Sign(p));
+  }
+}
+
 }  // namespace
 }  // namespace strata::fuzz
 
@@ -162,5 +184,6 @@ int main(int argc, char** argv) {
   strata::fuzz::WriteXrl(root);
   strata::fuzz::WriteFrames(root);
   strata::fuzz::WriteNetlink(root);
+  strata::fuzz::WriteBfd(root);
   return 0;
 }

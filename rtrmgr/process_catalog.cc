@@ -97,7 +97,7 @@ ProcessSpec ProcessCatalog::For(const ProcessInstance& p,
     if (options_.await_config_ms > 0) s.argv.push_back("--await-config");
     targets = {"fea", "bgp." + vr};
   } else if (p.process == "bgp") {
-    targets = {"fea", "rib." + vr};
+    targets = {"fea", "rib." + vr, "bfd"};
   } else {
     targets = {"*"};
   }

@@ -89,6 +89,11 @@ void BgpPeer::HardReset() {
   if (settings_.enabled) session_->Start();
 }
 
+void BgpPeer::BfdDown() {
+  session_->Stop(CeaseSubcode::kBfdDown);
+  if (settings_.enabled) session_->Start();
+}
+
 Status BgpPeer::SoftResetIn() {
   if (!negotiated_) return FailedPrecondition("peer " + settings_.session.Name() + " is not up");
   if (!negotiated_->route_refresh) {

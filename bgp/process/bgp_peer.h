@@ -89,6 +89,9 @@ class BgpPeer : public SessionConsumer, public SessionSink {
   void Enable();
   void Disable();
   void HardReset();
+  // The peer's BFD session went down: the session goes at once (Cease, BFD Down, RFC 9384) and
+  // starts again, as after a hold timer expiry; no graceful restart helper (forwarding failed).
+  void BfdDown();
   // "in": ask the peer for its routes again; "out": send ours again.
   Status SoftResetIn();
   Status SoftResetOut();

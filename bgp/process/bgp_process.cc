@@ -43,14 +43,20 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
   redist_ = std::make_unique<RibRedistClient>(router_, rib_target_, instance_, *speaker_,
                                               options_.redist);
   oracle_->set_redist(redist_.get());
+  bfd_ = std::make_unique<BfdLink>(router_, instance_, options_.vrf_device,
+                                   [this](const IpAddr& peer, const std::string&) {
+                                     (void)speaker_->BfdDown(peer);  // NOT_FOUND: deleted meanwhile
+                                   });
   service_ = std::make_unique<BgpService>(*speaker_, sink_.get(), oracle_.get());
   service_->set_redist(redist_.get());
+  service_->set_bfd(bfd_.get());
   // Sessions wait until the RIB said whether we restart (or, without a RIB, a few seconds).
   speaker_->HoldSessions();
 }
 
 BgpProcess::~BgpProcess() {
   service_.reset();
+  bfd_.reset();
   oracle_->set_redist(nullptr);
   redist_.reset();
   speaker_.reset();
@@ -61,10 +67,12 @@ void BgpProcess::AddTarget(ipc::Service* common) {
   if (common != nullptr) target.Serve(*common);
   target.Serve(*service_);
   target.Serve(*oracle_);
+  target.Serve(*bfd_);
   target.Serve(ipc::ProfileService::ForProcess());
 }
 
 void BgpProcess::Started() {
+  bfd_->Started();
   router_.WatchInstance(rib_target_, [this, alive = std::weak_ptr<bool>(alive_)](
                                          const std::string&, const std::string&, bool up) {
     if (alive.expired()) return;

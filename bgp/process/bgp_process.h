@@ -4,7 +4,8 @@
 // "bgp.<vr>" (class "bgp"); the speaker's routes go to "rib.<vr>" through RibIpcSink and its next
 // hops are resolved by RibNexthopOracle. The RIB instance is watched through the Finder: both
 // hold their work while it is down and resend everything when it is (back) up. main.cc and the
-// in-process tests build one of these on a Router. PrepareStop is the process's part of
+// in-process tests build one of these on a Router. Peers with BFD hold sessions in strata-bfd
+// (BfdLink, bfd_client/1.0 served on the same target). PrepareStop is the process's part of
 // common/1.0/shutdown: a clean stop tells every peer (Cease, Administrative Shutdown) so that
 // they withdraw our routes at once; a graceful one lets the sessions drop with the process, so
 // peers that negotiated graceful restart keep our routes until we are back.
@@ -16,6 +17,7 @@
 #include <memory>
 #include <string>
 
+#include "bgp/process/bfd_link.h"
 #include "bgp/process/bgp_service.h"
 #include "bgp/process/bgp_speaker.h"
 #include "bgp/process/rib_ipc_sink.h"
@@ -41,6 +43,8 @@ class BgpProcess {
     std::chrono::milliseconds rib_wait{8000};
     // Redistributed routes across a RIB restart: kept stale how long, swept when (redist_stale.h).
     RedistTimers redist;
+    // The VR's VRF device, for its BFD sessions ("": the default VR's sockets).
+    std::string vrf_device;
   };
 
   BgpProcess(ipc::Router& router, Options options);
@@ -73,6 +77,7 @@ class BgpProcess {
   std::unique_ptr<RibIpcSink> sink_;
   std::unique_ptr<BgpSpeaker> speaker_;
   std::unique_ptr<RibRedistClient> redist_;
+  std::unique_ptr<BfdLink> bfd_;
   std::unique_ptr<BgpService> service_;
   std::unique_ptr<boost::asio::steady_timer> hold_timer_;
   std::unique_ptr<boost::asio::steady_timer> stop_timer_;

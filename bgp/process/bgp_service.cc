@@ -43,11 +43,19 @@ void BgpService::ChangePeer(const v1::AddPeerRequest& request,
                             ipc::Responder<v1::AddPeerReply> reply) {
   auto s = PeerSettingsFromProto(request);
   if (!s.ok()) return reply.Fail(s.status());
-  Answer(reply, speaker_.ChangePeer(std::move(*s)));
+  const IpAddr peer = s->session.peer_address;
+  Status st = speaker_.ChangePeer(std::move(*s));
+  // A new local address or hop count changes the BFD session's key.
+  if (st.ok() && bfd_settings_.contains(peer)) st = update_bfd(peer, bfd_settings_.at(peer));
+  Answer(reply, st);
 }
 
 void BgpService::DeletePeer(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) {
-  with_peer(request.peer(), reply, [&](const IpAddr& a) { return speaker_.DeletePeer(a); });
+  with_peer(request.peer(), reply, [&](const IpAddr& a) {
+    const Status s = speaker_.DeletePeer(a);
+    if (s.ok() && bfd_ != nullptr && bfd_settings_.erase(a) > 0) bfd_->Clear(a);
+    return s;
+  });
 }
 
 void BgpService::EnablePeer(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) {

@@ -7,6 +7,7 @@
 // the speaker, the pipeline and the RIB parts. Threading: the io_context thread.
 #pragma once
 
+#include "bgp/process/bfd_link.h"
 #include "bgp/process/bgp_speaker.h"
 #include "bgp/process/rib_ipc_sink.h"
 #include "bgp/process/rib_nexthop_oracle.h"
@@ -89,6 +90,11 @@ class BgpService : public v1::BgpHandler {
   void SetMultipath(const v1::SetMultipathRequest& request,
                     ipc::Responder<v1::SetMultipathReply> reply) override;
   void set_redist(RibRedistClient* redist) { redist_ = redist; }
+  // BFD for peers (bgp_service_bfd.cc); FAILED_PRECONDITION without a BfdLink (set_bfd).
+  void SetPeerBfd(const v1::SetPeerBfdRequest& request,
+                  ipc::Responder<v1::PeerReply> reply) override;
+  void ClearPeerBfd(const v1::PeerRequest& request, ipc::Responder<v1::PeerReply> reply) override;
+  void set_bfd(BfdLink* bfd) { bfd_ = bfd; }
 
  private:
   // Runs `op` on the peer named by `peer`; answers its status.
@@ -106,6 +112,10 @@ class BgpService : public v1::BgpHandler {
   RibIpcSink* sink_;
   const RibNexthopOracle* oracle_;
   RibRedistClient* redist_ = nullptr;
+  BfdLink* bfd_ = nullptr;
+  // The BFD session key follows the peer's settings (local address, single or multi hop).
+  Status update_bfd(const IpAddr& peer, const BfdSettings& settings);
+  std::map<IpAddr, BfdSettings> bfd_settings_;
 };
 
 }  // namespace strata::bgp

@@ -68,6 +68,7 @@ void BgpService::fill_peer(const BgpPeer& p, v1::PeerStatus* out) const {
   } else if (c.local_address) {
     ipc::AddrToProto(*c.local_address, out->mutable_local_address());
   }
+  if (bfd_ != nullptr) out->set_bfd(bfd_->State(p.settings().session.peer_address));
   if (fsm.state() == SessionState::kEstablished && p.other_family_next_hop()) {
     ipc::AddrToProto(*p.other_family_next_hop(), out->mutable_other_family_next_hop());
   }

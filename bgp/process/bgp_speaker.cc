@@ -417,6 +417,13 @@ Status BgpSpeaker::ResetPeer(const IpAddr& peer) {
   return Status::Ok();
 }
 
+Status BgpSpeaker::BfdDown(const IpAddr& peer) {
+  BgpPeer* p = find(peer);
+  if (!p) return NotFound("no peer " + peer.ToString());
+  p->BfdDown();
+  return Status::Ok();
+}
+
 Status BgpSpeaker::SoftResetPeer(const IpAddr& peer, std::string_view direction) {
   const bool in = direction == "in" || direction == "both";
   const bool out = direction == "out" || direction == "both";

@@ -86,6 +86,8 @@ class BgpSpeaker {
   // Returns how many peers there were.
   size_t StopSessions();
   Status ResetPeer(const IpAddr& peer);
+  // The peer's BFD session went down (BgpPeer::BfdDown).
+  Status BfdDown(const IpAddr& peer);
   Status SoftResetPeer(const IpAddr& peer, std::string_view direction);
 
   Status AddNetwork(const IpPrefix& prefix, std::optional<IpAddr> nexthop);

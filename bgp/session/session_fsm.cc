@@ -98,7 +98,11 @@ void SessionFsm::Stop(CeaseSubcode subcode, std::string_view communication) {
                          subcode == CeaseSubcode::kAdministrativeReset;
   const NotificationMessage n = with_text ? MakeShutdownNotification(subcode, communication)
                                           : MakeNotification(ErrorCode::kCease, subcode);
-  while (!conns_.empty()) Fail(conns_.front()->id, n, LossKind::kAdmin, "administrative stop");
+  // The reason shown as the peer's last error: the Cease's own words unless an operator's stop.
+  const std::string reason =
+      with_text ? "administrative stop"
+                : "stopped: " + std::string(ErrorSubcodeName(6, static_cast<uint8_t>(subcode)));
+  while (!conns_.empty()) Fail(conns_.front()->id, n, LossKind::kAdmin, reason);
   backoff_ = config_.idle_hold;
   UpdateState();
 }

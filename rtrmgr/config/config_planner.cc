@@ -182,6 +182,7 @@ void CollectProcesses(const TemplateTree& templates, const Chain& chain,
     }
   };
   if (const ProcessDef* def = templates.FindProcess(t.process)) add(*def, 0);
+  if (const ProcessDef* def = templates.FindProcess(t.uses)) add(*def, 0);
   for (const auto& child : chain.back().node->children()) {
     if (const TemplateNode* ct = t.Find(child.keyword())) {
       CollectProcesses(templates, With(chain, child, *ct), out, status);

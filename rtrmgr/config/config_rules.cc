@@ -110,6 +110,9 @@ const std::vector<RuleInfo>& ConfigRules::All() {
       {"bgp-ttl-security-with-multihop", false, "ttl-security together with multihop",
        "RFC 5082 (GTSM) sends with TTL 255 and accepts at least 255 - hops; multihop sets "
        "another TTL: the two exclude each other (strata-bgp refuses)"},
+      {"bgp-bfd-multihop-local-address", false, "bfd with a multihop peer without local-address",
+       "RFC 5883: a multihop BFD session is named by both addresses, so the local one must be "
+       "known (strata-bgp refuses)"},
       {"bgp-ebgp-without-policy", true,
        "an eBGP peer without an import or an export policy (its own or the VR's)",
        "RFC 8212: nothing is accepted from it, or sent to it, until it has one (or "

@@ -165,6 +165,10 @@ std::vector<Case> Cases() {
        Bgp("peer 192.0.2.2 { as 2; multihop 2; ttl-security 1;" + kPol + " }"),
        "test.conf:5:49: ttl-security and multihop exclude each other: GTSM (RFC 5082) sends "
        "with TTL 255 and accepts packets that crossed at most ttl-security hops"},
+      {"bgp-bfd-multihop-local-address",
+       Bgp("peer 192.0.2.2 { as 65001; bfd { minimum-interval 100; }" + kPol + " }"),
+       "test.conf:5:28: bfd with an iBGP peer needs local-address: its multihop BFD session "
+       "(RFC 5883) is named by both addresses"},
       {"bgp-ebgp-without-policy", Bgp("peer 192.0.2.2 { as 2; import all; }"),
        "test.conf:5:6: warning: eBGP peer 192.0.2.2 has no export policy (its own or the VR's): "
        "RFC 8212 sends it nothing (set one, or ebgp-requires-policy false)"},

@@ -132,6 +132,16 @@ void CheckSession(const VrBgp& vr, const ConfigNode& peer, const std::string& pa
   const bool internal = *as == *vr.local_as;
   const bool confed =
       std::find(vr.confed_members.begin(), vr.confed_members.end(), *as) != vr.confed_members.end();
+  if (const ConfigNode* bfd = peer.FindChild("bfd");
+      bfd != nullptr && peer.FindChild("local-address") == nullptr) {
+    const auto hops = ctx.U32(&peer, kPeer, "multihop");
+    if (internal || (hops && *hops > 1)) {
+      ctx.ReportAt("bgp-bfd-multihop-local-address", *bfd, path,
+                   std::string("bfd with ") + (internal ? "an iBGP" : "an eBGP multihop") +
+                       " peer needs local-address: its multihop BFD session (RFC 5883) is "
+                       "named by both addresses");
+    }
+  }
   if (const ConfigNode* rr = peer.FindChild("route-reflector-client");
       rr != nullptr && !internal && rr->first_arg() == "true") {
     ctx.ReportAt("bgp-rr-client-not-internal", *rr, path,

@@ -34,6 +34,9 @@ struct TemplateNode {
   std::string ref;  // "interfaces interface": the value must be a key defined at that path
   std::string help;
   std::string process;  // effective (inherited) process name; "" for none
+  // %uses NAME: another process that must run while this node is configured, though the node's
+  // XRLs go to `process` (a BGP neighbour's bfd needs strata-bfd). Not inherited.
+  std::string uses;
   std::string create;   // XRL templates; "" when the node has none
   std::string change;
   std::string del;

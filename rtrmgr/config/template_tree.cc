@@ -42,7 +42,8 @@ Status ApplyDirective(TemplateNode& node, const ConfigNode& d) {
   const std::string& name = d.keyword();
   static const std::set<std::string> kKnown = {
       "%key",  "%type",    "%enum",   "%range",  "%list",   "%default", "%mandatory", "%ref",
-      "%help", "%process", "%create", "%change", "%delete", "%bare",    "%like"};
+      "%help", "%process", "%create", "%change", "%delete", "%bare",    "%like",
+      "%uses"};
   if (kKnown.count(name) == 0) return Error(d.pos(), "unknown directive '" + name + "'");
   if (auto it = node.set_at.find(name); it != node.set_at.end()) {
     return Error(d.pos(),
@@ -91,6 +92,8 @@ Status ApplyDirective(TemplateNode& node, const ConfigNode& d) {
     node.help = v;
   } else if (name == "%process") {
     node.process = v;
+  } else if (name == "%uses") {
+    node.uses = v;
   } else if (name == "%create" || name == "%change" || name == "%delete") {
     if (v.rfind("finder://", 0) != 0) return Error(d.args()[0].pos, "an XRL starts finder://");
     (name == "%create" ? node.create : name == "%change" ? node.change : node.del) = v;
@@ -132,7 +135,7 @@ std::unique_ptr<TemplateNode> CloneSettings(const TemplateNode& from, TemplateNo
   out->parent = parent;
   out->copied = true;
   out->set_at = from.set_at;
-  for (const char* xrl : {"%create", "%change", "%delete", "%process", "%mandatory"}) {
+  for (const char* xrl : {"%create", "%change", "%delete", "%process", "%uses", "%mandatory"}) {
     out->set_at.erase(xrl);
   }
   for (const auto& c : from.children) out->children.push_back(CloneSettings(*c, out.get()));
@@ -270,6 +273,9 @@ Status TemplateTree::Finalize(TemplateNode& node) {
     if (std::string why = node.value.Check(*node.bare_value); !why.empty()) {
       return Error(node.set_at["%bare"], what + why);
     }
+  }
+  if (node.set_at.count("%uses") > 0 && processes_.count(node.uses) == 0) {
+    return Error(node.set_at["%uses"], what + "undefined process '" + node.uses + "'");
   }
   if (node.set_at.count("%process") > 0) {
     if (processes_.count(node.process) == 0) {

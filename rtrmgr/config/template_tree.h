@@ -18,6 +18,7 @@
 // (the node also takes a copy of every child of the node at PATH but those named and those it
 // declares itself, without their XRLs: a BGP group takes a neighbor's settings),
 // %ref "PATH" (value must be a key defined at that keyword path), %help "...", %process NAME,
+// %uses NAME (another process that must run while the node is configured),
 // %create/%change/%delete "XRL". Several files may declare the same node (fea.tmpl declares
 // `virtual-router`, rib.tmpl adds `static` under it); a directive may be set by only one of them.
 // Files are read in name order, which fixes the order of children. Read-only once loaded.

@@ -79,6 +79,8 @@ CommandTree BuildOperational() {
   Add(t, Op::kShowFib, "show fib", "The forwarding table",
       {Positional(ArgType::kAddress, "ADDRESS", "Where this address is forwarded"), Vr()});
   Add(t, Op::kShowFibStats, "show fib stats|statistics", "FIB and kernel counters");
+  Add(t, Op::kShowBfdSessions, "show bfd sessions|peers",
+      "BFD sessions (strata-bfd): state, intervals, why down, who holds them");
   Add(t, Op::kShowProcesses, "show processes", "The supervised processes");
   Add(t, Op::kShowConfiguration, "show configuration", "The running configuration",
       {Positional(ArgType::kRest, "PATH", "Only this part (e.g. virtual-router red bgp)")});

@@ -26,6 +26,7 @@ enum class Op {
   kShowBgpRpki,
   kShowFib,
   kShowFibStats,
+  kShowBfdSessions,
   kShowProcesses,
   kShowConfiguration,
   kShowCommits,

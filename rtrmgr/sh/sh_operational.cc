@@ -73,6 +73,8 @@ int ShSession::Operational(const CommandMatch& m, bool json) {
       return single("finder://fea/fea/1.0/list_interfaces");
     case Op::kShowFibStats:
       return single("finder://fea/fea/1.0/get_stats");
+    case Op::kShowBfdSessions:
+      return single("finder://bfd/bfd/1.0/list_sessions");
     case Op::kShowProcesses:
       return single("finder://rtrmgr/rtrmgr/1.0/list_processes");
     case Op::kShowCommits:

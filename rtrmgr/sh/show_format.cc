@@ -298,6 +298,8 @@ std::string ShowFormat::Format(Op op, const nlohmann::json& reply) {
                     Key("WITHDRAWN", "withdrawn")});
     case Op::kShowBgpRpki:
       return BgpRpki(reply);
+    case Op::kShowBfdSessions:
+      return BfdSessions(reply);
     case Op::kShowFib:
       if (reply.contains("found")) {  // fea/1.0/lookup
         if (!reply.value("found", false)) return "no route\n";

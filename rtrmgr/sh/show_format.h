@@ -70,6 +70,8 @@ class ShowFormat {
   static std::string BgpDiscardedRoutes(const nlohmann::json& reply);
   // bgp/1.0/explain_prefix: a block per path.
   static std::string BgpRouteDetail(const nlohmann::json& reply);
+  // bfd/1.0/list_sessions (show_format_bfd.cc): one line per session.
+  static std::string BfdSessions(const nlohmann::json& reply);
   // A BGP next hop: the unspecified address (our own routes) as "self".
   static std::string BgpNextHop(const nlohmann::json& value);
 

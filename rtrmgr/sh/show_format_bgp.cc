@@ -52,6 +52,9 @@ std::string Neighbor(const nlohmann::json& p) {
   if (p.contains("other_family_next_hop")) {
     o += "  Next hop for the other family's routes: " + Str(p, "other_family_next_hop") + "\n";
   }
+  if (p.contains("bfd")) {
+    o += "  BFD: " + Str(p, "bfd") + "\n";
+  }
   o += "  Families: " + List(F::At(p, "families")) + "\n";
   o += "  Capabilities: " + List(F::At(p, "capabilities")) + "\n";
   o += "  Policies: import " + Policy(p, "import") + ", export " + Policy(p, "export") + "\n";

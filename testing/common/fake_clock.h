@@ -1,6 +1,6 @@
-// FakeClock: a Clock (common/clock.h) for tests; time moves only by advance(), which fires the timers
-// that come due in deadline order, each with now() at its deadline.
-// REQUIRES: the clock outlives its timers. Threading: single-threaded.
+// FakeClock: a Clock (common/clock.h) for tests; time moves only by advance(), which fires the
+// timers that come due in deadline order, each with now() at its deadline. REQUIRES: the clock
+// outlives its timers. Threading: single-threaded.
 #pragma once
 
 #include <chrono>

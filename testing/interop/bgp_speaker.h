@@ -56,6 +56,9 @@ struct Neighbor {
   // RFC 9494 (BIRD, Strata): long-lived stale time in seconds; 0: off (BIRD `long lived graceful
   // restart on; long lived stale time N`, Strata `long_lived_stale_time` of add_peer).
   uint32_t long_lived_stale_time = 0;
+  // BFD with this neighbour at this interval (transmit and receive, ms); 0: none (FRR:
+  // bfdd with a profile, `neighbor .. bfd profile`; BIRD: `protocol bfd`, `bfd on`).
+  uint32_t bfd_interval_ms = 0;
 };
 
 struct SpeakerConfig {

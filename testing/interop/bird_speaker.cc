@@ -77,6 +77,14 @@ std::string BirdSpeaker::MakeConfig(const SpeakerConfig& config, const std::stri
     c << "  }\n";
   }
   c << "  accept;\n}\n";
+  // BFD (RFC 5880/5881): one protocol for all neighbours, at the first interval asked for.
+  for (const auto& n : config.neighbors) {
+    if (n.bfd_interval_ms == 0) continue;
+    c << "protocol bfd {\n  interface \"*\" {\n    min rx interval " << n.bfd_interval_ms
+      << " ms; min tx interval " << n.bfd_interval_ms << " ms; idle tx interval 1000 ms;\n"
+      << "    multiplier 3;\n  };\n}\n";
+    break;
+  }
   for (size_t i = 0; i < config.neighbors.size(); ++i) {
     const auto& n = config.neighbors[i];
     c << "protocol bgp nb" << i << " {\n";
@@ -95,6 +103,7 @@ std::string BirdSpeaker::MakeConfig(const SpeakerConfig& config, const std::stri
       c << "  long lived graceful restart on; long lived stale time " << n.long_lived_stale_time
         << ";\n";
     }
+    if (n.bfd_interval_ms) c << "  bfd on;\n";
     if (n.ipv4) c << "  ipv4 { import all; export filter originated; };\n";
     if (n.ipv6) c << "  ipv6 { import all; export filter originated; };\n";
     c << "}\n";
@@ -151,6 +160,24 @@ bool BirdSpeaker::Established(const std::string& neighbor) {
   if (proto.empty()) return false;
   const auto r = Birdc({"show", "protocols", proto});
   return r.ok() && r.output.find("Established") != std::string::npos;
+}
+
+std::string BirdSpeaker::BfdState(const std::string& peer) {
+  // `show bfd sessions`: "IP address  Interface  State  Since  Interval  Timeout" rows.
+  const auto r = Birdc({"show", "bfd", "sessions"});
+  if (!r.ok()) return "";
+  std::istringstream in(r.output);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    std::string address, ifname, state;
+    if (row >> address >> ifname >> state && address == peer) {
+      std::transform(state.begin(), state.end(), state.begin(),
+                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+      return state;
+    }
+  }
+  return "";
 }
 
 std::vector<Route> BirdSpeaker::ParseRoutes(const std::string& text) {

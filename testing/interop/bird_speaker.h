@@ -34,6 +34,9 @@ class BirdSpeaker : public BgpSpeaker {
   static std::vector<Route> ParseRoutes(const std::string& text);
   // Runs a birdc command against this instance.
   CommandResult Birdc(const std::vector<std::string>& args);
+  // The state of BIRD's BFD session with `peer` ("up", "down", "init"; "" when none), from
+  // `show bfd sessions`.
+  std::string BfdState(const std::string& peer);
   // BIRD dies by SIGKILL (no NOTIFICATION), as in a crash.
   void Kill();
   // BIRD started again in graceful restart recovery (bird -R: R and F bits in its OPENs; it

@@ -65,6 +65,8 @@ std::string FrrSpeaker::MakeConfig(const SpeakerConfig& config, const std::strin
     c << " neighbor " << n.address << " timers 3 9\n";
     c << " neighbor " << n.address << " timers connect 1\n";
     if (n.graceful_restart) c << " neighbor " << n.address << " graceful-restart\n";
+    if (n.bfd_interval_ms)
+      c << " neighbor " << n.address << " bfd profile " << BfdProfile(n) << "\n";
   }
   for (const bool v6 : {false, true}) {
     c << " address-family " << (v6 ? "ipv6" : "ipv4") << " unicast\n";
@@ -77,6 +79,33 @@ std::string FrrSpeaker::MakeConfig(const SpeakerConfig& config, const std::strin
     c << " exit-address-family\n";
   }
   return c.str();
+}
+
+std::string FrrSpeaker::BfdProfile(const Neighbor& n) {
+  return "bfd" + std::to_string(n.bfd_interval_ms);
+}
+
+std::string FrrSpeaker::BfddConfig(const SpeakerConfig& config, const std::string& dir) {
+  std::ostringstream c;
+  c << "hostname " << config.name << "\nlog file " << dir << "/bfdd.log debugging\n";
+  c << "debug bfd peer\n";
+  c << "bfd\n";
+  for (const auto& n : config.neighbors) {
+    if (!n.bfd_interval_ms) continue;
+    c << " profile " << BfdProfile(n) << "\n";
+    c << "  transmit-interval " << n.bfd_interval_ms << "\n";
+    c << "  receive-interval " << n.bfd_interval_ms << "\n";
+    c << " exit\n";
+  }
+  c << "exit\n";
+  return c.str();
+}
+
+bool FrrSpeaker::UsesBfd(const SpeakerConfig& config) {
+  for (const auto& n : config.neighbors) {
+    if (n.bfd_interval_ms) return true;
+  }
+  return false;
 }
 
 std::vector<std::string> FrrSpeaker::RouterLines(const SpeakerConfig& config) {
@@ -136,7 +165,30 @@ Status FrrSpeaker::Start() {
                  10s)) {
     return Unavailable("zebra did not start: " + Logs());
   }
+  if (UsesBfd(config_)) {
+    {
+      std::ofstream f(dir_ + "/bfdd.conf");
+      f << BfddConfig(config_, dir_);
+      if (!f) return Internal("cannot write bfdd.conf");
+    }
+    s = bfdd_.Start(
+        ns_.Wrap({"/usr/lib/frr/bfdd", "-u", "frr", "-g", "frr", "-f", dir_ + "/bfdd.conf", "-i",
+                  dir_ + "/bfdd.pid", "--vty_socket", dir_, "-z", dir_ + "/zserv.api", "-P", "0"}),
+        dir_ + "/bfdd.out");
+    if (!s.ok()) return s;
+    if (!PollUntil([&] { return bfdd_.Running() && BfdPeers().is_array(); }, 10s)) {
+      return Unavailable("bfdd did not start: " + Logs());
+    }
+  }
   return StartBgpd();
+}
+
+nlohmann::json FrrSpeaker::BfdPeers() {
+  const auto r =
+      RunCommand({"vtysh", "--vty_socket", dir_, "-d", "bfdd", "-c", "show bfd peers json"}, 10s);
+  if (!r.ok()) return nullptr;
+  json j = json::parse(r.output, nullptr, false);
+  return j.is_discarded() ? nullptr : j;
 }
 
 Status FrrSpeaker::StartBgpd() {
@@ -165,6 +217,7 @@ Status FrrSpeaker::RestartBgpd(const std::vector<Route>& routes) {
 
 void FrrSpeaker::Stop() {
   daemon_.Stop();
+  bfdd_.Stop();
   zebra_.Stop();
 }
 
@@ -270,7 +323,7 @@ Status FrrSpeaker::ResetSession(const std::string& neighbor) {
 
 std::string FrrSpeaker::Logs() const {
   std::string s;
-  for (const char* f : {"bgpd.log", "bgpd.out", "zebra.log", "zebra.out"}) {
+  for (const char* f : {"bgpd.log", "bgpd.out", "bfdd.log", "bfdd.out", "zebra.log", "zebra.out"}) {
     s += std::string("--- ") + dir_ + "/" + f + "\n" + ReadFileTail(f);
   }
   return s;
