@@ -23,7 +23,11 @@ std::vector<std::string> Words(const std::vector<Completion>& cs) {
 
 TEST(CommandTreeTest, UniquePrefixesAbbreviateEveryKeyword) {
   EXPECT_EQ(ParseOp({"sh", "bgp", "sum"}), Op::kShowBgpSummary);
-  EXPECT_EQ(ParseOp({"s", "b", "su"}), Op::kShowBgpSummary);
+  EXPECT_EQ(ParseOp({"s", "bg", "su"}), Op::kShowBgpSummary);
+  // "b" could be bfd or bgp: refused, naming both (as Junos does).
+  auto ambiguous = OperationalCommands().Parse({"s", "b", "su"});
+  ASSERT_FALSE(ambiguous.ok());
+  EXPECT_NE(ambiguous.status().message().find("bfd, bgp"), std::string::npos);
   EXPECT_EQ(ParseOp({"show", "int"}), Op::kShowInterfaces);
   EXPECT_EQ(ParseOp({"conf"}), Op::kConfigure);
   auto m = OperationalCommands().Parse({"sh", "bgp", "ne", "192.0.2.1", "v", "red"});
@@ -114,7 +118,7 @@ TEST(CommandTreeTest, NextListsKeywordsArgumentsAndEnterWithHelp) {
   auto next = OperationalCommands().Next({"show", "route"}, "");
   EXPECT_EQ(Words(next), (std::vector<std::string>{"detail", "vr", "<DEST>", "<Enter>"}));
   for (const auto& c : next) EXPECT_FALSE(c.help.empty()) << c.word;
-  next = OperationalCommands().Next({"show"}, "b");
+  next = OperationalCommands().Next({"show"}, "bg");
   ASSERT_EQ(next.size(), 1u);
   EXPECT_EQ(next[0].word, "bgp");
   EXPECT_EQ(next[0].help, "BGP: peers, routes, statistics");
