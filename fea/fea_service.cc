@@ -135,11 +135,19 @@ void FeaService::AddVr(const v1::AddVrRequest& req, ipc::Responder<v1::AddVrRepl
     return out;
   };
   if (const Vr* vr = vrs_.Find(req.vr()); vr != nullptr && req.move_table()) {
-    if (Status s = MoveVr(req.vr(), req.table_id()); !s.ok()) return reply.Fail(s);
+    if (Status s = MoveVr(req.vr(), req.table_id(), req.vrf_device()); !s.ok()) {
+      return reply.Fail(s);
+    }
     return reply(held());
   }
   const bool existed = vrs_.Find(req.vr()) != nullptr;
   if (Status s = vrs_.AddVr(req.vr(), req.table_id()); !s.ok()) return reply.Fail(s);
+  if (vrf_ != nullptr) {
+    if (Status s = vrf_->Ensure(req.vr(), req.table_id(), req.vrf_device()); !s.ok()) {
+      if (!existed) (void)vrs_.DeleteVr(req.vr());
+      return reply.Fail(s);
+    }
+  }
   if (!existed) {
     const size_t adopted = kernel_.AddVr(req.vr());
     recovery_.Adopted(req.vr(), adopted, std::chrono::steady_clock::now());
@@ -154,6 +162,7 @@ void FeaService::DeleteVr(const v1::DeleteVrRequest& req, ipc::Responder<v1::Del
   recovery_.Close(req.vr());
   ArmRecoveryTimer();
   kernel_.RemoveVr(req.vr());
+  if (vrf_ != nullptr) vrf_->Remove(req.vr());
   interfaces_.UnbindAll(req.vr());
   reply.Finish(vrs_.DeleteVr(req.vr()), v1::DeleteVrReply());
 }
@@ -164,16 +173,27 @@ void FeaService::SetVrTable(const v1::SetVrTableRequest& req,
   if (vr == nullptr) return reply.Fail(NotFound("no VR '" + req.vr() + "'"));
   v1::SetVrTableReply out;
   out.set_old_table_id(vr->table_id);
-  if (Status s = MoveVr(req.vr(), req.table_id()); !s.ok()) return reply.Fail(s);
+  if (Status s = MoveVr(req.vr(), req.table_id(), ""); !s.ok()) return reply.Fail(s);
   reply(out);
 }
 
-Status FeaService::MoveVr(const std::string& name, uint32_t table_id) {
+Status FeaService::MoveVr(const std::string& name, uint32_t table_id,
+                          const std::string& vrf_device) {
   const Vr* vr = vrs_.Find(name);
   if (vr == nullptr) return NotFound("no VR '" + name + "'");
   const uint32_t old = vr->table_id;
-  if (old == table_id) return Status();
+  if (old == table_id) {
+    return vrf_ != nullptr ? vrf_->Ensure(name, table_id, vrf_device) : Status();
+  }
   if (Status s = vrs_.SetTable(name, table_id); !s.ok()) return s;
+  // The device first: enslaving moves the interfaces' connected routes into the new table
+  // before Strata's routes go there.
+  if (vrf_ != nullptr) {
+    if (Status s = vrf_->Ensure(name, table_id, vrf_device); !s.ok()) {
+      (void)vrs_.SetTable(name, old);
+      return s;
+    }
+  }
   kernel_.MoveVr(name);
   // Strata routes the new table held before (an earlier run's) wait like adopted ones.
   if (kernel_.InGrace(name) && !recovery_.stale(name)) {
@@ -199,6 +219,10 @@ void FeaService::ListVrs(const v1::ListVrsRequest&, ipc::Responder<v1::ListVrsRe
           std::max<int64_t>(0, std::chrono::ceil<std::chrono::milliseconds>(left).count())));
     }
     info->set_kernel_routes(kernel_.Installed(vr->name));
+    if (const VrfDevice* dev = vrf_ != nullptr ? vrf_->Find(vr->name) : nullptr) {
+      info->set_vrf_device(dev->name);
+      info->set_vrf_adopted(dev->adopted);
+    }
   }
   reply(out);
 }
@@ -265,6 +289,7 @@ void FeaService::SendEvent(const std::string& watcher, const Interface& iface, b
 }
 
 void FeaService::OnInterfaceChange(const InterfaceChange& c) {
+  if (vrf_ != nullptr) vrf_->OnInterfaceChange(c);
   const Interface& iface = *c.iface;
   for (const auto& [watcher, vr] : watchers_) {
     if (vr.empty() || vr == iface.vr || vr == c.old_vr) SendEvent(watcher, iface, c.removed);
@@ -369,6 +394,8 @@ void FeaService::ConfigComplete(const v1::ConfigCompleteRequest&,
                                 ipc::Responder<v1::ConfigCompleteReply> reply) {
   v1::ConfigCompleteReply out;
   out.set_released(static_cast<uint32_t>(config_waiters_.size()));
+  // Every configured VR has its device and its interfaces now: what else is there is stale.
+  if (vrf_ != nullptr) vrf_->Cleanup();
   if (recovery_.ConfigComplete()) {
     log_->info("the rtrmgr's configuration is in: VRs are ready");
     ReleaseConfigWaiters(false);

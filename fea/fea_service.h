@@ -7,6 +7,10 @@
 // change goes to watchers of the old and of the new VR). A watcher is dropped on Unwatch, when
 // the Finder reports its death, or when an event fails with UNAVAILABLE or NOT_FOUND. Events to
 // one watcher arrive in order (the Router keeps calls to one target in order).
+// VRF devices (VrfDevices, when set): add_vr and set_vr_table give the VR its device on its
+// table, delete_vr removes it, interface changes enslave and release, config_complete cleans up
+// what a previous run left; a VR whose device cannot be had is refused (add_vr fails and the
+// VR is not added).
 // When a bound interface comes administratively up, its VR's kernel table is reconciled (the
 // kernel flushed the routes through it when it went down).
 // Restarts (docs/restart.md): VrRecovery says whether the rtrmgr's configuration is in
@@ -26,6 +30,7 @@
 #include "fea/kernel_routes.h"
 #include "fea/vr_recovery.h"
 #include "fea/vr_table.h"
+#include "fea/vrf_devices.h"
 #include "libipc/interfaces/fea.strata.h"
 #include "libipc/interfaces/fea_client.strata.h"
 #include "libipc/router.h"
@@ -69,12 +74,16 @@ class FeaService : public strata::fea::v1::FeaHandler {
   void WaitConfig(const v1::WaitConfigRequest& req,
                   ipc::Responder<v1::WaitConfigReply> reply) override;
 
+  // The VRs' VRF devices (none when not set: tests without links).
+  void set_vrf_devices(VrfDevices* vrf) { vrf_ = vrf; }
+
   size_t watchers() const { return watchers_.size(); }
   uint64_t watchers_dropped() const { return watchers_dropped_; }
 
  private:
-  // Gives VR `name` kernel table `table_id`, moving Strata's routes there (no-op if it has it).
-  Status MoveVr(const std::string& name, uint32_t table_id);
+  // Gives VR `name` kernel table `table_id` and its VRF device, moving Strata's routes there
+  // (no-op if it has them). `vrf_device` "": the device it has, or the VR's name.
+  Status MoveVr(const std::string& name, uint32_t table_id, const std::string& vrf_device);
   void OnInterfaceChange(const InterfaceChange& change);
   void SendEvent(const std::string& watcher, const Interface& iface, bool removed);
   void DropWatcher(const std::string& watcher, const std::string& why);
@@ -92,6 +101,7 @@ class FeaService : public strata::fea::v1::FeaHandler {
   InterfaceTable& interfaces_;
   VrTable& vrs_;
   KernelRoutes& kernel_;
+  VrfDevices* vrf_ = nullptr;
   std::shared_ptr<spdlog::logger> log_;
   std::map<std::string, std::string> watchers_;  // target -> VR filter ("" = all)
   std::set<std::string> lifetime_watched_;       // targets whose death the Router reports

@@ -19,6 +19,10 @@ struct LinkInfo {
   bool carrier = false;   // IFF_LOWER_UP
   uint32_t mtu = 0;
   std::optional<MacAddr> mac;  // Ethernet-like links only
+  uint32_t master = 0;         // IFLA_MASTER: the device this one is enslaved to (a VRF), 0 none
+  std::string kind{};          // IFLA_INFO_KIND: "vrf", "veth", ...; "" for physical devices
+  uint32_t vrf_table = 0;      // IFLA_VRF_TABLE of a "vrf" device
+  std::string alias{};         // IFLA_IFALIAS (Strata marks the VRF devices it creates)
   friend bool operator==(const LinkInfo&, const LinkInfo&) = default;
 };
 

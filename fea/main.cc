@@ -10,8 +10,10 @@
 #include "fea/interface_table.h"
 #include "fea/kernel_routes.h"
 #include "fea/netlink/link_monitor.h"
+#include "fea/netlink/netlink_link_kernel.h"
 #include "fea/netlink/netlink_route_kernel.h"
 #include "fea/vr_table.h"
+#include "fea/vrf_devices.h"
 #include "libipc/common_service.h"
 #include "libipc/profile/profile_service.h"
 #include "libipc/router.h"
@@ -58,8 +60,15 @@ int main(int argc, char** argv) {
   strata::fea::InterfaceTable interfaces;
   strata::fea::VrTable vrs(interfaces);
   std::unique_ptr<strata::fea::netlink::NetlinkRouteKernel> route_kernel;
+  std::unique_ptr<strata::fea::netlink::NetlinkLinkKernel> link_kernel;
   std::unique_ptr<strata::fea::netlink::LinkMonitor> monitor;
   if (!no_kernel) {
+    auto lk = strata::fea::netlink::NetlinkLinkKernel::Open(static_cast<uint8_t>(proto_num));
+    if (!lk.ok()) {
+      log->error("cannot open netlink: {}", lk.status().ToString());
+      return 1;
+    }
+    link_kernel = std::move(*lk);
     auto k = strata::fea::netlink::NetlinkRouteKernel::Open(
         {.nexthop_objects = !no_nexthop_objects, .protocol = static_cast<uint8_t>(proto_num)});
     if (!k.ok()) {
@@ -76,17 +85,23 @@ int main(int argc, char** argv) {
   ropts.grace = std::chrono::milliseconds(grace_ms);
   ropts.await_config = std::chrono::milliseconds(await_config_ms);
   strata::fea::FeaService service(io, router, interfaces, vrs, kernel, ropts);
+  // VRs with a kernel table get a Linux VRF device (none with --no-kernel).
+  strata::fea::VrfDevices vrf(link_kernel.get(), interfaces);
+  service.set_vrf_devices(&vrf);
   auto exit = [&] {
     router.Stop();
     io.stop();
   };
-  // A clean stop (common/1.0/shutdown, not graceful) takes Strata's routes and nexthop objects
-  // out of the kernel; SIGTERM alone leaves them, so that forwarding goes on while the FEA is
-  // restarted and the next one adopts them.
+  // A clean stop (common/1.0/shutdown, not graceful) takes Strata's routes, nexthop objects and
+  // VRF devices out of the kernel; SIGTERM alone leaves them, so that forwarding goes on while
+  // the FEA is restarted and the next one adopts them.
   strata::ipc::CommonService common(
       io, "fea",
       [&](bool graceful, std::function<void()> done) {
-        if (!graceful) kernel.RemoveAll();
+        if (!graceful) {
+          kernel.RemoveAll();
+          vrf.RemoveAll();
+        }
         done();
       },
       exit);

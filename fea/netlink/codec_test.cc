@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <libmnl/libmnl.h>
 #include <linux/if.h>
+#include <linux/if_link.h>
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
@@ -281,6 +282,95 @@ TEST(LinkCodecTest, LinkAndAddressRoundTrip) {
     ASSERT_TRUE(pa.ok()) << pa.status().ToString();
     EXPECT_EQ(*pa, a);
   }
+}
+
+// A VRF device and its slave: kind, table, alias and master survive the round trip.
+TEST(LinkCodecTest, VrfDeviceAndSlaveRoundTrip) {
+  LinkInfo vrf{20, "red", true, true, 65575, std::nullopt};
+  vrf.kind = "vrf";
+  vrf.vrf_table = 100;
+  vrf.alias = "strata vr red";
+  LinkInfo slave{12, "veth0", true, true, 1500, std::nullopt};
+  slave.master = 20;
+  slave.kind = "veth";
+  for (const LinkInfo& l : {vrf, slave}) {
+    std::vector<uint8_t> buf;
+    AppendLinkMessage(buf, RTM_NEWLINK, l, 3);
+    auto parsed = ParseLinkMessage(Hdr(buf));
+    ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+    EXPECT_EQ(*parsed, l);
+  }
+}
+
+// The requests carry what they set, and nothing else.
+TEST(LinkCodecTest, VrfRequests) {
+  std::vector<uint8_t> buf;
+  AppendVrfCreate(buf, "blue", 101, 7);
+  auto* nlh = reinterpret_cast<nlmsghdr*>(buf.data());
+  EXPECT_EQ(nlh->nlmsg_type, RTM_NEWLINK);
+  EXPECT_EQ(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL);
+  EXPECT_EQ(nlh->nlmsg_seq, 7u);
+  static_cast<ifinfomsg*>(mnl_nlmsg_get_payload(nlh))->ifi_index = 1;  // the parser needs one
+  auto created = ParseLinkMessage(nlh);
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  EXPECT_EQ(created->name, "blue");
+  EXPECT_EQ(created->kind, "vrf");
+  EXPECT_EQ(created->vrf_table, 101u);
+
+  buf.clear();
+  LinkSet set;
+  set.ifindex = 12;
+  set.master = 0;
+  AppendLinkSet(buf, set, 8);
+  nlh = reinterpret_cast<nlmsghdr*>(buf.data());
+  EXPECT_EQ(nlh->nlmsg_flags, NLM_F_REQUEST | NLM_F_ACK);
+  const auto* ifi = static_cast<const ifinfomsg*>(mnl_nlmsg_get_payload(nlh));
+  EXPECT_EQ(ifi->ifi_change, 0u);  // the flags stay as they are
+  std::array<const nlattr*, IFLA_MAX + 1> tb{};
+  ASSERT_TRUE(ParseMessageAttrs(nlh, sizeof(ifinfomsg), tb));
+  ASSERT_NE(tb[IFLA_MASTER], nullptr);
+  EXPECT_EQ(mnl_attr_get_u32(tb[IFLA_MASTER]), 0u);
+  EXPECT_EQ(tb[IFLA_IFNAME], nullptr);
+
+  buf.clear();
+  set = LinkSet();
+  set.name = "blue";
+  set.up = true;
+  set.alias = "strata vr blue";
+  AppendLinkSet(buf, set, 9);
+  nlh = reinterpret_cast<nlmsghdr*>(buf.data());
+  ifi = static_cast<const ifinfomsg*>(mnl_nlmsg_get_payload(nlh));
+  EXPECT_EQ(ifi->ifi_index, 0);
+  EXPECT_EQ(ifi->ifi_flags & IFF_UP, unsigned{IFF_UP});
+  EXPECT_EQ(ifi->ifi_change, unsigned{IFF_UP});
+  tb = {};
+  ASSERT_TRUE(ParseMessageAttrs(nlh, sizeof(ifinfomsg), tb));
+  EXPECT_STREQ(mnl_attr_get_str(tb[IFLA_IFNAME]), "blue");
+  EXPECT_STREQ(mnl_attr_get_str(tb[IFLA_IFALIAS]), "strata vr blue");
+  EXPECT_EQ(tb[IFLA_MASTER], nullptr);
+
+  buf.clear();
+  AppendLinkDelete(buf, 20, 10);
+  nlh = reinterpret_cast<nlmsghdr*>(buf.data());
+  EXPECT_EQ(nlh->nlmsg_type, RTM_DELLINK);
+  EXPECT_EQ(static_cast<const ifinfomsg*>(mnl_nlmsg_get_payload(nlh))->ifi_index, 20);
+}
+
+// A VRF table attribute of the wrong size is an error, not a table.
+TEST(LinkCodecTest, MalformedVrfAttributesAreErrors) {
+  alignas(nlmsghdr) std::array<uint8_t, 256> b{};
+  nlmsghdr* nlh = mnl_nlmsg_put_header(b.data());
+  nlh->nlmsg_type = RTM_NEWLINK;
+  auto* ifi = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(nlh, sizeof(ifinfomsg)));
+  ifi->ifi_index = 3;
+  mnl_attr_put_strz(nlh, IFLA_IFNAME, "red");
+  nlattr* info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+  mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "vrf");
+  nlattr* data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+  mnl_attr_put_u16(nlh, IFLA_VRF_TABLE, 100);
+  mnl_attr_nest_end(nlh, data);
+  mnl_attr_nest_end(nlh, info);
+  EXPECT_FALSE(ParseLinkMessage(nlh).ok());
 }
 
 TEST(LinkCodecTest, MalformedLinkAndAddressMessagesAreErrors) {

@@ -1,5 +1,7 @@
 // Link codec: parses RTM_NEWLINK/RTM_DELLINK and RTM_NEWADDR/RTM_DELADDR messages into
-// LinkInfo/AddrInfo, and builds them (for tests and fakes: the FEA itself only reads them).
+// LinkInfo/AddrInfo (with a link's master, kind, VRF table and alias), and builds them (for
+// tests and fakes); builds the requests that make, change and delete links (VRF devices, their
+// enslaved interfaces).
 // Untrusted kernel bytes: every malformed message becomes an error Status.
 // Stateless free functions; thread-safe.
 #pragma once
@@ -7,6 +9,8 @@
 #include <linux/netlink.h>
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -23,6 +27,23 @@ void AppendLinkMessage(std::vector<uint8_t>& out, uint16_t type, const LinkInfo&
 // type: RTM_NEWADDR or RTM_DELADDR.
 void AppendAddrMessage(std::vector<uint8_t>& out, uint16_t type, const AddrInfo& addr,
                        uint32_t seq);
+
+// Requests, each with NLM_F_ACK and sequence number `seq`:
+// RTM_NEWLINK with NLM_F_CREATE|NLM_F_EXCL: a VRF device `name` on kernel table `table`.
+void AppendVrfCreate(std::vector<uint8_t>& out, const std::string& name, uint32_t table,
+                     uint32_t seq);
+// RTM_NEWLINK changing an existing link, named by ifindex (or by name when ifindex is 0): what
+// is set here, nothing else.
+struct LinkSet {
+  uint32_t ifindex = 0;
+  std::string name;
+  bool up = false;                     // set IFF_UP
+  std::optional<uint32_t> master;      // IFLA_MASTER; 0 releases the link from its master
+  std::optional<std::string> alias;    // IFLA_IFALIAS
+};
+void AppendLinkSet(std::vector<uint8_t>& out, const LinkSet& set, uint32_t seq);
+// RTM_DELLINK of `ifindex`.
+void AppendLinkDelete(std::vector<uint8_t>& out, uint32_t ifindex, uint32_t seq);
 
 // Calls fn(nlh) for each complete message in `bytes`; an error when a header is truncated.
 template <typename Fn>
