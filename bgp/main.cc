@@ -9,6 +9,7 @@
 #include "bgp/process/bgp_process.h"
 #include "common/log.h"
 #include "common/version.h"
+#include "common/vrf_name.h"
 #include "libipc/common_service.h"
 #include "libipc/router.h"
 
@@ -49,12 +50,20 @@ int main(int argc, char** argv) {
                  "seconds after a restarted RIB's dump before routes it lacks are withdrawn")
       ->capture_default_str()
       ->check(CLI::Range(0, 600));
+  uint32_t vr_table = 0;
+  std::string vrf_device;
+  app.add_option("--vr-table", vr_table,
+                 "the VR's kernel table: other than 0 and 254, the VR has a VRF device and every "
+                 "socket binds to it")
+      ->capture_default_str();
+  app.add_option("--vrf-device", vrf_device, "name of the VR's VRF device (unset: the VR's name)");
   app.add_option("--listen", families, "transport families to serve on")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (opts.input_low_water > opts.input_high_water) {
     std::fprintf(stderr, "--input-low-water must not exceed --input-high-water\n");
     return 2;
   }
+  opts.vrf_device = strata::VrfDeviceName(opts.vr, vr_table, vrf_device);
   opts.redist.stale_time = std::chrono::seconds(redist_stale_s);
   opts.redist.settle = std::chrono::seconds(redist_settle_s);
   if (opts.vr.empty()) {

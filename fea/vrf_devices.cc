@@ -17,18 +17,6 @@ bool MadeByStrata(const Interface& link) {
 VrfDevices::VrfDevices(LinkKernel* kernel, const InterfaceTable& interfaces)
     : kernel_(kernel), interfaces_(interfaces), log_(MakeLogger("fea.vrf")) {}
 
-Status VrfDevices::CheckName(const std::string& name) {
-  if (name.empty() || name.size() > 15 || name == "." || name == "..") {
-    return InvalidArgument("VRF device name '" + name + "' is not 1..15 bytes");
-  }
-  for (char c : name) {
-    if (c == '/' || c == ':' || c == ' ' || c == '\t' || c == '\n' || c == '\0') {
-      return InvalidArgument("VRF device name '" + name + "' holds a '/', ':' or a space");
-    }
-  }
-  return Status();
-}
-
 void VrfDevices::Check(const Status& s, const std::string& what) {
   if (s.ok()) return;
   ++errors_;
@@ -52,7 +40,7 @@ Status VrfDevices::Ensure(const std::string& vr, uint32_t table, const std::stri
     return Status();
   }
   if (!device.empty()) {
-    if (Status s = CheckName(device); !s.ok()) return s;
+    if (Status s = CheckInterfaceName(device); !s.ok()) return s;
   }
   if (it != devices_.end()) {
     VrfDevice& dev = it->second;
@@ -78,7 +66,7 @@ Status VrfDevices::Ensure(const std::string& vr, uint32_t table, const std::stri
 
 StatusOr<VrfDevice> VrfDevices::Acquire(const std::string& vr, uint32_t table,
                                         const std::string& name) {
-  if (Status s = CheckName(name); !s.ok()) {
+  if (Status s = CheckInterfaceName(name); !s.ok()) {
     return InvalidArgument("VR " + vr + ": " + s.message() + "; give it a vrf-device name");
   }
   for (const auto& [other, dev] : devices_) {

@@ -35,12 +35,11 @@
 
 #include "common/log.h"
 #include "common/status.h"
+#include "common/vrf_name.h"
 #include "fea/interface_table.h"
 #include "fea/link_kernel.h"
 
 namespace strata::fea {
-
-inline constexpr uint32_t kMainTable = 254;
 
 struct VrfDevice {
   std::string vr;
@@ -70,9 +69,6 @@ class VrfDevices {
 
   const VrfDevice* Find(const std::string& vr) const;
   uint64_t errors() const { return errors_; }
-
-  // Linux interface names: 1..15 bytes, no '/', ':' or whitespace, not "." or "..".
-  static Status CheckName(const std::string& name);
 
  private:
   // The device record `vr` gets, adopted or made.

@@ -40,6 +40,7 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
   speaker_ = std::make_unique<BgpSpeaker>(router_.io(), *oracle_, *sink_, std::move(hooks),
                                           options_.clock);
   speaker_->set_input_water(options_.input_high_water, options_.input_low_water);
+  speaker_->set_bind_device(options_.vrf_device);
   redist_ = std::make_unique<RibRedistClient>(router_, rib_target_, instance_, *speaker_,
                                               options_.redist);
   oracle_->set_redist(redist_.get());

@@ -43,7 +43,8 @@ class BgpProcess {
     std::chrono::milliseconds rib_wait{8000};
     // Redistributed routes across a RIB restart: kept stale how long, swept when (redist_stale.h).
     RedistTimers redist;
-    // The VR's VRF device, for its BFD sessions ("": the default VR's sockets).
+    // The VR's VRF device, which the sessions and their BFD sessions bind to ("" none;
+    // common/vrf_name.h).
     std::string vrf_device;
   };
 

@@ -102,9 +102,9 @@ StatusOr<PolicyRef> BgpSpeaker::policy_or_null(const std::string& name) const {
 }
 
 StatusOr<std::unique_ptr<BgpListener>> BgpSpeaker::open_listener(const LocalConfig& c) const {
-  if (!c.listen_address) return BgpListener::OpenDualStack(io_, c.port);
-  return BgpListener::Open(io_,
-                           {boost::asio::ip::tcp::endpoint(ToAsio(*c.listen_address), c.port)});
+  if (!c.listen_address) return BgpListener::OpenDualStack(io_, c.port, bind_device_);
+  return BgpListener::Open(
+      io_, {boost::asio::ip::tcp::endpoint(ToAsio(*c.listen_address), c.port)}, bind_device_);
 }
 
 bool BgpSpeaker::listens_on(const LocalConfig& c, const IpAddr& addr, uint16_t port) {
@@ -262,6 +262,7 @@ Status BgpSpeaker::prepare_settings(PeerSettings& settings) const {
     return InvalidArgument("peer address is missing or zero");
   }
   settings.session.local_as = local_->local_as;
+  settings.session.bind_device = bind_device_;
   settings.session.confed = local_->confed;
   settings.session.router_id = local_->router_id;
   apply_graceful_restart(settings);

@@ -190,6 +190,11 @@ class BgpSpeaker {
     input_low_water_ = low;
   }
   uint64_t input_pauses() const { return input_pauses_; }
+  // The VR's VRF device (common/vrf_name.h; "" none): the listener and every session's
+  // sockets bind to it (SO_BINDTODEVICE), so that the VR's sessions use its table and its
+  // addresses, and two VRs can have peers of the same address. Set before SetLocalConfig.
+  void set_bind_device(std::string device) { bind_device_ = std::move(device); }
+  const std::string& bind_device() const { return bind_device_; }
   // Pipeline slices run at the end of a peer's read rather than after the next socket poll.
   uint64_t slices_after_input() const { return slices_after_input_; }
   // Test seam: called before each peer is built (add_peer, change_peer and its restore); a
@@ -258,6 +263,7 @@ class BgpSpeaker {
   void check_input();
   bool input_paused_ = false;
   size_t input_high_water_ = PipelineConfig().input_high_water;
+  std::string bind_device_;
   size_t input_low_water_ = PipelineConfig().input_low_water;
   uint64_t input_pauses_ = 0;
   std::unique_ptr<boost::asio::steady_timer> input_timer_;

@@ -10,6 +10,9 @@ boost::system::error_code BgpListener::Listen(const tcp::endpoint& ep) {
   auto acceptor = std::make_unique<tcp::acceptor>(io_);
   boost::system::error_code ec;
   acceptor->open(ep.protocol(), ec);
+  if (!ec && !device_.empty() && !BindToDevice(acceptor->native_handle(), device_).ok()) {
+    ec = boost::asio::error::no_such_device;
+  }
   if (!ec) acceptor->set_option(tcp::acceptor::reuse_address(true), ec);
   if (!ec && ep.address().is_v6()) acceptor->set_option(boost::asio::ip::v6_only(true), ec);
   // SYN-ACKs go out with the listener's TTL: 255 lets a GTSM peer (RFC 5082) accept them, as
@@ -35,8 +38,9 @@ Status ListenError(const boost::asio::ip::tcp::endpoint& ep, const boost::system
 }  // namespace
 
 StatusOr<std::unique_ptr<BgpListener>> BgpListener::Open(
-    boost::asio::io_context& io, const std::vector<tcp::endpoint>& endpoints) {
-  std::unique_ptr<BgpListener> l(new BgpListener(io));
+    boost::asio::io_context& io, const std::vector<tcp::endpoint>& endpoints,
+    const std::string& device) {
+  std::unique_ptr<BgpListener> l(new BgpListener(io, device));
   for (const tcp::endpoint& ep : endpoints) {
     if (const auto ec = l->Listen(ep)) return ListenError(ep, ec);
   }
@@ -45,13 +49,14 @@ StatusOr<std::unique_ptr<BgpListener>> BgpListener::Open(
 }
 
 StatusOr<std::unique_ptr<BgpListener>> BgpListener::OpenDualStack(boost::asio::io_context& io,
-                                                                  uint16_t port) {
+                                                                  uint16_t port,
+                                                                  const std::string& device) {
   // With port 0 the IPv6 socket takes the port the kernel gave the IPv4 one; another socket may
   // hold that port on IPv6 only, so a few fresh ports are tried.
   const int attempts = port == 0 ? 8 : 1;
   Status last;
   for (int attempt = 0; attempt < attempts; ++attempt) {
-    std::unique_ptr<BgpListener> l(new BgpListener(io));
+    std::unique_ptr<BgpListener> l(new BgpListener(io, device));
     const tcp::endpoint v4(tcp::v4(), port);
     if (const auto ec = l->Listen(v4)) return ListenError(v4, ec);
     boost::system::error_code e;

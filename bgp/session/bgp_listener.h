@@ -27,14 +27,18 @@ class BgpListener {
   using tcp = boost::asio::ip::tcp;
   using AcceptFn = std::function<void(tcp::socket)>;
 
-  // Listens on every endpoint (port 0 picks a free port; see endpoints()).
+  // Listens on every endpoint (port 0 picks a free port; see endpoints()). A non-empty `device`
+  // binds every listening socket to it (SO_BINDTODEVICE): with a VRF device, only connections
+  // that arrive in that VRF are seen, and listeners of other VRFs can take the same port.
   static StatusOr<std::unique_ptr<BgpListener>> Open(boost::asio::io_context& io,
-                                                     const std::vector<tcp::endpoint>& endpoints);
+                                                     const std::vector<tcp::endpoint>& endpoints,
+                                                     const std::string& device = "");
   // Listens on the any address of both families on one port (port 0: one free port, the same
   // for both). A host without IPv6 (no IPv6 socket, or no IPv6 address to bind) gets the IPv4
   // listener alone, with a log line; IPv4 is required.
   static StatusOr<std::unique_ptr<BgpListener>> OpenDualStack(boost::asio::io_context& io,
-                                                              uint16_t port);
+                                                              uint16_t port,
+                                                              const std::string& device = "");
   ~BgpListener();
 
   // The bound endpoints, in the order given to Open.
@@ -50,7 +54,8 @@ class BgpListener {
   uint64_t rejected() const { return rejected_; }
 
  private:
-  explicit BgpListener(boost::asio::io_context& io) : io_(io) {}
+  BgpListener(boost::asio::io_context& io, std::string device)
+      : io_(io), device_(std::move(device)) {}
   // Opens, binds and listens on `ep` and keeps the acceptor; the error code of the first step
   // that failed, with nothing kept.
   boost::system::error_code Listen(const tcp::endpoint& ep);
@@ -58,6 +63,7 @@ class BgpListener {
   void Accept(size_t index);
 
   boost::asio::io_context& io_;
+  const std::string device_;
   std::vector<std::unique_ptr<tcp::acceptor>> acceptors_;
   Status SetKey(const IpAddr& remote, std::string_view key);
 

@@ -46,6 +46,9 @@ struct PeerConfig {
   Millis stable_time{300000};           // an Established period this long resets the backoff
   std::optional<uint8_t> multihop_ttl;  // eBGP multihop; single-hop eBGP sends with TTL 1
 
+  // SO_BINDTODEVICE of the session's sockets: the VR's VRF device (common/vrf_name.h); "" none.
+  std::string bind_device;
+
   // Session safety.
   std::string md5_password;  // RFC 2385 TCP MD5 key, at most 80 bytes; empty: none
   // RFC 5082 GTSM: we send with TTL 255 and accept only TTL >= 256 - hops (1..254); excludes

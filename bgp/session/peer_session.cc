@@ -12,6 +12,7 @@ TcpConnection::Options SocketOptions(const PeerConfig& config, bool with_key) {
   o.ttl = config.ttl();
   o.min_ttl = config.min_ttl();
   if (with_key) o.md5_key = config.md5_password;
+  o.bind_device = config.bind_device;
   return o;
 }
 

@@ -22,6 +22,11 @@ Status ProbeSessionSocket(const PeerConfig& config) {
   boost::system::error_code ec;
   socket.open(v6 ? tcp::v6() : tcp::v4(), ec);
   if (ec) return Internal(std::string("cannot open a probe socket: ") + ec.message());
+  if (!config.bind_device.empty()) {
+    if (Status s = BindToDevice(socket.native_handle(), config.bind_device); !s.ok()) {
+      return FailedPrecondition("VRF device: " + s.message());
+    }
+  }
   if (config.local_address) {
     socket.bind(tcp::endpoint(ToAsio(*config.local_address), 0), ec);
     if (ec) {

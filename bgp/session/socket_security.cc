@@ -47,6 +47,14 @@ Status SetTcpMd5Key(int fd, bool v6_socket, const boost::asio::ip::address& peer
   return Status::Ok();
 }
 
+Status BindToDevice(int fd, const std::string& device) {
+  if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, device.c_str(),
+                 static_cast<socklen_t>(device.size())) != 0) {
+    return Unavailable("SO_BINDTODEVICE " + device + ": " + Errno());
+  }
+  return Status::Ok();
+}
+
 Status SetMinTtl(int fd, bool v6_socket, uint8_t min_ttl) {
   const int value = min_ttl;
   const int rc = v6_socket ? setsockopt(fd, IPPROTO_IPV6, IPV6_MINHOPCOUNT, &value, sizeof(value))

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "common/asio.h"
@@ -19,6 +20,10 @@ inline constexpr size_t kMaxMd5KeyLength = 80;
 // peer on an IPv6 socket is keyed by its mapped address); an empty key removes the peer's key.
 Status SetTcpMd5Key(int fd, bool v6_socket, const boost::asio::ip::address& peer,
                     std::string_view key);
+
+// SO_BINDTODEVICE: the socket sends and receives through `device` only; a VRF device puts it
+// in that VRF (its routes, its addresses, its port space). "" unbinds.
+Status BindToDevice(int fd, const std::string& device);
 
 // Drops received packets whose TTL (IPv4) or hop limit (IPv6) is below `min_ttl`; 0 turns the
 // check off.

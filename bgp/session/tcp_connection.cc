@@ -32,6 +32,11 @@ void TcpConnection::AsyncConnect(const tcp::endpoint& remote,
   connect_done_ = std::move(done);
   boost::system::error_code ec;
   socket_.open(remote.protocol(), ec);
+  // The device first: in a VRF, the local address is only ours through its device.
+  if (!ec && !options.bind_device.empty() &&
+      !BindToDevice(socket_.native_handle(), options.bind_device).ok()) {
+    ec = boost::asio::error::no_such_device;
+  }
   if (!ec && local) socket_.bind(tcp::endpoint(*local, 0), ec);
   if (!ec) {
     Status st = SetOptions(options);

@@ -63,8 +63,8 @@ TEST(ConfigEditorTest, SetRejectsBadPathsAndLeavesTreeAlone) {
   };
   const Case cases[] = {
       {"virtual-router red colour blue",
-       "unknown node 'colour' in 'virtual-router'; expected one of: bgp, table-id, interface, "
-       "static"},
+       "unknown node 'colour' in 'virtual-router'; expected one of: bgp, table-id, vrf-device, "
+       "interface, static"},
       {"virtual-router red table-id x", "'x' is not a valid u32"},
       {"virtual-router red table-id 1 2", "'table-id' takes one value"},
       {"virtual-router red table-id", "'table-id' needs a value (u32)"},

@@ -156,6 +156,19 @@ class Builder {
   std::vector<PlanAction> creates_;
 };
 
+// An `arg "--NAME=$(LEAF)"` whose value is exactly one $(LEAF) that is not set (no value, no
+// default) is left out, as an optional atom of an XRL is.
+bool OptionalArgUnset(std::string_view arg, const Chain& chain) {
+  const size_t eq = arg.find('=');
+  if (eq == std::string_view::npos) return false;
+  std::string_view v = arg.substr(eq + 1);
+  if (v.size() < 4 || !v.starts_with("$(") || v.back() != ')' ||
+      v.find("$(", 2) != std::string_view::npos) {
+    return false;
+  }
+  return !XrlExpander::Lookup(chain, v.substr(2, v.size() - 3)).has_value();
+}
+
 void CollectProcesses(const TemplateTree& templates, const Chain& chain,
                       std::vector<ProcessInstance>& out, Status& status) {
   const TemplateNode& t = *chain.back().tmpl;
@@ -168,6 +181,7 @@ void CollectProcesses(const TemplateTree& templates, const Chain& chain,
     }
     ProcessInstance p{def.name, *instance, def.rank, {}};
     for (const std::string& a : def.args) {
+      if (OptionalArgUnset(a, chain)) continue;
       auto arg = XrlExpander::ExpandText(a, chain);
       if (!arg.ok()) {
         if (status.ok()) status = arg.status();

@@ -18,6 +18,13 @@ const std::vector<RuleInfo>& ConfigRules::All() {
        "table (strata-fea refuses)"},
       {"table-id-reserved", true, "table-id 253 (default) or 255 (local)",
        "the kernel's own tables: routes in local decide which addresses are this host's"},
+      {"vrf-device-name", false,
+       "a VR with a kernel table (not 0 or 254) whose VRF device name (vrf-device, else the VR's "
+       "name) is not a Linux interface name",
+       "strata-fea names the VR's VRF device so; Linux takes 1..15 bytes without '/' or ':'"},
+      {"vrf-device-shared", false, "two VRs with one VRF device name, or a VRF device named "
+       "like a declared interface",
+       "a VRF device belongs to one VR's table (strata-fea refuses the second)"},
       {"static-next-hop-family", false, "a static route whose next hop is of the other family",
        "a next hop is reached in the route's own family (strata-rib refuses the route)"},
       {"static-route-empty", false,
@@ -55,7 +62,8 @@ const std::vector<RuleInfo>& ConfigRules::All() {
       {"bgp-confederation-members-list-local-as", true, "confederation-members lists local-as",
        "the members are the other member ASes; local-as is one already"},
       {"bgp-listen-shared", false,
-       "two VRs' BGP listening on one port with the same address, or one of them on any address",
+       "two VRs' BGP in one VRF (the default, or one VRF device) listening on one port with the "
+       "same address, or one of them on any address",
        "the host has one TCP port space: the second listen fails (EADDRINUSE) and its commit "
        "with it"},
       {"bgp-listen-address", false,

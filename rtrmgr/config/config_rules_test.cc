@@ -56,6 +56,16 @@ std::vector<Case> Cases() {
       {"table-id-reserved", "virtual-router red { table-id 255; }\n",
        "test.conf:1:31: warning: table-id 255 is the kernel's local table: routes there make "
        "addresses local to this host; use a table of your own (1..252, 256..)"},
+      {"vrf-device-name", "virtual-router customer-backbone-1 { table-id 100; }\n",
+       "test.conf:1:16: the VR's VRF device takes its name, and interface name "
+       "'customer-backbone-1' is not 1..15 bytes (Linux interface names): set vrf-device NAME"},
+      {"vrf-device-name", "virtual-router red { table-id 100; vrf-device red-customer-xyz; }\n",
+       "test.conf:1:47: vrf-device: interface name 'red-customer-xyz' is not 1..15 bytes"},
+      {"vrf-device-shared",
+       "virtual-router red { table-id 100; }\nvirtual-router blue { table-id 101; "
+       "vrf-device red; }\n",
+       "test.conf:2:48: VRF device 'red' is already virtual-router 'red''s (test.conf:1:16): set "
+       "another vrf-device"},
       {"static-next-hop-family",
        "virtual-router red { static { route 10.0.0.0/8 { next-hop 2001:db8::1; } } }\n",
        "test.conf:1:59: next-hop 2001:db8::1 is not of the family of route 10.0.0.0/8"},
@@ -280,6 +290,13 @@ TEST(ConfigRulesTest, LegalNeighboursOfEachRuleAreClean) {
       "route 10.2.0.0/16 { reject; } route 10.4.0.0/16 { reject prohibit; }\n"
       "route 2001:db8:1::/48 { next-hop 2001:db8::1 { weight 256; } next-hop 2001:db8::2; }\n"
       "} }\n",
+      // Two VRs in VRFs of their own listen on the same port and any address (their sockets
+      // are bound to their VRF devices); a long VR name with a vrf-device, or in the main table.
+      "virtual-router red { table-id 100; bgp { local-as 1; router-id 1.1.1.1; } }\n"
+      "virtual-router blue { table-id 101; bgp { local-as 2; router-id 1.1.1.2; } }\n"
+      "virtual-router customer-backbone-1 { table-id 102; vrf-device cust1; "
+      "bgp { local-as 3; router-id 1.1.1.3; } }\n"
+      "virtual-router customer-backbone-2 { table-id 254; }\n",
       // Multipath at its defaults; iBGP multipath with an iBGP peer.
       Bgp("multipath { }"),
       Bgp("multipath { maximum-paths 1; maximum-paths-ibgp 64; multiple-as true; }\n"

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/vrf_name.h"
 #include "rtrmgr/config/rule_context.h"
 
 namespace strata::rtrmgr {
@@ -155,6 +156,7 @@ void CheckRedistributeAndNetworks(const ConfigNode& vr, const ConfigNode& bgp,
 // One VR's listening socket: its address (none: the any address of both families) and port.
 struct Listen {
   std::string vr;
+  std::string vrf;  // the VR's VRF device: listeners in different VRFs never clash
   std::optional<IpAddr> address;
   uint32_t port = 179;
   SourcePos pos;
@@ -177,7 +179,7 @@ void CheckListeners(const std::vector<Listen>& listens, RuleContext& ctx) {
     const Listen& b = listens[i];
     for (size_t j = 0; j < i; ++j) {
       const Listen& a = listens[j];
-      if (a.port != b.port || !Clash(a, b)) continue;
+      if (a.port != b.port || a.vrf != b.vrf || !Clash(a, b)) continue;
       auto shown = [](const Listen& l) {
         if (!l.address) return std::string("every address (IPv4 and IPv6)");
         if (l.address->is_zero()) {
@@ -234,7 +236,11 @@ void CheckBgpRules(const ConfigNode& root, RuleContext& ctx) {
     CheckDamping(*bgp, path, ctx);
     CheckMultipath(*bgp, path, ctx);
     CheckRedistributeAndNetworks(vr, *bgp, path, ctx);
-    Listen l{vr.first_arg(), std::nullopt, 179, bgp->pos()};
+    const ConfigNode* dev = vr.FindChild("vrf-device");
+    Listen l{vr.first_arg(),
+             VrfDeviceName(vr.first_arg(), ctx.U32(&vr, "virtual-router", "table-id").value_or(0),
+                           dev != nullptr ? dev->first_arg() : ""),
+             std::nullopt, 179, bgp->pos()};
     if (const ConfigNode* la = bgp->FindChild("listen-address")) {
       l.address = RuleContext::Addr(la);
       if (!l.address) continue;

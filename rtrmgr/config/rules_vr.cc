@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "common/vrf_name.h"
 #include "rtrmgr/config/rule_context.h"
 
 namespace strata::rtrmgr {
@@ -77,11 +78,36 @@ void CheckStatic(const ConfigNode& vr, const std::string& vr_path, RuleContext& 
   }
 }
 
+// The VR's VRF device (common/vrf_name.h): a Linux interface name, one VR's.
+void CheckVrfDevice(const ConfigNode& vr, const std::string& vr_path, RuleContext& ctx,
+                    std::map<std::string, Seen>& devices) {
+  const std::string& name = vr.first_arg();
+  const uint32_t table = ctx.U32(&vr, "virtual-router", "table-id").value_or(0);
+  const ConfigNode* leaf = vr.FindChild("vrf-device");
+  const std::string device = VrfDeviceName(name, table, leaf != nullptr ? leaf->first_arg() : "");
+  if (device.empty()) return;
+  const SourcePos pos = leaf != nullptr ? RuleContext::ValuePos(*leaf) : RuleContext::ValuePos(vr);
+  if (Status s = CheckInterfaceName(device); !s.ok()) {
+    ctx.Report("vrf-device-name", pos, vr_path,
+               leaf != nullptr
+                   ? "vrf-device: " + s.message()
+                   : "the VR's VRF device takes its name, and " + s.message() +
+                         " (Linux interface names): set vrf-device NAME");
+    return;
+  }
+  auto [it, fresh] = devices.try_emplace(device, Seen{name, pos});
+  if (fresh) return;
+  ctx.Report("vrf-device-shared", pos, vr_path,
+             "VRF device '" + device + "' is already virtual-router '" + it->second.vr + "''s" +
+                 FirstAt(it->second.pos) + ": set another vrf-device");
+}
+
 }  // namespace
 
 void CheckVirtualRouterRules(const ConfigNode& root, RuleContext& ctx) {
   std::map<std::string, Seen> interfaces;  // interface -> first VR binding it
   std::map<uint32_t, Seen> tables;         // non-zero table -> first VR using it
+  std::map<std::string, Seen> devices;     // VRF device -> first VR having it
   for (const ConfigNode& vr : root.children()) {
     if (vr.keyword() != "virtual-router" || vr.args().empty()) continue;
     const std::string& name = vr.first_arg();
@@ -118,6 +144,18 @@ void CheckVirtualRouterRules(const ConfigNode& root, RuleContext& ctx) {
       }
     }
     CheckStatic(vr, vr_path, ctx);
+    CheckVrfDevice(vr, vr_path, ctx, devices);
+  }
+  if (const ConfigNode* ifs = root.FindChild("interfaces")) {
+    for (const ConfigNode& iface : ifs->children()) {
+      if (iface.keyword() != "interface" || iface.args().empty()) continue;
+      auto it = devices.find(iface.first_arg());
+      if (it == devices.end()) continue;
+      ctx.Report("vrf-device-shared", it->second.pos, "virtual-router " + it->second.vr,
+                 "VRF device '" + iface.first_arg() + "' of virtual-router '" + it->second.vr +
+                     "' is named like interface '" + iface.first_arg() + "'" +
+                     FirstAt(RuleContext::ValuePos(iface)) + ": set another vrf-device");
+    }
   }
 }
 

@@ -44,7 +44,7 @@ struct ProcessDef {
   std::string help;
   SourcePos pos;
   // Command-line arguments, expanded like `instance` from the config (`arg
-  // "--table-id=$(table-id)";`).
+  // "--table-id=$(table-id)";`); one whose value is a single $(LEAF) that is not set is left out.
   std::vector<std::string> args;
   // Processes that must run (same chain, so same VR) wherever this one does (`requires rib;`).
   std::vector<std::string> requires_;
