@@ -19,8 +19,7 @@ inline constexpr uint32_t kMainTable = 254;
 inline constexpr size_t kMaxInterfaceName = 15;
 
 // "" when the VR has no VRF device.
-inline std::string VrfDeviceName(std::string_view vr, uint32_t table,
-                                 std::string_view configured) {
+inline std::string VrfDeviceName(std::string_view vr, uint32_t table, std::string_view configured) {
   if (table == 0 || table == kMainTable) return "";
   return std::string(configured.empty() ? vr : configured);
 }

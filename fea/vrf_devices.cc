@@ -33,8 +33,7 @@ Status VrfDevices::Ensure(const std::string& vr, uint32_t table, const std::stri
   auto it = devices_.find(vr);
   if (table == 0 || table == kMainTable) {
     if (table == kMainTable) {
-      log_->info("VR {}: table 254 is the main table, the kernel's default VRF: no VRF device",
-                 vr);
+      log_->info("VR {}: table 254 is the main table, the kernel's default VRF: no VRF device", vr);
     }
     if (it != devices_.end()) Remove(vr);
     return Status();
@@ -80,8 +79,9 @@ StatusOr<VrfDevice> VrfDevices::Acquire(const std::string& vr, uint32_t table,
     if (link->link.kind != "vrf" || link->link.vrf_table != table) continue;
     if (deleted_.contains(link->link.ifindex)) continue;
     if (link->link.name != name) {
-      return FailedPrecondition("kernel table " + std::to_string(table) + " already has VRF device " +
-                                link->link.name + ": name it as the VR's vrf-device, or delete it");
+      return FailedPrecondition("kernel table " + std::to_string(table) +
+                                " already has VRF device " + link->link.name +
+                                ": name it as the VR's vrf-device, or delete it");
     }
     dev.ifindex = link->link.ifindex;
     dev.adopted = link->link.alias != Alias(vr);
@@ -98,10 +98,9 @@ StatusOr<VrfDevice> VrfDevices::Acquire(const std::string& vr, uint32_t table,
                                 " another vrf-device name");
     }
     if (!MadeByStrata(*link)) {
-      return FailedPrecondition("VRF device " + name + " is bound to table " +
-                                std::to_string(link->link.vrf_table) +
-                                ", not made by Strata; delete it or give VR " + vr +
-                                " another vrf-device name");
+      return FailedPrecondition(
+          "VRF device " + name + " is bound to table " + std::to_string(link->link.vrf_table) +
+          ", not made by Strata; delete it or give VR " + vr + " another vrf-device name");
     }
     // Strata's, left on another table (a table change while the FEA was down): made again.
     Delete(link->link.ifindex, "stale VRF device " + name);

@@ -103,8 +103,8 @@ StatusOr<PolicyRef> BgpSpeaker::policy_or_null(const std::string& name) const {
 
 StatusOr<std::unique_ptr<BgpListener>> BgpSpeaker::open_listener(const LocalConfig& c) const {
   if (!c.listen_address) return BgpListener::OpenDualStack(io_, c.port, bind_device_);
-  return BgpListener::Open(
-      io_, {boost::asio::ip::tcp::endpoint(ToAsio(*c.listen_address), c.port)}, bind_device_);
+  return BgpListener::Open(io_, {boost::asio::ip::tcp::endpoint(ToAsio(*c.listen_address), c.port)},
+                           bind_device_);
 }
 
 bool BgpSpeaker::listens_on(const LocalConfig& c, const IpAddr& addr, uint16_t port) {

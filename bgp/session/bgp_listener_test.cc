@@ -3,6 +3,7 @@
 #include "bgp/session/bgp_listener.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -53,6 +54,27 @@ TEST(BgpListenerTest, DualStackOnAPortTakenIsAnError) {
   EXPECT_EQ(second.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(second.status().message().find("port " + std::to_string(port)), std::string::npos)
       << second.status().ToString();
+}
+
+// SO_BINDTODEVICE: a listener bound to a device takes connections arriving there, and listeners
+// bound to two devices share a port (as two VRs' do). Binding needs CAP_NET_RAW.
+TEST(BgpListenerTest, BoundToADevice) {
+  if (::geteuid() != 0) GTEST_SKIP() << "SO_BINDTODEVICE needs root";
+  boost::asio::io_context io;
+  auto l = BgpListener::Open(io, {tcp::endpoint(tcp::v4(), 0)}, "lo");
+  ASSERT_TRUE(l.ok()) << l.status().ToString();
+  const uint16_t port = (*l)->endpoints()[0].port();
+  bool accepted = false;
+  ASSERT_TRUE(
+      (*l)->AddPeer(*IpAddr::Parse("127.0.0.1"), [&](tcp::socket) { accepted = true; }).ok());
+  tcp::socket c(io);
+  c.connect(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), port));
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (!accepted && std::chrono::steady_clock::now() < deadline) io.run_one_for(50ms);
+  EXPECT_TRUE(accepted);
+  // An unbound listener cannot share the port; no such device is an error.
+  EXPECT_FALSE(BgpListener::Open(io, {tcp::endpoint(tcp::v4(), port)}).ok());
+  EXPECT_FALSE(BgpListener::Open(io, {tcp::endpoint(tcp::v4(), 0)}, "nosuchdev0").ok());
 }
 
 }  // namespace

@@ -38,13 +38,13 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
 
   // What is set on the socket besides TCP_NODELAY.
   struct Options {
-    uint8_t ttl = 64;     // TTL / hop limit of our packets
-    uint8_t min_ttl = 0;  // GTSM: lowest TTL accepted (0: no check)
-    std::string md5_key;  // RFC 2385 key for the remote address (connecting sockets); "" none
+    uint8_t ttl = 64;         // TTL / hop limit of our packets
+    uint8_t min_ttl = 0;      // GTSM: lowest TTL accepted (0: no check)
+    std::string md5_key;      // RFC 2385 key for the remote address (connecting sockets); "" none
     std::string bind_device;  // SO_BINDTODEVICE (connecting sockets: before bind); "" none
   };
-  // Opens, binds to the device and to `local` if set, applies the options (the MD5 key before connect()) and
-  // connects; `done` gets the outcome.
+  // Opens, binds to the device and to `local` if set, applies the options (the MD5 key before
+  // connect()) and connects; `done` gets the outcome.
   void AsyncConnect(const tcp::endpoint& remote,
                     const std::optional<boost::asio::ip::address>& local, const Options& options,
                     std::function<void(const boost::system::error_code&)> done);

@@ -191,7 +191,8 @@ void AppendVrfCreate(std::vector<uint8_t>& out, const std::string& name, uint32_
 void AppendLinkSet(std::vector<uint8_t>& out, const LinkSet& set, uint32_t seq) {
   alignas(nlmsghdr) std::array<uint8_t, 512> buf{};
   nlmsghdr* nlh = PutLinkHeader(buf.data(), RTM_NEWLINK, 0, seq, set.ifindex);
-  if (set.ifindex == 0) mnl_attr_put_strz(nlh, IFLA_IFNAME, set.name.substr(0, IFNAMSIZ - 1).c_str());
+  if (set.ifindex == 0)
+    mnl_attr_put_strz(nlh, IFLA_IFNAME, set.name.substr(0, IFNAMSIZ - 1).c_str());
   if (set.up) {
     auto* ifi = static_cast<ifinfomsg*>(mnl_nlmsg_get_payload(nlh));
     ifi->ifi_flags = IFF_UP;

@@ -37,9 +37,9 @@ void AppendVrfCreate(std::vector<uint8_t>& out, const std::string& name, uint32_
 struct LinkSet {
   uint32_t ifindex = 0;
   std::string name;
-  bool up = false;                     // set IFF_UP
-  std::optional<uint32_t> master;      // IFLA_MASTER; 0 releases the link from its master
-  std::optional<std::string> alias;    // IFLA_IFALIAS
+  bool up = false;                   // set IFF_UP
+  std::optional<uint32_t> master;    // IFLA_MASTER; 0 releases the link from its master
+  std::optional<std::string> alias;  // IFLA_IFALIAS
 };
 void AppendLinkSet(std::vector<uint8_t>& out, const LinkSet& set, uint32_t seq);
 // RTM_DELLINK of `ifindex`.

@@ -51,8 +51,8 @@ StatusOr<std::unique_ptr<NetlinkLinkKernel>> NetlinkLinkKernel::Open(uint8_t pro
   return std::unique_ptr<NetlinkLinkKernel>(new NetlinkLinkKernel(std::move(*sock), protocol));
 }
 
-Status NetlinkLinkKernel::Send(const std::vector<uint8_t>& msgs, uint32_t first_seq,
-                               size_t count, const std::string& what) {
+Status NetlinkLinkKernel::Send(const std::vector<uint8_t>& msgs, uint32_t first_seq, size_t count,
+                               const std::string& what) {
   auto errs = sock_->Transact(msgs, first_seq, count);
   if (!errs.ok()) return errs.status();
   for (int e : *errs) {
@@ -96,9 +96,9 @@ Status NetlinkLinkKernel::SetMaster(uint32_t ifindex, uint32_t master) {
   set.ifindex = ifindex;
   set.master = master;
   AppendLinkSet(msgs, set, seq);
-  return Send(msgs, seq, 1,
-              "setting the master of link " + std::to_string(ifindex) + " to " +
-                  std::to_string(master));
+  return Send(
+      msgs, seq, 1,
+      "setting the master of link " + std::to_string(ifindex) + " to " + std::to_string(master));
 }
 
 Status NetlinkLinkKernel::DeleteLink(uint32_t ifindex) {

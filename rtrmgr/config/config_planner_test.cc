@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "rtrmgr/config/config_validator.h"
 #include "testing/rtrmgr/config_test_util.h"
 
@@ -261,6 +263,22 @@ TEST(ConfigPlannerTest, BgpBringsItsVrsRib) {
                                                   {"rib", "rib.green", 20, {}},
                                                   {"bgp", "bgp.green", 30, {}}}));
   EXPECT_EQ((*procs)[1].args, (std::vector<std::string>{"--table-id=9"}));
+}
+
+// strata-bgp is told its VR's table and, when set, its VRF device (common/vrf_name.h); an arg
+// whose one value is unset is left out.
+TEST(ConfigPlannerTest, BgpIsToldItsVrfDevice) {
+  const std::string bgp = " bgp { local-as 65001; router-id 10.0.0.1; } }\n";
+  auto tree =
+      MustParse("virtual-router green { table-id 9;" + bgp +
+                "virtual-router customer-backbone-1 { table-id 10; vrf-device cust1;" + bgp);
+  auto procs = ConfigPlanner(RealTemplates()).RequiredProcesses(tree);
+  ASSERT_TRUE(procs.ok()) << procs.status().ToString();
+  std::map<std::string, std::vector<std::string>> args;
+  for (const ProcessInstance& p : *procs) args[p.instance] = p.args;
+  EXPECT_EQ(args["bgp.green"], (std::vector<std::string>{"--vr-table=9"}));
+  EXPECT_EQ(args["bgp.customer-backbone-1"],
+            (std::vector<std::string>{"--vr-table=10", "--vrf-device=cust1"}));
 }
 
 TEST(ConfigPlannerTest, ExampleConfigPlans) {

@@ -22,7 +22,8 @@ const std::vector<RuleInfo>& ConfigRules::All() {
        "a VR with a kernel table (not 0 or 254) whose VRF device name (vrf-device, else the VR's "
        "name) is not a Linux interface name",
        "strata-fea names the VR's VRF device so; Linux takes 1..15 bytes without '/' or ':'"},
-      {"vrf-device-shared", false, "two VRs with one VRF device name, or a VRF device named "
+      {"vrf-device-shared", false,
+       "two VRs with one VRF device name, or a VRF device named "
        "like a declared interface",
        "a VRF device belongs to one VR's table (strata-fea refuses the second)"},
       {"static-next-hop-family", false, "a static route whose next hop is of the other family",
@@ -62,8 +63,8 @@ const std::vector<RuleInfo>& ConfigRules::All() {
       {"bgp-confederation-members-list-local-as", true, "confederation-members lists local-as",
        "the members are the other member ASes; local-as is one already"},
       {"bgp-listen-shared", false,
-       "two VRs' BGP in one VRF (the default, or one VRF device) listening on one port with the "
-       "same address, or one of them on any address",
+       "two VRs' BGP listening on one port with the same address, or one of them on any address, "
+       "unless each VR has a VRF device of its own",
        "the host has one TCP port space: the second listen fails (EADDRINUSE) and its commit "
        "with it"},
       {"bgp-listen-address", false,

@@ -156,7 +156,9 @@ void CheckRedistributeAndNetworks(const ConfigNode& vr, const ConfigNode& bgp,
 // One VR's listening socket: its address (none: the any address of both families) and port.
 struct Listen {
   std::string vr;
-  std::string vrf;  // the VR's VRF device: listeners in different VRFs never clash
+  // The VR's VRF device ("" the default VRF): listeners bound to two different devices never
+  // clash; an unbound one (the default VRF) clashes with a bound one on its port (Linux's bind).
+  std::string vrf;
   std::optional<IpAddr> address;
   uint32_t port = 179;
   SourcePos pos;
@@ -179,7 +181,8 @@ void CheckListeners(const std::vector<Listen>& listens, RuleContext& ctx) {
     const Listen& b = listens[i];
     for (size_t j = 0; j < i; ++j) {
       const Listen& a = listens[j];
-      if (a.port != b.port || a.vrf != b.vrf || !Clash(a, b)) continue;
+      const bool two_vrfs = !a.vrf.empty() && !b.vrf.empty() && a.vrf != b.vrf;
+      if (a.port != b.port || two_vrfs || !Clash(a, b)) continue;
       auto shown = [](const Listen& l) {
         if (!l.address) return std::string("every address (IPv4 and IPv6)");
         if (l.address->is_zero()) {

@@ -89,10 +89,9 @@ void CheckVrfDevice(const ConfigNode& vr, const std::string& vr_path, RuleContex
   const SourcePos pos = leaf != nullptr ? RuleContext::ValuePos(*leaf) : RuleContext::ValuePos(vr);
   if (Status s = CheckInterfaceName(device); !s.ok()) {
     ctx.Report("vrf-device-name", pos, vr_path,
-               leaf != nullptr
-                   ? "vrf-device: " + s.message()
-                   : "the VR's VRF device takes its name, and " + s.message() +
-                         " (Linux interface names): set vrf-device NAME");
+               leaf != nullptr ? "vrf-device: " + s.message()
+                               : "the VR's VRF device takes its name, and " + s.message() +
+                                     " (Linux interface names): set vrf-device NAME");
     return;
   }
   auto [it, fresh] = devices.try_emplace(device, Seen{name, pos});
