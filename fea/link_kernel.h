@@ -20,7 +20,7 @@ class LinkKernel {
  public:
   virtual ~LinkKernel() = default;
   // Makes VRF device `name` on kernel table `table`, with `alias` as its IFLA_IFALIAS, and sets
-  // it up. Returns its ifindex.
+  // it up. Returns its ifindex; UNIMPLEMENTED when the kernel has no VRF devices.
   virtual StatusOr<uint32_t> CreateVrf(const std::string& name, uint32_t table,
                                        const std::string& alias) = 0;
   virtual Status SetUp(uint32_t ifindex) = 0;
@@ -32,6 +32,11 @@ class LinkKernel {
   // on to the next rule (the main table). Idempotent; deleting an absent guard is OK.
   virtual Status AddGuard(uint32_t table) = 0;
   virtual Status DeleteGuard(uint32_t table) = 0;
+  // Without VRF devices: the policy rule `iif IFNAME lookup TABLE` (IPv4 and IPv6), so that
+  // what arrives on the interface is forwarded with the table. Adding one that exists and
+  // deleting one that does not are OK.
+  virtual Status AddIifRule(const std::string& iif, uint32_t table) = 0;
+  virtual Status DeleteIifRule(const std::string& iif, uint32_t table) = 0;
 };
 
 }  // namespace strata::fea

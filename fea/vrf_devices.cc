@@ -43,6 +43,10 @@ Status VrfDevices::Ensure(const std::string& vr, uint32_t table, const std::stri
   }
   if (it != devices_.end()) {
     VrfDevice& dev = it->second;
+    if (dev.rules && dev.table == table) {
+      EnslaveBound(dev);
+      return Status();
+    }
     if ((device.empty() || device == dev.name) && dev.table == table) {
       EnslaveBound(dev);
       return Status();
@@ -56,6 +60,19 @@ Status VrfDevices::Ensure(const std::string& vr, uint32_t table, const std::stri
     Remove(vr);  // made again below, on the new table or under the new name
   }
   auto dev = Acquire(vr, table, device.empty() ? vr : device);
+  if (!dev.ok() && dev.status().code() == StatusCode::kUnimplemented) {
+    if (!no_vrf_) {
+      log_->warn(
+          "the kernel has no VRF devices (CONFIG_NET_VRF): VRs' interfaces are steered "
+          "to their tables by ip rules (iif); the VRs' own sockets use the main table");
+    }
+    no_vrf_ = true;
+    VrfDevice rules;
+    rules.vr = vr;
+    rules.table = table;
+    rules.rules = true;
+    dev = std::move(rules);
+  }
   if (!dev.ok()) return dev.status();
   Check(kernel_->AddGuard(table), "VR " + vr + ": guard of table " + std::to_string(table));
   auto& stored = devices_[vr] = std::move(*dev);
@@ -73,7 +90,8 @@ StatusOr<VrfDevice> VrfDevices::Acquire(const std::string& vr, uint32_t table,
       return AlreadyExists("VRF device " + name + " belongs to VR " + other);
     }
   }
-  VrfDevice dev{vr, name, table, 0, false};
+  VrfDevice dev{vr, name, table, 0, false, false, {}};
+  if (no_vrf_) return Unimplemented("the kernel has no VRF devices");
   // A device bound to the table already: adopted.
   for (const Interface* link : interfaces_.List("")) {
     if (link->link.kind != "vrf" || link->link.vrf_table != table) continue;
@@ -124,7 +142,26 @@ void VrfDevices::Delete(uint32_t ifindex, const std::string& what) {
   if (s.ok()) deleted_.insert(ifindex);
 }
 
-void VrfDevices::EnslaveBound(const VrfDevice& dev) {
+void VrfDevices::AddRule(VrfDevice& dev, const std::string& iface) {
+  const Status s = kernel_->AddIifRule(iface, dev.table);
+  Check(s, "VR " + dev.vr + ": rule iif " + iface);
+  if (s.ok() && dev.ruled.insert(iface).second) {
+    log_->info("VR {}: packets from {} use table {} (ip rule)", dev.vr, iface, dev.table);
+  }
+}
+
+void VrfDevices::DeleteRule(VrfDevice& dev, const std::string& iface) {
+  Check(kernel_->DeleteIifRule(iface, dev.table), "VR " + dev.vr + ": deleting rule iif " + iface);
+  dev.ruled.erase(iface);
+}
+
+void VrfDevices::EnslaveBound(VrfDevice& dev) {
+  if (dev.rules) {
+    for (const Interface* iface : interfaces_.List(dev.vr)) {
+      if (!dev.ruled.contains(iface->link.name)) AddRule(dev, iface->link.name);
+    }
+    return;
+  }
   for (const Interface* iface : interfaces_.List(dev.vr)) {
     if (iface->link.master != dev.ifindex) SetMaster(*iface, dev.ifindex);
   }
@@ -134,8 +171,13 @@ void VrfDevices::Remove(const std::string& vr) {
   if (kernel_ == nullptr) return;
   auto it = devices_.find(vr);
   if (it == devices_.end()) return;
-  const VrfDevice dev = it->second;
+  VrfDevice dev = it->second;
   devices_.erase(it);
+  if (dev.rules) {
+    for (const std::string& iface : std::set<std::string>(dev.ruled)) DeleteRule(dev, iface);
+    Check(kernel_->DeleteGuard(dev.table), "VR " + vr + ": deleting the guard");
+    return;
+  }
   for (const Interface* iface : interfaces_.List("")) {
     if (iface->link.master == dev.ifindex && dev.ifindex != 0) SetMaster(*iface, 0);
   }
@@ -174,6 +216,14 @@ void VrfDevices::OnInterfaceChange(const InterfaceChange& c) {
     return;
   }
   if (c.removed) return;
+  if (auto it = devices_.find(iface.vr); it != devices_.end() && it->second.rules) {
+    if (!it->second.ruled.contains(iface.link.name)) AddRule(it->second, iface.link.name);
+  }
+  if (auto it = devices_.find(c.old_vr); it != devices_.end() && it->second.rules &&
+                                         iface.vr != c.old_vr &&
+                                         it->second.ruled.contains(iface.link.name)) {
+    DeleteRule(it->second, iface.link.name);
+  }
   if (!iface.vr.empty()) {
     const VrfDevice* dev = Find(iface.vr);
     if (dev != nullptr && dev->ifindex != 0 && iface.link.master != dev->ifindex) {
@@ -183,7 +233,7 @@ void VrfDevices::OnInterfaceChange(const InterfaceChange& c) {
   }
   if (c.old_vr.empty()) return;
   const VrfDevice* old = Find(c.old_vr);
-  if (old != nullptr && iface.link.master == old->ifindex) SetMaster(iface, 0);
+  if (old != nullptr && !old->rules && iface.link.master == old->ifindex) SetMaster(iface, 0);
 }
 
 void VrfDevices::Cleanup() {
@@ -203,6 +253,7 @@ void VrfDevices::Cleanup() {
     Delete(index, "stale VRF device " + link->link.name);
   }
   for (const auto& [vr, dev] : devices_) {
+    if (dev.rules) continue;
     for (const Interface* iface : interfaces_.List("")) {
       if (iface->link.master == dev.ifindex && iface->vr != vr) SetMaster(*iface, 0);
     }

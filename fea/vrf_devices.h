@@ -23,6 +23,11 @@
 //   enslaved (no message goes to the kernel, so forwarding never stops). Cleanup(), once the
 //   configuration is in, deletes the devices Strata made that no VR has any more and releases
 //   the slaves no VR binds.
+// A kernel without VRF devices (CONFIG_NET_VRF off: CreateVrf is UNIMPLEMENTED) gets the older
+// policy routing instead: a rule `iif IFNAME lookup TABLE` per bound interface (added on
+// binding, deleted on unbinding and with the VR) and the guard. Forwarding then follows the VR's
+// table, but the VR's own sockets (BGP) use the main table, and the VRs' interface addresses
+// share the kernel's local table; rules a previous run left for interfaces no longer bound stay.
 // Without a LinkKernel (--no-kernel) nothing is done.
 // Threading: the io_context thread.
 #pragma once
@@ -47,6 +52,10 @@ struct VrfDevice {
   uint32_t table = 0;
   uint32_t ifindex = 0;
   bool adopted = false;  // there before Strata: Remove() leaves it
+  // The kernel has no VRF devices: the VR's interfaces are steered to its table by the rules
+  // `iif IFNAME lookup TABLE` instead (name "" and ifindex 0), one per interface in `ruled`.
+  bool rules = false;
+  std::set<std::string> ruled;
 };
 
 class VrfDevices {
@@ -73,9 +82,11 @@ class VrfDevices {
  private:
   // The device record `vr` gets, adopted or made.
   StatusOr<VrfDevice> Acquire(const std::string& vr, uint32_t table, const std::string& device);
-  void EnslaveBound(const VrfDevice& dev);
+  void EnslaveBound(VrfDevice& dev);
   void SetMaster(const Interface& iface, uint32_t master);
   void Delete(uint32_t ifindex, const std::string& what);
+  void AddRule(VrfDevice& dev, const std::string& iface);
+  void DeleteRule(VrfDevice& dev, const std::string& iface);
   void Check(const Status& s, const std::string& what);
 
   LinkKernel* kernel_;
@@ -85,6 +96,7 @@ class VrfDevices {
   // Devices deleted whose removal the link monitor has not reported yet: not adoptable.
   std::set<uint32_t> deleted_;
   uint64_t errors_ = 0;
+  bool no_vrf_ = false;  // the kernel said it has no VRF devices
 };
 
 }  // namespace strata::fea

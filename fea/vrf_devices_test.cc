@@ -187,6 +187,31 @@ TEST_F(VrfDevicesTest, DeviceDeletedFromOutsideIsMadeAgain) {
   EXPECT_EQ(MasterOf(1), IndexOf("red"));
 }
 
+// A kernel without VRF devices: each bound interface gets `iif IF lookup TABLE` instead.
+TEST_F(VrfDevicesTest, WithoutVrfDevicesInterfacesGetRules) {
+  kernel_.no_vrf = true;
+  ASSERT_TRUE(table_.Bind("eth1", "red").ok());
+  ASSERT_TRUE(vrf_.Ensure("red", 100, "").ok());
+  Settle();
+  using Rules = std::set<std::pair<std::string, uint32_t>>;
+  EXPECT_EQ(kernel_.rules, (Rules{{"eth1", 100}}));
+  EXPECT_TRUE(kernel_.guards.contains(100));
+  ASSERT_TRUE(table_.Bind("eth2", "red").ok());
+  Settle();
+  EXPECT_EQ(kernel_.rules, (Rules{{"eth1", 100}, {"eth2", 100}}));
+  ASSERT_TRUE(table_.Unbind("eth2", "red").ok());
+  Settle();
+  EXPECT_EQ(kernel_.rules, (Rules{{"eth1", 100}}));
+  // A table change moves the rules.
+  ASSERT_TRUE(vrf_.Ensure("red", 200, "").ok());
+  EXPECT_EQ(kernel_.rules, (Rules{{"eth1", 200}}));
+  vrf_.Remove("red");
+  EXPECT_TRUE(kernel_.rules.empty());
+  EXPECT_TRUE(kernel_.guards.empty());
+  for (const std::string& c : kernel_.calls) EXPECT_EQ(c.find("master"), std::string::npos) << c;
+  EXPECT_EQ(vrf_.errors(), 0u);
+}
+
 TEST_F(VrfDevicesTest, NoKernelDoesNothing) {
   VrfDevices none(nullptr, table_);
   EXPECT_TRUE(none.Ensure("red", 100, "").ok());

@@ -1,5 +1,7 @@
 #include "bgp/process/bgp_speaker.h"
 
+#include <net/if.h>
+
 #include "bgp/session/asio_address.h"
 #include "bgp/session/socket_probe.h"
 
@@ -102,9 +104,19 @@ StatusOr<PolicyRef> BgpSpeaker::policy_or_null(const std::string& name) const {
 }
 
 StatusOr<std::unique_ptr<BgpListener>> BgpSpeaker::open_listener(const LocalConfig& c) const {
-  if (!c.listen_address) return BgpListener::OpenDualStack(io_, c.port, bind_device_);
+  const std::string device = usable_device();
+  if (!c.listen_address) return BgpListener::OpenDualStack(io_, c.port, device);
   return BgpListener::Open(io_, {boost::asio::ip::tcp::endpoint(ToAsio(*c.listen_address), c.port)},
-                           bind_device_);
+                           device);
+}
+
+std::string BgpSpeaker::usable_device() const {
+  if (bind_device_.empty() || if_nametoindex(bind_device_.c_str()) != 0) return bind_device_;
+  // A kernel without VRF devices: the FEA steers the VR's interfaces with ip rules instead,
+  // and the sockets stay in the main table.
+  log_->warn("VRF device {} does not exist (a kernel without VRF devices?): sockets not bound",
+             bind_device_);
+  return "";
 }
 
 bool BgpSpeaker::listens_on(const LocalConfig& c, const IpAddr& addr, uint16_t port) {
@@ -262,7 +274,7 @@ Status BgpSpeaker::prepare_settings(PeerSettings& settings) const {
     return InvalidArgument("peer address is missing or zero");
   }
   settings.session.local_as = local_->local_as;
-  settings.session.bind_device = bind_device_;
+  settings.session.bind_device = usable_device();
   settings.session.confed = local_->confed;
   settings.session.router_id = local_->router_id;
   apply_graceful_restart(settings);

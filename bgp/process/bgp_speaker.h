@@ -195,6 +195,8 @@ class BgpSpeaker {
   // addresses, and two VRs can have peers of the same address. Set before SetLocalConfig.
   void set_bind_device(std::string device) { bind_device_ = std::move(device); }
   const std::string& bind_device() const { return bind_device_; }
+  // bind_device() when the kernel has it, else "" (logged).
+  std::string usable_device() const;
   // Pipeline slices run at the end of a peer's read rather than after the next socket poll.
   uint64_t slices_after_input() const { return slices_after_input_; }
   // Test seam: called before each peer is built (add_peer, change_peer and its restore); a

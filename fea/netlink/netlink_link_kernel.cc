@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "fea/netlink/link_codec.h"
+#include "fea/netlink/rule_codec.h"
 
 namespace strata::fea::netlink {
 namespace {
@@ -72,7 +73,16 @@ StatusOr<uint32_t> NetlinkLinkKernel::CreateVrf(const std::string& name, uint32_
   set.up = true;
   set.alias = alias;
   AppendLinkSet(msgs, set, seq + 1);
-  if (Status s = Send(msgs, seq, 2, "creating VRF device " + name); !s.ok()) return s;
+  auto errs = sock_->Transact(msgs, seq, 2);
+  if (!errs.ok()) return errs.status();
+  // No "vrf" link kind (CONFIG_NET_VRF off): EOPNOTSUPP.
+  if ((*errs)[0] == EOPNOTSUPP) return Unimplemented("the kernel has no VRF devices");
+  for (int e : *errs) {
+    if (e != 0) {
+      return Status(StatusCode::kFailedPrecondition,
+                    "creating VRF device " + name + ": " + std::strerror(e));
+    }
+  }
   const unsigned index = if_nametoindex(name.c_str());
   if (index == 0) return Internal("VRF device " + name + " made but not found");
   return uint32_t{index};
@@ -122,6 +132,34 @@ Status NetlinkLinkKernel::Guard(uint16_t type, uint32_t table) {
                   "guard route of table " + std::to_string(table) + ": " + std::strerror(e));
   }
   return Status();
+}
+
+Status NetlinkLinkKernel::Rule(uint16_t type, const std::string& iif, uint32_t table) {
+  std::vector<uint8_t> msgs;
+  const uint32_t seq = sock_->ReserveSeq(2);
+  IifRule rule{iif, table, kIifRulePriority, protocol_, AF_INET};
+  AppendIifRule(msgs, type, rule, seq);
+  rule.family = AF_INET6;
+  AppendIifRule(msgs, type, rule, seq + 1);
+  auto errs = sock_->Transact(msgs, seq, 2);
+  if (!errs.ok()) return errs.status();
+  for (int e : *errs) {
+    if (e == 0 || e == EAFNOSUPPORT || (type == RTM_NEWRULE && e == EEXIST) ||
+        (type == RTM_DELRULE && e == ENOENT)) {
+      continue;
+    }
+    return Status(StatusCode::kFailedPrecondition,
+                  "rule iif " + iif + " lookup " + std::to_string(table) + ": " + std::strerror(e));
+  }
+  return Status();
+}
+
+Status NetlinkLinkKernel::AddIifRule(const std::string& iif, uint32_t table) {
+  return Rule(RTM_NEWRULE, iif, table);
+}
+
+Status NetlinkLinkKernel::DeleteIifRule(const std::string& iif, uint32_t table) {
+  return Rule(RTM_DELRULE, iif, table);
 }
 
 Status NetlinkLinkKernel::AddGuard(uint32_t table) { return Guard(RTM_NEWROUTE, table); }

@@ -4,6 +4,8 @@
 // Before enslaving an interface it sets the interface's net.ipv6.conf.IFNAME.keep_addr_on_down:
 // Linux cycles an interface (down, up) when it joins or leaves a VRF, and without that setting
 // the down drops the interface's IPv6 addresses.
+// The interface rules (kernels without VRF devices) carry the FEA's protocol (FRA_PROTOCOL) and
+// priority kIifRulePriority.
 // The guards carry the FEA's route protocol and priority kGuardMetric (as iproute2's
 // documentation of VRFs and FRR use), so that no route of the table is ever below them.
 // Threading: the io_context thread; calls block while the kernel handles them.
@@ -17,6 +19,8 @@
 namespace strata::fea::netlink {
 
 inline constexpr uint32_t kGuardMetric = 4278198272;
+// Priority of the interface rules: that of the kernel's l3mdev rule, before main (32766).
+inline constexpr uint32_t kIifRulePriority = 1000;
 
 class NetlinkLinkKernel : public LinkKernel {
  public:
@@ -30,6 +34,8 @@ class NetlinkLinkKernel : public LinkKernel {
   Status DeleteLink(uint32_t ifindex) override;
   Status AddGuard(uint32_t table) override;
   Status DeleteGuard(uint32_t table) override;
+  Status AddIifRule(const std::string& iif, uint32_t table) override;
+  Status DeleteIifRule(const std::string& iif, uint32_t table) override;
 
  private:
   NetlinkLinkKernel(std::unique_ptr<NlSocket> sock, uint8_t protocol)
@@ -39,6 +45,7 @@ class NetlinkLinkKernel : public LinkKernel {
   Status Send(const std::vector<uint8_t>& msgs, uint32_t first_seq, size_t count,
               const std::string& what);
   Status Guard(uint16_t type, uint32_t table);
+  Status Rule(uint16_t type, const std::string& iif, uint32_t table);
 
   std::unique_ptr<NlSocket> sock_;
   uint8_t protocol_;

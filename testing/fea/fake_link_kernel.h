@@ -3,13 +3,15 @@
 // SetMaster of an unknown link or master fails. Like the kernel, it reports link changes later:
 // they queue up until Deliver() hands them to an InterfaceTable (what the link monitor does).
 // Records every call in `calls`, e.g. "create red 100", "master 3 7", "delete 7",
-// "guard+ 100", "guard- 100", "up 7".
+// "guard+ 100", "guard- 100", "up 7", "rule+ eth1 100". With `no_vrf` it is a kernel without
+// VRF devices.
 // Threading: single-threaded test code.
 #pragma once
 
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fea/interface_table.h"
@@ -31,6 +33,7 @@ class FakeLinkKernel : public LinkKernel {
   StatusOr<uint32_t> CreateVrf(const std::string& name, uint32_t table,
                                const std::string& alias) override {
     calls.push_back("create " + name + " " + std::to_string(table));
+    if (no_vrf) return Unimplemented("EOPNOTSUPP");
     for (const auto& [i, l] : links) {
       if (l.name == name) return AlreadyExists("EEXIST");
     }
@@ -79,6 +82,17 @@ class FakeLinkKernel : public LinkKernel {
     return Status();
   }
 
+  Status AddIifRule(const std::string& iif, uint32_t table) override {
+    calls.push_back("rule+ " + iif + " " + std::to_string(table));
+    rules.insert({iif, table});
+    return Status();
+  }
+  Status DeleteIifRule(const std::string& iif, uint32_t table) override {
+    calls.push_back("rule- " + iif + " " + std::to_string(table));
+    rules.erase({iif, table});
+    return Status();
+  }
+
   // Reports the queued changes to `table`, in order (links as they are now).
   void Deliver(InterfaceTable& table) {
     auto todo = std::move(pending_);
@@ -95,6 +109,8 @@ class FakeLinkKernel : public LinkKernel {
 
   std::map<uint32_t, LinkInfo> links;
   std::set<uint32_t> guards;
+  std::set<std::pair<std::string, uint32_t>> rules;  // iif rules
+  bool no_vrf = false;  // a kernel without VRF devices: CreateVrf is UNIMPLEMENTED
   std::vector<std::string> calls;
 
  private:
