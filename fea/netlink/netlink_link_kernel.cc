@@ -5,6 +5,7 @@
 #include <net/if.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <fstream>
@@ -53,11 +54,12 @@ StatusOr<std::unique_ptr<NetlinkLinkKernel>> NetlinkLinkKernel::Open(uint8_t pro
 }
 
 Status NetlinkLinkKernel::Send(const std::vector<uint8_t>& msgs, uint32_t first_seq, size_t count,
-                               const std::string& what) {
+                               const std::string& what, std::initializer_list<int> fine) {
   auto errs = sock_->Transact(msgs, first_seq, count);
   if (!errs.ok()) return errs.status();
   for (int e : *errs) {
-    if (e != 0) return Status(StatusCode::kFailedPrecondition, what + ": " + std::strerror(e));
+    if (e == 0 || std::find(fine.begin(), fine.end(), e) != fine.end()) continue;
+    return Status(StatusCode::kFailedPrecondition, what + ": " + std::strerror(e));
   }
   return Status();
 }
@@ -123,15 +125,9 @@ Status NetlinkLinkKernel::Guard(uint16_t type, uint32_t table) {
   const uint32_t seq = sock_->ReserveSeq(2);
   AppendGuardRoute(msgs, type, AF_INET, table, protocol_, seq);
   AppendGuardRoute(msgs, type, AF_INET6, table, protocol_, seq + 1);
-  auto errs = sock_->Transact(msgs, seq, 2);
-  if (!errs.ok()) return errs.status();
-  for (int e : *errs) {
-    // No IPv6 on the host; a guard already gone.
-    if (e == 0 || e == EAFNOSUPPORT || (type == RTM_DELROUTE && e == ESRCH)) continue;
-    return Status(StatusCode::kFailedPrecondition,
-                  "guard route of table " + std::to_string(table) + ": " + std::strerror(e));
-  }
-  return Status();
+  // No IPv6 on the host; a guard already gone.
+  return Send(msgs, seq, 2, "guard route of table " + std::to_string(table),
+              {EAFNOSUPPORT, type == RTM_DELROUTE ? ESRCH : 0});
 }
 
 Status NetlinkLinkKernel::Rule(uint16_t type, const std::string& iif, uint32_t table) {
@@ -141,17 +137,9 @@ Status NetlinkLinkKernel::Rule(uint16_t type, const std::string& iif, uint32_t t
   AppendIifRule(msgs, type, rule, seq);
   rule.family = AF_INET6;
   AppendIifRule(msgs, type, rule, seq + 1);
-  auto errs = sock_->Transact(msgs, seq, 2);
-  if (!errs.ok()) return errs.status();
-  for (int e : *errs) {
-    if (e == 0 || e == EAFNOSUPPORT || (type == RTM_NEWRULE && e == EEXIST) ||
-        (type == RTM_DELRULE && e == ENOENT)) {
-      continue;
-    }
-    return Status(StatusCode::kFailedPrecondition,
-                  "rule iif " + iif + " lookup " + std::to_string(table) + ": " + std::strerror(e));
-  }
-  return Status();
+  // No IPv6; a rule already there (a restart), or already gone.
+  return Send(msgs, seq, 2, "rule iif " + iif + " lookup " + std::to_string(table),
+              {EAFNOSUPPORT, type == RTM_NEWRULE ? EEXIST : ENOENT});
 }
 
 Status NetlinkLinkKernel::AddIifRule(const std::string& iif, uint32_t table) {

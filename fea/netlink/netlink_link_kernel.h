@@ -11,6 +11,7 @@
 // Threading: the io_context thread; calls block while the kernel handles them.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 
 #include "fea/link_kernel.h"
@@ -41,9 +42,9 @@ class NetlinkLinkKernel : public LinkKernel {
   NetlinkLinkKernel(std::unique_ptr<NlSocket> sock, uint8_t protocol)
       : sock_(std::move(sock)), protocol_(protocol) {}
   // Sends `msgs` (sequence numbers first_seq, first_seq+1, ...; `count` of them); the first
-  // refusal as an error naming `what`.
+  // refusal whose errno is not in `fine` as an error naming `what`.
   Status Send(const std::vector<uint8_t>& msgs, uint32_t first_seq, size_t count,
-              const std::string& what);
+              const std::string& what, std::initializer_list<int> fine = {});
   Status Guard(uint16_t type, uint32_t table);
   Status Rule(uint16_t type, const std::string& iif, uint32_t table);
 
