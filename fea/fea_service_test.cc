@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "libipc/run_until.h"
+#include "testing/fea/fake_link_kernel.h"
 #include "testing/fea/fake_route_kernel.h"
 #include "testing/finder/test_finder.h"
 
@@ -437,6 +438,40 @@ TEST_F(FeaServiceRestartTest, RoutesAdoptedWaitForTheRibAndOnlyWhatItDoesNotRese
   add.set_table_id(100);
   auto [as2, arep2] = Wait<v1::AddVrReply>([&](auto cb) { fea_->AddVr(add, cb); });
   EXPECT_EQ(arep2.held_routes(), 1u);
+}
+
+// VRF devices through the service: add_vr makes the VR's device (named by vrf_device) and
+// enslaves the bound interface; a device name Linux refuses fails add_vr and adds no VR;
+// list_vrs shows the device; delete_vr deletes it.
+TEST_F(FeaServiceTest, VrsGetVrfDevices) {
+  FakeLinkKernel links;
+  VrfDevices vrf(&links, ifs_);
+  service_->set_vrf_devices(&vrf);
+  links.AddLink({3, "r0", true, true, 1500, std::nullopt});
+  v1::AddVrRequest req;
+  req.set_vr("customer-backbone-1");
+  req.set_table_id(100);
+  auto bad = Wait<v1::AddVrReply>([&](auto cb) { fea_->AddVr(req, cb); });
+  EXPECT_EQ(bad.first.code(), StatusCode::kInvalidArgument) << bad.first.ToString();
+  EXPECT_EQ(vrs_.Find("customer-backbone-1"), nullptr);
+  req.set_vrf_device("cust1");
+  ASSERT_TRUE(Wait<v1::AddVrReply>([&](auto cb) { fea_->AddVr(req, cb); }).first.ok());
+  ASSERT_TRUE(Bind("r0", "customer-backbone-1").ok());
+  links.Deliver(ifs_);
+  ASSERT_NE(ifs_.Find("cust1"), nullptr);
+  EXPECT_EQ(links.links.at(3).master, ifs_.Find("cust1")->link.ifindex);
+  auto listed =
+      Wait<v1::ListVrsReply>([&](auto cb) { fea_->ListVrs(v1::ListVrsRequest(), cb); }).second;
+  ASSERT_EQ(listed.vrs_size(), 1);
+  EXPECT_EQ(listed.vrs(0).vrf_device(), "cust1");
+  EXPECT_FALSE(listed.vrs(0).vrf_adopted());
+  v1::DeleteVrRequest del;
+  del.set_vr("customer-backbone-1");
+  ASSERT_TRUE(Wait<v1::DeleteVrReply>([&](auto cb) { fea_->DeleteVr(del, cb); }).first.ok());
+  links.Deliver(ifs_);
+  EXPECT_EQ(ifs_.Find("cust1"), nullptr);
+  EXPECT_EQ(links.links.at(3).master, 0u);
+  service_->set_vrf_devices(nullptr);
 }
 
 }  // namespace
