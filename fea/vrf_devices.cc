@@ -41,8 +41,11 @@ Status VrfDevices::Ensure(const std::string& vr, uint32_t table, const std::stri
   if (!device.empty()) {
     if (Status s = CheckInterfaceName(device); !s.ok()) return s;
   }
+  // "" keeps the name the VR's device has (a table change names none), else the VR's.
+  std::string name = device.empty() ? vr : device;
   if (it != devices_.end()) {
     VrfDevice& dev = it->second;
+    if (device.empty() && !dev.name.empty()) name = dev.name;
     if (dev.rules && dev.table == table) {
       EnslaveBound(dev);
       return Status();
@@ -59,7 +62,7 @@ Status VrfDevices::Ensure(const std::string& vr, uint32_t table, const std::stri
     }
     Remove(vr);  // made again below, on the new table or under the new name
   }
-  auto dev = Acquire(vr, table, device.empty() ? vr : device);
+  auto dev = Acquire(vr, table, name);
   if (!dev.ok() && dev.status().code() == StatusCode::kUnimplemented) {
     if (!no_vrf_) {
       log_->warn(

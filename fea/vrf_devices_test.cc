@@ -105,6 +105,10 @@ TEST_F(VrfDevicesTest, NamesTooLongOrTakenAreRefused) {
   EXPECT_EQ(vrf_.Ensure("blue", 101, "cust1").code(), StatusCode::kAlreadyExists);
   Settle();
   EXPECT_EQ(table_.Find("cust1")->link.vrf_table, 100u);
+  // A table change (set_vr_table names no device) keeps the name.
+  ASSERT_TRUE(vrf_.Ensure("customer-backbone-1", 102, "").ok());
+  Settle();
+  EXPECT_EQ(table_.Find("cust1")->link.vrf_table, 102u);
 }
 
 // Linux cannot change a VRF's table: Strata's device is made again on the new one and the
