@@ -27,7 +27,7 @@ std::string StateText(bfd::v1::SessionState s, const std::string& diag) {
 
 }  // namespace
 
-BfdLink::BfdLink(ipc::Router& router, std::string client, std::string vrf_device, OnDown on_down)
+BfdLink::BfdLink(ipc::Router& router, std::string client, Device vrf_device, OnDown on_down)
     : router_(router),
       client_(std::move(client)),
       vrf_device_(std::move(vrf_device)),
@@ -53,7 +53,7 @@ void BfdLink::Started() {
 void BfdLink::Set(const IpAddr& peer, const IpAddr& local, bool multihop,
                   const BfdSettings& settings) {
   bfd::v1::SessionKey key;
-  key.set_vr(vrf_device_);
+  key.set_vr(vrf_device_());
   ipc::AddrToProto(peer, key.mutable_peer());
   if (!local.is_zero()) ipc::AddrToProto(local, key.mutable_local());
   key.set_multihop(multihop);

@@ -35,8 +35,12 @@ class BfdLink : public bfd_client::v1::BfdClientHandler {
  public:
   using OnDown = std::function<void(const IpAddr& peer, const std::string& diag)>;
 
-  // `client` is this process's target ("bgp.<vr>"); `vrf_device` the VR's VRF device ("" none).
-  BfdLink(ipc::Router& router, std::string client, std::string vrf_device, OnDown on_down);
+  // The VR's VRF device as the sessions use it when they are set ("" none, or none in this
+  // kernel: BgpSpeaker::usable_device).
+  using Device = std::function<std::string()>;
+
+  // `client` is this process's target ("bgp.<vr>").
+  BfdLink(ipc::Router& router, std::string client, Device vrf_device, OnDown on_down);
   ~BfdLink() override;
 
   // Holds a session to `peer` (multihop from `local` when `multihop`); a changed key or settings
@@ -65,7 +69,7 @@ class BfdLink : public bfd_client::v1::BfdClientHandler {
 
   ipc::Router& router_;
   std::string client_;
-  std::string vrf_device_;
+  Device vrf_device_;
   OnDown on_down_;
   std::shared_ptr<spdlog::logger> log_;
   std::map<IpAddr, Want> wants_;

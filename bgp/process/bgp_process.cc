@@ -44,10 +44,11 @@ BgpProcess::BgpProcess(ipc::Router& router, Options options)
   redist_ = std::make_unique<RibRedistClient>(router_, rib_target_, instance_, *speaker_,
                                               options_.redist);
   oracle_->set_redist(redist_.get());
-  bfd_ = std::make_unique<BfdLink>(router_, instance_, options_.vrf_device,
-                                   [this](const IpAddr& peer, const std::string&) {
-                                     (void)speaker_->BfdDown(peer);  // NOT_FOUND: deleted meanwhile
-                                   });
+  bfd_ = std::make_unique<BfdLink>(
+      router_, instance_, [this] { return speaker_->usable_device(); },
+      [this](const IpAddr& peer, const std::string&) {
+        (void)speaker_->BfdDown(peer);  // NOT_FOUND: deleted meanwhile
+      });
   service_ = std::make_unique<BgpService>(*speaker_, sink_.get(), oracle_.get());
   service_->set_redist(redist_.get());
   service_->set_bfd(bfd_.get());
