@@ -106,6 +106,23 @@ TEST(RouteCodecTest, SkipsRoutesTheFeaNeverManages) {
   EXPECT_FALSE(parsed->has_value());
 }
 
+// A VRF table's guard (unreachable default at kGuardMetric) belongs to the VRF device: the
+// parser leaves it out, so no resync sweeps it and no restart adopts it as a route; an
+// unreachable default at any other metric is an operator's route like any other.
+TEST(RouteCodecTest, SkipsTheVrfGuardButNotOtherUnreachableDefaults) {
+  for (const char* prefix : {"0.0.0.0/0", "::/0"}) {
+    KernelRoute guard{100, P(prefix), 201, kGuardMetric, RouteType::kUnreachable, {}};
+    std::vector<uint8_t> buf;
+    ASSERT_TRUE(AppendRouteRequest(buf, {KernelOpType::kReplace, guard}, 1).ok());
+    auto parsed = ParseRouteMessage(Hdr(buf));
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_FALSE(parsed->has_value()) << prefix;
+    KernelRoute other = guard;
+    other.metric = 20;
+    EXPECT_EQ(RoundTrip({KernelOpType::kReplace, other}), other) << prefix;
+  }
+}
+
 TEST(RouteCodecTest, MalformedMessagesAreErrors) {
   KernelRoute r{100, P("192.0.2.0/24"), 196, 20, RouteType::kUnicast, {{A("10.0.0.2"), 3, 1}}};
   std::vector<uint8_t> buf;

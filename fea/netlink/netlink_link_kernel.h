@@ -16,10 +16,10 @@
 
 #include "fea/link_kernel.h"
 #include "fea/netlink/nl_socket.h"
+#include "fea/netlink/route_codec.h"
 
 namespace strata::fea::netlink {
 
-inline constexpr uint32_t kGuardMetric = 4278198272;
 // Priority of the interface rules: that of the kernel's l3mdev rule, before main (32766).
 inline constexpr uint32_t kIifRulePriority = 1000;
 

@@ -219,6 +219,10 @@ StatusOr<std::optional<KernelRoute>> ParseRouteMessage(const nlmsghdr* nlh,
     dst = *a;
   }
   r.prefix = IpPrefix(dst, rtm->rtm_dst_len);
+  // A VRF table's guard is the VRF device's (VrfDevices), never adopted or swept as a route.
+  if (r.type == RouteType::kUnreachable && rtm->rtm_dst_len == 0 && r.metric == kGuardMetric) {
+    return std::optional<KernelRoute>();
+  }
   if (r.type != RouteType::kUnicast) return std::optional<KernelRoute>(std::move(r));
   if (tb[RTA_MULTIPATH] != nullptr) {
     if (Status s = ParseMultipath(tb[RTA_MULTIPATH], family, r); !s.ok()) return s;

@@ -21,6 +21,10 @@ namespace strata::fea::netlink {
 
 // Routes with more next hops are refused (keeps every message within one small buffer).
 inline constexpr size_t kMaxNextHops = 64;
+// The metric of a VRF table's guard, `unreachable default` (NetlinkLinkKernel): the highest
+// iproute2's VRF documentation and FRR use, so that no route of the table is below it. The
+// guards belong to the VRF devices, not to any VR's routes: the route parser leaves them out.
+inline constexpr uint32_t kGuardMetric = 4278198272;
 
 // Appends one request for `op` with NLM_F_ACK and sequence number `seq` to `out`.
 // kAdd: NLM_F_CREATE|NLM_F_EXCL; kReplace: NLM_F_CREATE|NLM_F_REPLACE; kDelete: RTM_DELROUTE
