@@ -8,10 +8,10 @@
 #include "bgp/pipeline/input_filter_stage.h"
 #include "bgp/pipeline/output_filter_stage.h"
 #include "bgp/pipeline/peer_in.h"
-#include "testing/common/fake_clock.h"
 #include "testing/bgp/fake_nexthop_oracle.h"
 #include "testing/bgp/pipeline_test_util.h"
 #include "testing/bgp/recording_stage.h"
+#include "testing/common/fake_clock.h"
 
 namespace strata::bgp {
 namespace {

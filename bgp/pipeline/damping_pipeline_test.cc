@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "bgp/pipeline/bgp_pipeline.h"
-#include "testing/common/fake_clock.h"
 #include "testing/bgp/fake_nexthop_oracle.h"
 #include "testing/bgp/pipeline_test_util.h"
+#include "testing/common/fake_clock.h"
 
 namespace strata::bgp {
 namespace {

@@ -8,9 +8,9 @@
 #include <random>
 
 #include "bgp/pipeline/peer_in.h"
-#include "testing/common/fake_clock.h"
 #include "testing/bgp/pipeline_test_util.h"
 #include "testing/bgp/recording_stage.h"
+#include "testing/common/fake_clock.h"
 
 namespace strata::bgp {
 namespace {

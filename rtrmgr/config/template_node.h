@@ -37,7 +37,7 @@ struct TemplateNode {
   // %uses NAME: another process that must run while this node is configured, though the node's
   // XRLs go to `process` (a BGP neighbour's bfd needs strata-bfd). Not inherited.
   std::string uses;
-  std::string create;   // XRL templates; "" when the node has none
+  std::string create;  // XRL templates; "" when the node has none
   std::string change;
   std::string del;
   SourcePos pos;  // where first declared

@@ -42,8 +42,7 @@ Status ApplyDirective(TemplateNode& node, const ConfigNode& d) {
   const std::string& name = d.keyword();
   static const std::set<std::string> kKnown = {
       "%key",  "%type",    "%enum",   "%range",  "%list",   "%default", "%mandatory", "%ref",
-      "%help", "%process", "%create", "%change", "%delete", "%bare",    "%like",
-      "%uses"};
+      "%help", "%process", "%create", "%change", "%delete", "%bare",    "%like",      "%uses"};
   if (kKnown.count(name) == 0) return Error(d.pos(), "unknown directive '" + name + "'");
   if (auto it = node.set_at.find(name); it != node.set_at.end()) {
     return Error(d.pos(),

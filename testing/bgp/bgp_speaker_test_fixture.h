@@ -5,8 +5,8 @@
 #pragma once
 
 #include "libipc/common_convert.h"
-#include "testing/common/fake_clock.h"
 #include "testing/bgp/speaker_pair_fixture.h"
+#include "testing/common/fake_clock.h"
 
 namespace strata::bgp::speaker_test {
 
