@@ -42,12 +42,13 @@ FinderServer::~FinderServer() { Stop(); }
 
 Status FinderServer::Start() {
   auto unix_listener = ipc::Listener::Open(io_, "sunix", options_.socket_path,
-                                           [this](auto ch) { Accept(std::move(ch)); });
+                                           [this](auto ch) { Accept(std::move(ch)); },
+                                           options_.limits);
   if (!unix_listener.ok()) return unix_listener.status();
   listeners_.push_back(std::move(*unix_listener));
   if (!options_.tcp_address.empty()) {
     auto tcp = ipc::Listener::Open(io_, "stcp", options_.tcp_address,
-                                   [this](auto ch) { Accept(std::move(ch)); });
+                                   [this](auto ch) { Accept(std::move(ch)); }, options_.limits);
     if (!tcp.ok()) return tcp.status();
     log_->info("listening on tcp {}", (*tcp)->address());
     listeners_.push_back(std::move(*tcp));

@@ -22,6 +22,7 @@
 #include "common/log.h"
 #include "finder/finder_registry.h"
 #include "libipc/channel.h"
+#include "libipc/ipc_limits.h"
 #include "libipc/interfaces/finder.strata.h"
 #include "libipc/listener.h"
 #include "libipc/target.h"
@@ -35,6 +36,8 @@ struct FinderOptions {
   bool strict = false;
   // 0: answer every resolution at once; else hold as described above, at most this long.
   std::chrono::milliseconds await_permissions{0};
+  // What one connection may cost (frame size, connections per peer and in all, frame timeout).
+  ipc::IpcLimits limits = ipc::IpcLimits::FromEnvironment();
 };
 
 class FinderServer : public v1::FinderHandler {

@@ -1,5 +1,6 @@
 #include "libipc/channel.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "libipc/socket_files.h"
@@ -9,15 +10,25 @@ namespace strata::ipc {
 namespace asio = boost::asio;
 
 namespace {
-constexpr size_t kReadChunk = 256 * 1024;
+// The receive buffer starts small and doubles only when what was read fills it, so it never
+// holds more than about twice the bytes the peer actually sent; once drained, a buffer grown
+// past kKeepBuffer goes back to the start size.
+constexpr size_t kStartBuffer = 16 * 1024;
+constexpr size_t kKeepBuffer = 1024 * 1024;
 constexpr auto kDeadlineTick = std::chrono::milliseconds(100);
 }  // namespace
 
-Channel::Channel(Socket socket, std::string peer)
+Channel::Channel(Socket socket, std::string peer, Options options)
     : socket_(std::move(socket)),
       peer_(std::move(peer)),
-      in_(kReadChunk),
-      deadline_timer_(socket_.get_executor()) {}
+      options_(std::move(options)),
+      unknown_method_limit_(options_.accepted
+                                ? options_.limits.LargestCallLimit()
+                                : std::max(options_.limits.LargestCallLimit(),
+                                           options_.limits.max_reply_frame_bytes)),
+      in_(kStartBuffer),
+      deadline_timer_(socket_.get_executor()),
+      frame_timer_(socket_.get_executor()) {}
 
 Channel::~Channel() = default;
 
@@ -25,7 +36,29 @@ void Channel::Start(CallHandler on_call, CloseHandler on_close) {
   on_call_ = std::move(on_call);
   on_close_ = std::move(on_close);
   started_ = true;
+  if (options_.accepted && options_.limits.frame_timeout.count() > 0) {
+    awaiting_frame_ = true;
+    frame_since_ = Clock::now();
+    ArmFrameTimer();
+  }
   StartRead();
+}
+
+void Channel::ArmFrameTimer() {
+  if (frame_timer_armed_) return;
+  frame_timer_armed_ = true;
+  frame_timer_.expires_at(frame_since_ + options_.limits.frame_timeout);
+  frame_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+    self->frame_timer_armed_ = false;
+    if (ec || self->closed_ || !self->awaiting_frame_) return;
+    if (Clock::now() - self->frame_since_ >= self->options_.limits.frame_timeout) {
+      self->Close(Status(StatusCode::kDeadlineExceeded,
+          "no complete frame from " + self->peer_ + " within " +
+          std::to_string(self->options_.limits.frame_timeout.count()) + " ms"));
+      return;
+    }
+    self->ArmFrameTimer();
+  });
 }
 
 void Channel::FailLater(ReplyCallback cb, Status why) {
@@ -63,11 +96,14 @@ void Channel::StartRead() {
   if (closed_) return;
   if (in_begin_ == in_end_) {
     in_begin_ = in_end_ = 0;
-  } else if (in_.size() - in_end_ < kReadChunk / 4) {
+    if (in_.size() > kKeepBuffer) std::vector<char>(kStartBuffer).swap(in_);
+  } else if (in_.size() - in_end_ < in_.size() / 4) {
+    // Less than a quarter free: move the partial frame to the front, and if what is held
+    // still fills three quarters, double (the peer sent that much; the frame limit bounds it).
     std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
     in_end_ -= in_begin_;
     in_begin_ = 0;
-    if (in_.size() - in_end_ < kReadChunk / 4) in_.resize(in_.size() * 2);
+    if (in_.size() - in_end_ < in_.size() / 4) in_.resize(in_.size() * 2);
   }
   socket_.async_read_some(
       asio::buffer(in_.data() + in_end_, in_.size() - in_end_),
@@ -86,32 +122,23 @@ void Channel::StartRead() {
 
 void Channel::HandleInput() {
   auto self = shared_from_this();
+  bool completed = false;
   while (!closed_ && in_begin_ < in_end_) {
     std::string_view buf(in_.data() + in_begin_, in_end_ - in_begin_);
+    const FrameHead head = PeekFrame(buf);
+    const uint32_t limit =
+        head.have_method ? options_.limits.CallLimit(head.method) : unknown_method_limit_;
     FrameKind kind{};
     CallFrame call;
     ReplyFrame reply;
-    auto used = ParseFrame(buf, kind, call, reply);
+    auto used = ParseFrame(buf, kind, call, reply, limit);
     if (!used.ok()) {
       Close(
           Status(used.status().code(), "bad frame from " + peer_ + ": " + used.status().message()));
       return;
     }
-    if (*used == 0) {
-      // Incomplete: make sure the buffer can hold the whole frame.
-      if (buf.size() >= 4) {
-        uint32_t len = 0;
-        std::memcpy(&len, buf.data(), 4);  // little-endian hosts only, as the frame format
-        const size_t need = size_t{len} + 4;
-        if (need > in_.size() - in_begin_) {
-          std::memmove(in_.data(), in_.data() + in_begin_, buf.size());
-          in_end_ = buf.size();
-          in_begin_ = 0;
-          if (need > in_.size()) in_.resize(need + kReadChunk);
-        }
-      }
-      return;
-    }
+    if (*used == 0) break;  // incomplete: StartRead makes room as the bytes arrive
+    completed = true;
     in_begin_ += *used;
     if (kind == FrameKind::kCall) {
       ++calls_received_;
@@ -123,6 +150,16 @@ void Channel::HandleInput() {
       pending_.erase(it);
       cb(Status(reply.code, std::string(reply.message)), reply.payload);
     }
+  }
+  if (closed_ || !options_.accepted || options_.limits.frame_timeout.count() <= 0) return;
+  if (in_begin_ < in_end_) {
+    // A frame has begun: it must complete within the timeout, counted from its first bytes
+    // (or from the connection's start, if nothing completed yet).
+    if (completed || !awaiting_frame_) frame_since_ = Clock::now();
+    awaiting_frame_ = true;
+    ArmFrameTimer();
+  } else if (completed) {
+    awaiting_frame_ = false;
   }
 }
 
@@ -162,6 +199,8 @@ void Channel::Close(const Status& why) {
   socket_.shutdown(Socket::shutdown_both, ignored);
   socket_.close(ignored);
   deadline_timer_.cancel();
+  frame_timer_.cancel();
+  slot_.reset();
   auto pending = std::move(pending_);
   pending_.clear();
   const Status died(StatusCode::kUnavailable,
@@ -203,7 +242,8 @@ StatusOr<asio::ip::tcp::endpoint> ParseTcpEndpoint(const std::string& address) {
 }
 
 void ConnectChannel(asio::io_context& io, const std::string& protocol, const std::string& address,
-                    std::function<void(StatusOr<std::shared_ptr<Channel>>)> done) {
+                    std::function<void(StatusOr<std::shared_ptr<Channel>>)> done,
+                    const IpcLimits& limits) {
   asio::generic::stream_protocol::endpoint ep;
   bool tcp = false;
   if (protocol == "sunix") {
@@ -233,8 +273,8 @@ void ConnectChannel(asio::io_context& io, const std::string& protocol, const std
     return;
   }
   SetCloseOnExec(socket->native_handle());
-  socket->async_connect(ep, [socket, done = std::move(done), protocol, address,
-                             tcp](const boost::system::error_code& ec) {
+  socket->async_connect(ep, [socket, done = std::move(done), protocol, address, tcp,
+                             limits](const boost::system::error_code& ec) {
     if (ec) {
       done(Unavailable("cannot connect to " + protocol + "://" + address + ": " + ec.message()));
       return;
@@ -243,7 +283,11 @@ void ConnectChannel(asio::io_context& io, const std::string& protocol, const std
       boost::system::error_code ignored;
       socket->set_option(asio::ip::tcp::no_delay(true), ignored);
     }
-    done(std::make_shared<Channel>(std::move(*socket), protocol + "://" + address));
+    Channel::Options options;
+    options.limits = limits;
+    if (!tcp) options.credentials = PeerCredentialsOf(socket->native_handle());
+    done(std::make_shared<Channel>(std::move(*socket), protocol + "://" + address,
+                                   std::move(options)));
   });
 }
 

@@ -7,6 +7,11 @@
 // fails with UNAVAILABLE ("target died during the call"), and calls past their deadline fail with
 // DEADLINE_EXCEEDED.
 //
+// What a peer may make the channel spend is bounded (libipc/ipc_limits.h): frames over the
+// limit close the connection, the receive buffer grows only with bytes actually read (a length
+// prefix alone allocates nothing), and on an accepted connection a frame, the first included,
+// must complete within the frame timeout.
+//
 // Threading: all methods run on the io_context thread that owns the socket. Owned by shared_ptr;
 // asynchronous operations keep the channel alive until they complete.
 #pragma once
@@ -14,6 +19,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -22,10 +28,22 @@
 #include "common/asio.h"
 #include "common/status.h"
 #include "libipc/frame.h"
+#include "libipc/ipc_limits.h"
+#include "libipc/peer_credentials.h"
 
 namespace strata::ipc {
 
 using Clock = std::chrono::steady_clock;
+
+struct ChannelOptions {
+  IpcLimits limits;
+  // Accepted by a listener (the peer chose us): calls are held to limits.CallLimit and the
+  // frame timeout applies from the start. Otherwise we connected: replies may be as large as
+  // limits.max_reply_frame_bytes and no timeout applies (the caller's deadlines do).
+  bool accepted = false;
+  // The peer's process, for a Unix socket.
+  std::optional<PeerCredentials> credentials;
+};
 
 class Channel : public std::enable_shared_from_this<Channel> {
  public:
@@ -36,7 +54,9 @@ class Channel : public std::enable_shared_from_this<Channel> {
   using ReplyCallback = std::function<void(const Status&, std::string_view payload)>;
   using CloseHandler = std::function<void(Channel&, const Status& why)>;
 
-  Channel(Socket socket, std::string peer);
+  using Options = ChannelOptions;
+
+  Channel(Socket socket, std::string peer, Options options = {});
   ~Channel();
   Channel(const Channel&) = delete;
   Channel& operator=(const Channel&) = delete;
@@ -58,6 +78,12 @@ class Channel : public std::enable_shared_from_this<Channel> {
   const std::string& peer() const { return peer_; }
   size_t pending_calls() const { return pending_.size(); }
   uint64_t calls_received() const { return calls_received_; }
+  // The peer's process, when the transport tells (Unix sockets).
+  const std::optional<PeerCredentials>& credentials() const { return options_.credentials; }
+  // Bytes the receive buffer holds allocated (bounded by what the peer sent, see above).
+  size_t buffer_bytes() const { return in_.size(); }
+  // Released when the channel closes or is destroyed (a listener's connection slot).
+  void set_slot(std::shared_ptr<void> slot) { slot_ = std::move(slot); }
 
   // An opaque value the owner attaches (the Finder keeps its connection record here).
   uint64_t tag = 0;
@@ -75,9 +101,13 @@ class Channel : public std::enable_shared_from_this<Channel> {
   void HandleInput();
   void ArmDeadlineTimer();
   void ExpireCalls();
+  void ArmFrameTimer();
 
   Socket socket_;
   std::string peer_;
+  Options options_;
+  uint32_t unknown_method_limit_;  // for a frame whose method is not in yet
+  std::shared_ptr<void> slot_;
   CallHandler on_call_;
   CloseHandler on_close_;
   bool closed_ = false;
@@ -97,6 +127,11 @@ class Channel : public std::enable_shared_from_this<Channel> {
   std::unordered_map<uint64_t, Pending> pending_;
   boost::asio::steady_timer deadline_timer_;
   bool deadline_timer_armed_ = false;
+  // Accepted channels: waiting for a frame to complete since `frame_since_`.
+  bool awaiting_frame_ = false;
+  Clock::time_point frame_since_;
+  boost::asio::steady_timer frame_timer_;
+  bool frame_timer_armed_ = false;
 };
 
 template <typename WritePayload>
@@ -124,7 +159,8 @@ void Channel::SendReply(uint64_t id, const Status& status, WritePayload&& write_
 // "stcp" with "host:port". `done` runs on the io_context thread.
 void ConnectChannel(boost::asio::io_context& io, const std::string& protocol,
                     const std::string& address,
-                    std::function<void(StatusOr<std::shared_ptr<Channel>>)> done);
+                    std::function<void(StatusOr<std::shared_ptr<Channel>>)> done,
+                    const IpcLimits& limits = {});
 
 // Parses "host:port" / "[v6]:port" into a TCP endpoint.
 StatusOr<boost::asio::ip::tcp::endpoint> ParseTcpEndpoint(const std::string& address);

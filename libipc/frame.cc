@@ -1,5 +1,6 @@
 #include "libipc/frame.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace strata::ipc {
@@ -62,15 +63,32 @@ class Reader {
 
 }  // namespace
 
+FrameHead PeekFrame(std::string_view buf) {
+  FrameHead h;
+  Reader r(buf);
+  if (!r.U32(h.length)) return h;
+  h.have_length = true;
+  uint8_t kind = 0;
+  uint64_t id = 0;
+  uint16_t mlen = 0;
+  if (!r.U8(kind) || kind != static_cast<uint8_t>(FrameKind::kCall) || !r.U64(id) ||
+      !r.U16(mlen) || size_t{mlen} + 11 > h.length || !r.Bytes(mlen, h.method)) {
+    return h;
+  }
+  h.have_method = true;
+  return h;
+}
+
 StatusOr<size_t> ParseFrame(std::string_view buf, FrameKind& kind, CallFrame& call,
-                            ReplyFrame& reply) {
+                            ReplyFrame& reply, uint32_t max_frame_bytes) {
   if (buf.size() < 4) return size_t{0};
   uint32_t len = 0;
   Reader head(buf.substr(0, 4));
   head.U32(len);
-  if (len > kMaxFrameBytes) {
+  const uint32_t limit = std::min(max_frame_bytes, kMaxFrameBytes);
+  if (len > limit) {
     return ResourceExhausted("frame of " + std::to_string(len) + " bytes exceeds the limit of " +
-                             std::to_string(kMaxFrameBytes));
+                             std::to_string(limit));
   }
   if (buf.size() - 4 < len) return size_t{0};
   Reader r(buf.substr(4, len));

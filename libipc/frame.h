@@ -20,6 +20,7 @@
 
 namespace strata::ipc {
 
+// The format's ceiling; each connection has its own, lower limit (libipc/ipc_limits.h).
 inline constexpr uint32_t kMaxFrameBytes = 64u << 20;
 inline constexpr size_t kKeyBytes = 16;
 
@@ -50,9 +51,20 @@ void AppendReplyFrame(std::string& out, uint64_t id, const Status& status,
 
 // Splits one frame off the front of `buf`. Returns the number of bytes it used, 0 when the
 // frame is not complete yet, or an error for a malformed frame (then the stream is unusable).
-// `kind` says which of `call` / `reply` was filled; their views point into `buf`.
+// `kind` says which of `call` / `reply` was filled; their views point into `buf`. A frame
+// longer than `max_frame_bytes` is RESOURCE_EXHAUSTED as soon as its length prefix is in.
 StatusOr<size_t> ParseFrame(std::string_view buf, FrameKind& kind, CallFrame& call,
-                            ReplyFrame& reply);
+                            ReplyFrame& reply, uint32_t max_frame_bytes = kMaxFrameBytes);
+
+// The frame at the front of `buf`: its length (after the length field) once 4 bytes are in,
+// and, for a call whose header is in up to the method, the method. Validates nothing else.
+struct FrameHead {
+  bool have_length = false;
+  uint32_t length = 0;
+  bool have_method = false;
+  std::string_view method;
+};
+FrameHead PeekFrame(std::string_view buf);
 
 namespace frame_internal {
 void PutU16(std::string& out, uint16_t v);

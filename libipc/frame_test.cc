@@ -76,6 +76,33 @@ TEST(FrameTest, RejectsOversizeUnknownKindAndBadInnerLengths) {
   EXPECT_FALSE(ParseFrame(buf, kind, call, reply).ok());
 }
 
+TEST(FrameTest, LimitIsCheckedOnTheLengthPrefixAlone) {
+  FrameKind kind{};
+  CallFrame call;
+  ReplyFrame reply;
+  const std::string buf = Call(1, "t/i/1.0/m", "", std::string(100, 'p'));
+  EXPECT_TRUE(ParseFrame(buf, kind, call, reply, 1000).ok());
+  EXPECT_EQ(ParseFrame(buf.substr(0, 4), kind, call, reply, 50).status().code(),
+            StatusCode::kResourceExhausted);
+}
+
+TEST(FrameTest, PeekFindsTheLengthThenTheMethodOfACall) {
+  const std::string buf = Call(9, "rib.red/rib/1.0/add_routes", "", "xyz");
+  EXPECT_FALSE(PeekFrame(buf.substr(0, 3)).have_length);
+  FrameHead h = PeekFrame(buf.substr(0, 4));
+  EXPECT_TRUE(h.have_length);
+  EXPECT_EQ(h.length, buf.size() - 4);
+  EXPECT_FALSE(h.have_method);
+  h = PeekFrame(buf.substr(0, 4 + 1 + 8 + 2 + 10));
+  EXPECT_FALSE(h.have_method) << "method not all in yet";
+  h = PeekFrame(buf);
+  ASSERT_TRUE(h.have_method);
+  EXPECT_EQ(h.method, "rib.red/rib/1.0/add_routes");
+  std::string r;
+  AppendReplyFrame(r, 9, Status(), [](std::string& out) { out += "x"; });
+  EXPECT_FALSE(PeekFrame(r).have_method);
+}
+
 TEST(FrameTest, RandomBytesNeverCrash) {
   std::mt19937 rng(7);
   FrameKind kind{};

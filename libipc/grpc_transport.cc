@@ -1,7 +1,10 @@
 #include "libipc/grpc_transport.h"
 
 #include <grpcpp/support/byte_buffer.h>
+#include <grpcpp/resource_quota.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 namespace strata::ipc {
 
@@ -119,6 +122,7 @@ GrpcServer::GrpcServer(boost::asio::io_context& io, std::string protocol, GrpcDi
 StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Open(boost::asio::io_context& io,
                                                        const std::string& protocol,
                                                        const std::string& address,
+                                                       const IpcLimits& limits,
                                                        GrpcDispatch dispatch) {
   if (protocol != "grpc-unix" && protocol != "grpc-tcp") {
     return InvalidArgument("unknown transport family '" + protocol + "'");
@@ -132,7 +136,19 @@ StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Open(boost::asio::io_context& 
   builder.RegisterAsyncGenericService(&s->service_);
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::NUM_CQS, 1);
   builder.AddChannelArgument(GRPC_ARG_MINIMAL_STACK, 1);
-  builder.SetMaxReceiveMessageSize(64 << 20);
+  // The lean families' limits, in gRPC's terms: the message size, a memory quota for all of
+  // the server's buffers (a few messages' worth), streams per connection, metadata size, and
+  // the time a connection has to complete its handshake. gRPC 1.51 cannot cap connections.
+  builder.SetMaxReceiveMessageSize(static_cast<int>(limits.LargestCallLimit()));
+  grpc::ResourceQuota quota("strata-" + protocol);
+  quota.Resize(std::max<size_t>(size_t{4} * limits.LargestCallLimit(), size_t{32} << 20));
+  builder.SetResourceQuota(quota);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS, 100);
+  builder.AddChannelArgument(GRPC_ARG_MAX_METADATA_SIZE, 16 * 1024);
+  if (limits.frame_timeout.count() > 0) {
+    builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
+                               static_cast<int>(limits.frame_timeout.count()));
+  }
   s->cq_ = builder.AddCompletionQueue();
   s->server_ = builder.BuildAndStart();
   if (!s->server_) return Unavailable("cannot listen on " + protocol + "://" + address);
@@ -167,11 +183,11 @@ void GrpcServer::Close() {
 GrpcServer::~GrpcServer() { Close(); }
 
 GrpcConnection::GrpcConnection(boost::asio::io_context& io, const std::string& protocol,
-                               const std::string& address)
+                               const std::string& address, uint32_t max_reply_bytes)
     : io_(io) {
   grpc::ChannelArguments args;
   args.SetInt(GRPC_ARG_MINIMAL_STACK, 1);
-  args.SetMaxReceiveMessageSize(64 << 20);
+  args.SetMaxReceiveMessageSize(static_cast<int>(max_reply_bytes));
   channel_ = grpc::CreateCustomChannel(GrpcTarget(protocol, address),
                                        grpc::InsecureChannelCredentials(), args);
   stub_ = std::make_unique<grpc::GenericStub>(channel_);

@@ -22,6 +22,7 @@
 
 #include "common/asio.h"
 #include "common/status.h"
+#include "libipc/ipc_limits.h"
 #include "libipc/responder.h"
 
 namespace strata::ipc {
@@ -33,10 +34,12 @@ using GrpcDispatch = std::function<void(const std::string& instance, const std::
 
 class GrpcServer {
  public:
-  // protocol "grpc-unix" (address: socket path) or "grpc-tcp" (host:port, port 0 picks one).
+  // protocol "grpc-unix" (address: socket path, made 0600) or "grpc-tcp" (host:port, port 0
+  // picks one). `limits` bound the messages and memory a client may make the server take.
   static StatusOr<std::unique_ptr<GrpcServer>> Open(boost::asio::io_context& io,
                                                     const std::string& protocol,
                                                     const std::string& address,
+                                                    const IpcLimits& limits,
                                                     GrpcDispatch dispatch);
   ~GrpcServer();
   const std::string& protocol() const { return protocol_; }
@@ -63,7 +66,7 @@ class GrpcServer {
 class GrpcConnection {
  public:
   GrpcConnection(boost::asio::io_context& io, const std::string& protocol,
-                 const std::string& address);
+                 const std::string& address, uint32_t max_reply_bytes);
   void Call(const std::string& instance, const std::string& grpc_method, const std::string& key,
             const std::string& payload, std::chrono::milliseconds timeout,
             std::function<void(const Status&, std::string_view)> cb);

@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "libipc/peer_credentials.h"
 #include "libipc/socket_files.h"
 
 namespace strata::ipc {
@@ -13,16 +14,18 @@ namespace strata::ipc {
 namespace asio = boost::asio;
 
 Listener::Listener(asio::io_context& io, std::string protocol)
-    : io_(io), protocol_(std::move(protocol)), acceptor_(io) {}
+    : io_(io), protocol_(std::move(protocol)), acceptor_(io), log_(MakeLogger("ipc")) {}
 
 Listener::~Listener() { Close(); }
 
 StatusOr<std::unique_ptr<Listener>> Listener::Open(asio::io_context& io,
                                                    const std::string& protocol,
                                                    const std::string& address,
-                                                   AcceptHandler on_accept) {
+                                                   AcceptHandler on_accept,
+                                                   const IpcLimits& limits) {
   std::unique_ptr<Listener> l(new Listener(io, protocol));
   l->on_accept_ = std::move(on_accept);
+  l->limits_ = limits;
   boost::system::error_code ec;
   asio::generic::stream_protocol::endpoint ep;
   if (protocol == "sunix") {
@@ -74,13 +77,82 @@ void Listener::Accept() {
           return;
         }
         SetCloseOnExec(socket.native_handle());
+        Channel::Options options;
+        options.limits = limits_;
+        options.accepted = true;
+        std::string peer = protocol_ + " client";
+        std::string peer_key;
+        bool own_user = false;
         if (protocol_ == "stcp") {
           boost::system::error_code ignored;
           socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+          const auto remote = socket.remote_endpoint(ignored);
+          asio::ip::tcp::endpoint t;
+          if (!ignored && remote.size() <= t.capacity()) {
+            t.resize(remote.size());
+            std::memcpy(t.data(), remote.data(), remote.size());
+            peer_key = t.address().to_string();
+            peer += " " + t.address().to_string() + ":" + std::to_string(t.port());
+          }
+        } else {
+          options.credentials = PeerCredentialsOf(socket.native_handle());
+          if (options.credentials) {
+            peer_key = "uid " + std::to_string(options.credentials->uid);
+            own_user = options.credentials->uid == ::geteuid();
+            peer += " " + options.credentials->ToString();
+          }
         }
-        on_accept_(std::make_shared<Channel>(std::move(socket), protocol_ + " client"));
+        auto slot = TakeSlot(peer_key, own_user);
+        if (!slot) {
+          boost::system::error_code ignored;
+          socket.close(ignored);
+          Accept();
+          return;
+        }
+        auto ch = std::make_shared<Channel>(std::move(socket), peer, std::move(options));
+        ch->set_slot(std::move(slot));
+        on_accept_(std::move(ch));
         Accept();
       });
+}
+
+std::shared_ptr<void> Listener::TakeSlot(const std::string& peer_key, bool own_user) {
+  Counts& c = *counts_;
+  const bool per_peer = !own_user && !peer_key.empty();
+  const char* over = nullptr;
+  if (c.total >= limits_.max_connections) {
+    over = "connections in all";
+  } else if (per_peer && c.per_peer[peer_key] >= limits_.max_connections_per_peer) {
+    over = "connections from one peer";
+  }
+  if (over != nullptr) {
+    ++refused_;
+    if (!refusing_) {
+      log_->warn("{}://{}: refusing a connection from {}: the limit of {} {} is reached",
+                 protocol_, address_, peer_key.empty() ? "an unknown peer" : peer_key,
+                 c.total >= limits_.max_connections ? limits_.max_connections
+                                                    : limits_.max_connections_per_peer,
+                 over);
+      refusing_ = true;
+    }
+    return nullptr;
+  }
+  refusing_ = false;
+  ++c.total;
+  if (per_peer) ++c.per_peer[peer_key];
+  // Released when the channel closes; the counts outlive the listener if need be.
+  struct Slot {
+    std::shared_ptr<Counts> counts;
+    std::string peer_key;
+    bool per_peer;
+    ~Slot() {
+      --counts->total;
+      if (!per_peer) return;
+      auto it = counts->per_peer.find(peer_key);
+      if (it != counts->per_peer.end() && --it->second == 0) counts->per_peer.erase(it);
+    }
+  };
+  return std::shared_ptr<Slot>(new Slot{counts_, peer_key, per_peer});
 }
 
 void Listener::Close() {

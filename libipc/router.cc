@@ -133,7 +133,7 @@ void Router::OpenListeners() {
     if (family == "grpc-unix" || family == "grpc-tcp") {
       std::weak_ptr<bool> alive = alive_;
       auto g =
-          GrpcServer::Open(io_, family, address,
+          GrpcServer::Open(io_, family, address, options_.limits,
                            [this, alive](const std::string& instance, const std::string& method,
                                          const std::string& key, std::string payload,
                                          std::unique_ptr<ReplySink> sink) {
@@ -159,7 +159,7 @@ void Router::OpenListeners() {
             if (!alive.expired()) OnIncomingCall(c, call);
           },
           [](Channel&, const Status&) {});
-    });
+    }, options_.limits);
     if (!l.ok()) {
       log_->error("{}", l.status().ToString());
       continue;
@@ -386,7 +386,8 @@ void Router::Resolve(const std::string& target, Waiter w) {
     if (chosen->protocol() == "grpc-unix" || chosen->protocol() == "grpc-tcp") {
       auto& conn = grpc_conns_[r->channel_key];
       if (!conn)
-        conn = std::make_shared<GrpcConnection>(io_, chosen->protocol(), chosen->address());
+        conn = std::make_shared<GrpcConnection>(io_, chosen->protocol(), chosen->address(),
+                                                options_.limits.max_reply_frame_bytes);
       r->grpc = conn;
       FinishResolution(r, Status());
       return;
@@ -451,7 +452,7 @@ void Router::GetChannel(const std::string& protocol, const std::string& address,
           if (!alive.expired()) OnChannelClosed(c);
         });
     for (auto& w : waiting) w(*ch);
-  });
+  }, options_.limits);
 }
 
 void Router::OnIncomingCall(const std::shared_ptr<Channel>& ch, const CallFrame& call) {

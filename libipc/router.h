@@ -39,6 +39,7 @@
 #include "common/log.h"
 #include "common/status.h"
 #include "libipc/channel.h"
+#include "libipc/ipc_limits.h"
 #include "libipc/lifetime_watches.h"
 #include "libipc/method_naming.h"
 #include "libipc/target.h"
@@ -73,6 +74,8 @@ struct RouterOptions {
   // At Start, a Finder that is not there yet: true (daemons) tries again with the same backoff
   // until it appears, then registers; false (tools): Start fails UNAVAILABLE at once.
   bool wait_for_finder = false;
+  // What a peer may make this process spend on IPC (libipc/ipc_limits.h), for every family.
+  IpcLimits limits = IpcLimits::FromEnvironment();
 };
 
 struct CallOptions {

@@ -9,10 +9,12 @@ add_library(strata_ipc STATIC
   common_service.cc
   frame.cc
   grpc_transport.cc
+  ipc_limits.cc
   lifetime_watches.cc
   listener.cc
   log_service.cc
   method_naming.cc
+  peer_credentials.cc
   router.cc
   router_finder_link.cc
   reflection.cc
@@ -36,8 +38,8 @@ target_link_libraries(strata_test_service PUBLIC strata_ipc)
 add_executable(strata-test-target demo/main.cc)
 target_link_libraries(strata-test-target PRIVATE strata_test_service CLI11::CLI11)
 
-strata_test(ipc_unit_test SOURCES frame_test.cc lifetime_watches_test.cc reflection_test.cc
-  socket_files_test.cc LIBS strata_ipc)
+strata_test(ipc_unit_test SOURCES frame_test.cc ipc_limits_test.cc lifetime_watches_test.cc
+  reflection_test.cc socket_files_test.cc LIBS strata_ipc)
 
 # Profiling points over IPC (profile/1.0) and strata-profile, their collector.
 add_library(strata_profile_report STATIC profile/profile_report.cc)

@@ -1,8 +1,13 @@
 // strata-finder, two components and strata-call as separate processes.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -226,6 +231,63 @@ TEST_F(IpcProcessTest, FinderSurvivesGarbageAndHostileRequests) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(Call({"finder://t1/test/1.0/ping"}).exit_code, 0);
   EXPECT_FALSE(h_.Exited(finder_));
+}
+
+// The target's resident memory, in kB (/proc/PID/status VmRSS).
+long VmRssKb(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+int ConnectUnix(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// 32 connections each send a length prefix and nothing more (16 claiming just under the
+// default 8 MiB frame limit, 16 claiming 64 MiB): the target allocates by the bytes it got,
+// refuses the oversized claims, closes the rest after its frame timeout, and keeps answering.
+TEST_F(IpcProcessTest, LengthPrefixesAloneDoNotGrowTheTarget) {
+  ::setenv("STRATA_IPC_FRAME_TIMEOUT_MS", "1000", 1);
+  const pid_t t1 = StartTarget("t1");
+  ::unsetenv("STRATA_IPC_FRAME_TIMEOUT_MS");
+  const std::string sock = h_.run_dir() + "/t1." + std::to_string(t1) + ".sock";
+  const long before = VmRssKb(t1);
+  ASSERT_GT(before, 0);
+  std::vector<int> fds;
+  for (int i = 0; i < 32; ++i) {
+    const int fd = ConnectUnix(sock);
+    ASSERT_GE(fd, 0) << sock;
+    const uint32_t len = i < 16 ? (8u << 20) - 1 : (64u << 20) - 1;
+    ASSERT_EQ(::send(fd, &len, 4, MSG_NOSIGNAL), 4);
+    fds.push_back(fd);
+  }
+  std::this_thread::sleep_for(500ms);
+  const long after = VmRssKb(t1);
+  std::printf("VmRSS of the target: %ld kB before, %ld kB with 32 length prefixes\n", before,
+              after);
+  EXPECT_LT(after - before, 8 * 1024) << before << " kB -> " << after << " kB";
+  EXPECT_EQ(Call({"finder://t1/test/1.0/ping"}).exit_code, 0);
+  // Every one of them is closed: the 64 MiB claims at once, the others after the timeout.
+  EXPECT_TRUE(ProcessHarness::WaitFor([&] {
+    for (int fd : fds) {
+      char c;
+      if (::recv(fd, &c, 1, MSG_DONTWAIT) != 0) return false;
+    }
+    return true;
+  }));
+  for (int fd : fds) ::close(fd);
 }
 
 }  // namespace
