@@ -26,6 +26,29 @@ bool ValidTargetName(const std::string& name) {
   });
 }
 
+bool ValidMethodPath(const std::string& path) {
+  if (path.empty() || path.size() > 256) return false;
+  const auto a = path.find('/');
+  const auto b = a == std::string::npos ? a : path.find('/', a + 1);
+  if (a == 0 || b == std::string::npos || b == a + 1 || b + 1 >= path.size()) return false;
+  if (path.find('/', b + 1) != std::string::npos) return false;
+  return std::all_of(path.begin(), path.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '/';
+  });
+}
+
+bool ValidGrpcMethod(const std::string& name) {
+  if (name.size() < 4 || name.size() > 256 || name.front() != '/') return false;
+  const auto slash = name.find('/', 1);
+  if (slash == std::string::npos || slash == 1 || slash + 1 >= name.size()) return false;
+  if (name.find('/', slash + 1) != std::string::npos) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '/';
+  });
+}
+
 FinderRegistry::FinderRegistry(std::string admin_secret, bool strict)
     : admin_secret_(std::move(admin_secret)), strict_(strict) {}
 
@@ -56,8 +79,22 @@ StatusOr<v1::RegisterTargetReply> FinderRegistry::Register(ConnId conn,
   if (req.instance_name() == "finder" || req.class_name() == "finder") {
     return AlreadyExists("'finder' is the Finder's own name");
   }
+  if (auto owner = owners_.find(req.instance_name());
+      owner != owners_.end() && owner->second != req.secret()) {
+    return PermissionDenied("the name '" + req.instance_name() +
+                            "' belongs to the process started for it; this process's secret is "
+                            "not that one");
+  }
   if (targets_.count(req.instance_name()) != 0) {
     return AlreadyExists("instance '" + req.instance_name() + "' is already registered");
+  }
+  for (const auto& m : req.methods()) {
+    if (!ValidMethodPath(m.path())) {
+      return InvalidArgument("bad method path '" + m.path() + "' (iface/version/method)");
+    }
+    if (!m.grpc_method().empty() && !ValidGrpcMethod(m.grpc_method())) {
+      return InvalidArgument("bad gRPC method name '" + m.grpc_method() + "' of " + m.path());
+    }
   }
   for (const auto& [name, e] : targets_) {
     if (e.info.class_name() != req.class_name()) continue;
@@ -74,6 +111,7 @@ StatusOr<v1::RegisterTargetReply> FinderRegistry::Register(ConnId conn,
   Entry e;
   e.conn = conn;
   e.info = req;
+  e.secret = req.secret();
   e.info.clear_secret();
   e.info.clear_keys();
   e.order = next_order_++;
@@ -268,13 +306,26 @@ Status FinderRegistry::CheckAdmin(const std::string& admin_secret) const {
   return Status();
 }
 
-Status FinderRegistry::SetPermissions(const v1::SetPermissionsRequest& req) {
+Status FinderRegistry::SetPermissions(const v1::SetPermissionsRequest& req,
+                                      std::vector<Notice>& notices,
+                                      std::vector<std::string>* evicted) {
   if (Status s = CheckAdmin(req.admin_secret()); !s.ok()) return s;
   if (req.secret().empty()) return InvalidArgument("permissions need a process secret");
+  for (const auto& name : req.owned_names()) {
+    if (!ValidTargetName(name)) return InvalidArgument("bad owned name '" + name + "'");
+  }
   Permissions p;
   p.targets.insert(req.allowed_targets().begin(), req.allowed_targets().end());
   p.methods.insert(req.allowed_methods().begin(), req.allowed_methods().end());
   permissions_[req.secret()] = std::move(p);
+  for (const auto& name : req.owned_names()) {
+    owners_[name] = req.secret();
+    auto it = targets_.find(name);
+    if (it != targets_.end() && it->second.secret != req.secret()) {
+      if (evicted != nullptr) evicted->push_back(name);
+      Died(name, notices);
+    }
+  }
   return Status();
 }
 

@@ -46,6 +46,9 @@ class FinderRegistry {
 
   // A request carrying keys (a component re-registering after a Finder restart) keeps them, so
   // its callers' cached resolutions stay valid; methods without a well-formed key get new ones.
+  // A live name is never taken over (ALREADY_EXISTS), and a name the admin gave a secret
+  // (SetPermissions' owned_names) is registered only with that secret (PERMISSION_DENIED).
+  // Method paths must read "iface/version/method" and gRPC names "/pkg.Service/Method".
   StatusOr<v1::RegisterTargetReply> Register(ConnId conn, const v1::RegisterTargetRequest& req,
                                              std::vector<Notice>& notices);
   Status Unregister(ConnId conn, const std::string& instance, std::vector<Notice>& notices);
@@ -63,7 +66,10 @@ class FinderRegistry {
                        std::vector<Notice>& notices);
   Status UnwatchInstance(ConnId conn, const std::string& watcher, const std::string& instance);
 
-  Status SetPermissions(const v1::SetPermissionsRequest& req);
+  // Also makes the secret the owner of `owned_names`; a holder of one of them under another
+  // secret is dropped (its name is appended to `evicted`, the deaths to `notices`).
+  Status SetPermissions(const v1::SetPermissionsRequest& req, std::vector<Notice>& notices,
+                        std::vector<std::string>* evicted = nullptr);
   // OK if `admin_secret` is the Finder's (and one is set).
   Status CheckAdmin(const std::string& admin_secret) const;
   bool HasPermissions(const std::string& secret) const { return permissions_.contains(secret); }
@@ -81,6 +87,7 @@ class FinderRegistry {
     std::map<std::string, std::string> keys;  // method path -> key
     std::set<ConnId> resolvers;
     uint64_t order = 0;  // registration order: a class resolves to its oldest instance
+    std::string secret;  // the registrant's
   };
   struct Watch {
     ConnId conn;
@@ -102,6 +109,7 @@ class FinderRegistry {
   std::map<std::string, std::set<Watch>> class_watches_;
   std::map<std::string, std::set<Watch>> instance_watches_;
   std::map<std::string, Permissions> permissions_;  // by secret
+  std::map<std::string, std::string> owners_;       // instance name -> the secret owning it
   std::vector<v1::MethodSignature> own_methods_;
 };
 
@@ -109,5 +117,8 @@ class FinderRegistry {
 std::string RandomKey();
 // Target, class and instance names: [A-Za-z0-9_.-]+, at most 128 characters.
 bool ValidTargetName(const std::string& name);
+// "iface/version/method" of [A-Za-z0-9_.]; "/pkg.Service/Method" likewise.
+bool ValidMethodPath(const std::string& path);
+bool ValidGrpcMethod(const std::string& name);
 
 }  // namespace strata::finder

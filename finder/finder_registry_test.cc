@@ -157,9 +157,9 @@ TEST(FinderRegistryTest, PermissionsLimitTargetsAndMethods) {
   p.set_secret("s1");
   p.add_allowed_targets("rib");
   p.add_allowed_methods("test/1.0/ping");
-  EXPECT_EQ(reg.SetPermissions(p).code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(reg.SetPermissions(p, n).code(), StatusCode::kPermissionDenied);
   p.set_admin_secret("admin");
-  ASSERT_TRUE(reg.SetPermissions(p).ok());
+  ASSERT_TRUE(reg.SetPermissions(p, n).ok());
   auto r = reg.Resolve(2, Resolve("rib.red", "s1"));
   ASSERT_TRUE(r.ok());
   for (const auto& m : r->methods()) {
@@ -178,6 +178,64 @@ TEST(FinderRegistryTest, ListsTargetsAndMethods) {
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->methods_size(), 2);
   EXPECT_EQ(reg.ListMethods("nope").status().code(), StatusCode::kNotFound);
+}
+
+// The rtrmgr gives each process's secret its instance name: nobody else may register it, a
+// squatter that holds it already is dropped (dead to its watchers), and the owner then
+// registers.
+TEST(FinderRegistryTest, OwnedNameIsTheOwnersAndASquatterLosesIt) {
+  FinderRegistry reg("admin", true);
+  std::vector<Notice> n;
+  ASSERT_TRUE(reg.WatchClass(9, "rtrmgr", "rib", n).ok());
+  auto squat = Req("rib", "rib.red");
+  squat.set_secret("");
+  ASSERT_TRUE(reg.Register(2, squat, n).ok());
+  n.clear();
+  v1::SetPermissionsRequest p;
+  p.set_admin_secret("admin");
+  p.set_secret("owner");
+  p.add_allowed_targets("fea");
+  p.add_owned_names("rib.red");
+  std::vector<std::string> evicted;
+  ASSERT_TRUE(reg.SetPermissions(p, n, &evicted).ok());
+  EXPECT_EQ(evicted, std::vector<std::string>{"rib.red"});
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].kind, Notice::Kind::kDeath);
+  EXPECT_EQ(reg.target_count(), 0u);
+  // The squatter tries again, with no secret or a wrong one: refused.
+  EXPECT_EQ(reg.Register(2, squat, n).status().code(), StatusCode::kPermissionDenied);
+  squat.set_secret("guess");
+  EXPECT_EQ(reg.Register(2, squat, n).status().code(), StatusCode::kPermissionDenied);
+  // The owner registers; a second registration of the live name is refused even by it.
+  auto real = Req("rib", "rib.red");
+  real.set_secret("owner");
+  ASSERT_TRUE(reg.Register(3, real, n).ok());
+  EXPECT_EQ(reg.Register(4, real, n).status().code(), StatusCode::kAlreadyExists);
+  // Names nobody owns stay first come, first served.
+  EXPECT_TRUE(reg.Register(2, Req("test", "t1"), n).ok());
+}
+
+TEST(FinderRegistryTest, RegistrationWithMalformedMethodsIsRefused) {
+  FinderRegistry reg("", false);
+  std::vector<Notice> n;
+  for (const char* path : {"", "ping", "test/1.0", "test//ping", "/test/1.0/ping",
+                           "test/1.0/ping/x", "test/1.0/pi ng"}) {
+    auto r = Req("test", "t1");
+    r.add_methods()->set_path(path);
+    EXPECT_EQ(reg.Register(1, r, n).status().code(), StatusCode::kInvalidArgument) << path;
+  }
+  for (const char* grpc : {"x", "/", "//", "/pkg.Svc", "/pkg.Svc/", "pkg.Svc/M", "/a/b/c"}) {
+    auto r = Req("test", "t1");
+    auto* m = r.add_methods();
+    m->set_path("test/1.0/other");
+    m->set_grpc_method(grpc);
+    EXPECT_EQ(reg.Register(1, r, n).status().code(), StatusCode::kInvalidArgument) << grpc;
+  }
+  auto ok = Req("test", "t1");
+  auto* m = ok.add_methods();
+  m->set_path("test/1.0/other");
+  m->set_grpc_method("/strata.test.v1.Test/Other");
+  EXPECT_TRUE(reg.Register(1, ok, n).ok());
 }
 
 }  // namespace

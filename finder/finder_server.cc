@@ -137,7 +137,8 @@ void FinderServer::RegisterTarget(const v1::RegisterTargetRequest& request,
   if (r.ok()) {
     log_->info("registered {} (class {})", request.instance_name(), request.class_name());
   } else {
-    log_->warn("refused {}: {}", request.instance_name(), r.status().message());
+    log_->warn("refused {} (from {}): {}", request.instance_name(), CallerOf(reply),
+               r.status().message());
   }
   reply.Finish(r.status(), r.ok() ? *r : v1::RegisterTargetReply());
   Send(std::move(notices));
@@ -234,8 +235,14 @@ void FinderServer::UnwatchInstance(const v1::WatchInstanceRequest& request,
 
 void FinderServer::SetPermissions(const v1::SetPermissionsRequest& request,
                                   ipc::Responder<v1::SetPermissionsReply> reply) {
-  const Status s = registry_.SetPermissions(request);
+  std::vector<Notice> notices;
+  std::vector<std::string> evicted;
+  const Status s = registry_.SetPermissions(request, notices, &evicted);
+  for (const auto& name : evicted) {
+    log_->warn("'{}' was registered by a process without its owner's secret; dropped", name);
+  }
   reply.Finish(s, v1::SetPermissionsReply());
+  Send(std::move(notices));
   if (s.ok() && holding_) Release(&request.secret());
 }
 

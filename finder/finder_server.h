@@ -98,6 +98,13 @@ class FinderServer : public v1::FinderHandler {
   static ConnId ConnOf(const ipc::Responder<Rep>& r) {
     return r.context().channel ? r.context().channel->tag : 0;
   }
+  // "uid 1000 pid 4242" of the caller, for logs.
+  template <typename Rep>
+  static std::string CallerOf(const ipc::Responder<Rep>& r) {
+    const auto& ch = r.context().channel;
+    if (!ch) return "this process";
+    return ch->credentials() ? ch->credentials()->ToString() : ch->peer();
+  }
 
   boost::asio::io_context& io_;
   FinderOptions options_;

@@ -1,10 +1,9 @@
 // strata-finder: the IPC broker. Wires options to a FinderServer and runs it.
-#include <sys/stat.h>
-
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdlib>
 
+#include "common/private_dir.h"
 #include "common/version.h"
 #include "finder/finder_server.h"
 #include "libipc/common_service.h"
@@ -32,7 +31,12 @@ int main(int argc, char** argv) {
     if (const char* s = std::getenv("STRATA_FINDER_ADMIN_SECRET")) opts.admin_secret = s;
   }
   const auto dir = opts.socket_path.substr(0, opts.socket_path.rfind('/'));
-  if (!dir.empty()) ::mkdir(dir.c_str(), 0700);
+  if (!dir.empty()) {
+    if (auto s = strata::EnsurePrivateDir(dir, "Finder's directory"); !s.ok()) {
+      std::fprintf(stderr, "strata-finder: %s\n", s.message().c_str());
+      return 1;
+    }
+  }
 
   boost::asio::io_context io(1);
   strata::finder::FinderServer server(io, opts);

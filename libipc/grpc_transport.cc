@@ -2,9 +2,12 @@
 
 #include <grpcpp/support/byte_buffer.h>
 #include <grpcpp/resource_quota.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+
+#include "libipc/socket_files.h"
 
 namespace strata::ipc {
 
@@ -138,7 +141,8 @@ StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Open(boost::asio::io_context& 
   builder.AddChannelArgument(GRPC_ARG_MINIMAL_STACK, 1);
   // The lean families' limits, in gRPC's terms: the message size, a memory quota for all of
   // the server's buffers (a few messages' worth), streams per connection, metadata size, and
-  // the time a connection has to complete its handshake. gRPC 1.51 cannot cap connections.
+  // the time a connection has to complete its handshake. gRPC 1.51 cannot cap connections;
+  // the Unix socket is 0600 (0660 for the operators' group) in a directory closed to others.
   builder.SetMaxReceiveMessageSize(static_cast<int>(limits.LargestCallLimit()));
   grpc::ResourceQuota quota("strata-" + protocol);
   quota.Resize(std::max<size_t>(size_t{4} * limits.LargestCallLimit(), size_t{32} << 20));
@@ -157,6 +161,7 @@ StatusOr<std::unique_ptr<GrpcServer>> GrpcServer::Open(boost::asio::io_context& 
     s->address_ = address.substr(0, colon) + ":" + std::to_string(port);
   } else {
     s->address_ = address;
+    ::chmod(address.c_str(), SocketFileMode(address));  // gRPC creates it by the umask
   }
   new CallData(s.get());
   s->thread_ = std::thread([srv = s.get()] { srv->Loop(); });

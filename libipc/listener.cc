@@ -51,7 +51,7 @@ StatusOr<std::unique_ptr<Listener>> Listener::Open(asio::io_context& io,
     return Unavailable("cannot listen on " + protocol + "://" + address + ": " + ec.message());
   }
   if (protocol == "sunix") {
-    ::chmod(address.c_str(), 0600);
+    ::chmod(address.c_str(), SocketFileMode(address));
     l->address_ = address;
   } else {
     const auto bound = l->acceptor_.local_endpoint();

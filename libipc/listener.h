@@ -1,6 +1,7 @@
 // Listener: accepts connections of a lean family ("sunix" socket path, "stcp" host:port) and
 // hands each one to its owner as a Channel. A Unix socket file left by a dead process is
-// replaced; the file is removed when the listener closes. The socket file is 0600.
+// replaced; the file is removed when the listener closes. The socket file is 0600, 0660 when
+// the directory lets its group in (SocketFileMode).
 //
 // Each accepted channel gets the listener's IpcLimits and, on a Unix socket, its peer's
 // credentials. Connections beyond `max_connections` in all or `max_connections_per_peer` from

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 
+#include "common/private_dir.h"
 #include "libipc/channel_reply_sink.h"
 #include "libipc/grpc_transport.h"
 #include "libipc/interfaces/finder.pb.h"
@@ -176,7 +178,19 @@ std::vector<std::pair<std::string, std::string>> Router::endpoints() const {
 }
 
 void Router::Start(std::function<void(const Status&)> done) {
-  ::mkdir(DefaultRunDir().c_str(), 0700);
+  // The Finder's socket is trusted only in a directory no other user could have planted it in;
+  // our own sockets go in a directory that is ours alone.
+  Status dirs = CheckTrustedDir(
+      std::filesystem::path(options_.finder_path).parent_path().string(), "Finder's directory");
+  const bool unix_sockets = std::any_of(
+      options_.listen_families.begin(), options_.listen_families.end(),
+      [](const std::string& f) { return f == "sunix" || f == "grpc-unix"; });
+  if (dirs.ok() && unix_sockets) dirs = EnsurePrivateDir(DefaultRunDir(), "run directory");
+  if (!dirs.ok()) {
+    log_->error("{}", dirs.message());
+    asio::post(io_, [done = std::move(done), dirs] { done(dirs); });
+    return;
+  }
   OpenListeners();
   finder_backoff_ = options_.finder_retry_initial;
   ConnectFirst(std::move(done), 1);

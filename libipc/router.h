@@ -179,6 +179,9 @@ class Router {
   // Start's first connection; with wait_for_finder, retried with backoff until it succeeds.
   void ConnectFirst(std::function<void(const Status&)> done, uint64_t attempt);
   void OnFinderReconnected(std::shared_ptr<Channel> ch);
+  // Registers `target` with the Finder on `finder` again, retrying a name that is taken.
+  static constexpr int kRegisterAgainTries = 30;
+  void RegisterAgain(Target& target, std::shared_ptr<Channel> finder, int attempt);
   void FinderSettled();
   void RefreshResolutions();
   void SendWatch(bool is_class, const std::string& name);

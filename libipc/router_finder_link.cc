@@ -75,6 +75,27 @@ void Router::RegisterAll(bool only_registered, std::function<void(const Status&)
   }
 }
 
+void Router::RegisterAgain(Target& target, std::shared_ptr<Channel> finder, int attempt) {
+  std::weak_ptr<bool> alive = alive_;
+  const std::string name = target.instance_name();
+  RegisterTarget(target, [this, alive, name, finder, attempt](const Status& s) {
+    if (alive.expired() || s.ok()) return;
+    const bool taken =
+        s.code() == StatusCode::kAlreadyExists || s.code() == StatusCode::kPermissionDenied;
+    if (!taken || finder != finder_ || finder->closed() || attempt >= kRegisterAgainTries) {
+      log_->error("registering {} again with the new Finder failed: {}", name, s.ToString());
+      return;
+    }
+    if (attempt == 1) log_->warn("registering {} again: {}; retrying", name, s.message());
+    auto timer = std::make_shared<asio::steady_timer>(io_, options_.finder_retry_max);
+    timer->async_wait([this, alive, timer, name, finder, attempt](const boost::system::error_code&) {
+      if (alive.expired() || finder != finder_ || finder->closed()) return;
+      auto it = targets_.find(name);
+      if (it != targets_.end()) RegisterAgain(*it->second, finder, attempt + 1);
+    });
+  });
+}
+
 void Router::OnFinderLost(const Status& why) {
   if (finder_timer_) finder_timer_->cancel();
   std::weak_ptr<bool> alive = alive_;
@@ -110,10 +131,12 @@ void Router::OnFinderReconnected(std::shared_ptr<Channel> ch) {
   std::weak_ptr<bool> alive = alive_;
   if (on_finder_reconnected_) on_finder_reconnected_();
   if (alive.expired()) return;
-  RegisterAll(true, [this, alive](const Status& s) {
-    if (alive.expired() || s.ok()) return;
-    log_->error("registering again with the new Finder failed: {}", s.ToString());
-  });
+  // Each target on its own: one whose name another process took before the rtrmgr gave the
+  // new Finder the names' owners is tried again (the Finder drops such a squatter once it
+  // learns the owner), as long as this connection to the Finder lasts.
+  for (auto& [name, t] : targets_) {
+    if (t->registered()) RegisterAgain(*t, finder_, 1);
+  }
   watches_.BeginResync();
   for (const auto& [is_class, name] : watches_.List()) SendWatch(is_class, name);
   finder_timer_ = std::make_unique<asio::steady_timer>(io_, options_.finder_settle);

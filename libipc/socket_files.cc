@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <charconv>
@@ -70,6 +71,14 @@ size_t RemoveSocketFiles(const std::string& run_dir, pid_t pid) {
 
 size_t RemoveStaleSocketFiles(const std::string& run_dir) {
   return RemoveMatching(run_dir, [](pid_t p) { return !ProcessExists(p); });
+}
+
+mode_t SocketFileMode(const std::string& path) {
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) == 0 && (st.st_mode & S_IXGRP) != 0) return 0660;
+  return 0600;
 }
 
 void SetCloseOnExec(int fd) {

@@ -25,6 +25,10 @@ size_t RemoveSocketFiles(const std::string& run_dir, pid_t pid);
 // Removes the socket files in `run_dir` whose process no longer exists; returns how many.
 size_t RemoveStaleSocketFiles(const std::string& run_dir);
 
+// The mode for a socket file at `path`: 0660 when its directory lets its group in (the rtrmgr
+// opens the run directory to the operators' group, see docs/ipc.md), else 0600. Never others.
+mode_t SocketFileMode(const std::string& path);
+
 // Marks a socket close-on-exec. Boost.Asio opens and accepts without SOCK_CLOEXEC, and a process
 // that starts others (strata-rtrmgr) must not hand them its listener and its connections: a
 // child holding them keeps the rtrmgr's peers connected to a socket nobody reads.

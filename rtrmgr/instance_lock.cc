@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <string>
 
+#include "common/private_dir.h"
+
 namespace strata::rtrmgr {
 
 InstanceLock::InstanceLock(InstanceLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
@@ -28,13 +30,9 @@ InstanceLock::~InstanceLock() {
 }
 
 StatusOr<InstanceLock> InstanceLock::Acquire(const std::string& dir, const std::string& what) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const bool existed = fs::exists(dir, ec);
-  fs::create_directories(dir, ec);
-  // A directory made here is the owner's alone: the state directory holds MD5 keys.
-  if (!ec && !existed) fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
-  if (ec) return Internal("cannot create the " + what + " " + dir + ": " + ec.message());
+  // A directory made here is the owner's alone (the state directory holds MD5 keys), and one
+  // found here must be ours and closed to writers: another user could have made it first.
+  if (Status s = EnsurePrivateDir(dir, what); !s.ok()) return s;
   const std::string path = dir + "/strata-rtrmgr.lock";
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) return Internal("cannot open " + path + ": " + std::strerror(errno));

@@ -112,6 +112,7 @@ ProcessSpec ProcessCatalog::For(const ProcessInstance& p,
     rights->set_admin_secret(options_.admin_secret);
     rights->set_secret(secret);
     for (const auto& t : targets) rights->add_allowed_targets(t);
+    rights->add_owned_names(p.instance);  // nobody else may take the name, even between runs
     rights->add_allowed_methods("*");
   }
   return s;

@@ -50,6 +50,7 @@ void RouterManager::Adopt(RtrmgrState st, BootPlan boot, std::function<void(cons
       r.set_secret(SecretOf(p.spec));
       for (const auto& t : p.allowed_targets) r.add_allowed_targets(t);
       for (const auto& m : p.allowed_methods) r.add_allowed_methods(m);
+      r.add_owned_names(p.spec.instance);  // as ProcessCatalog::For gave it
     }
     const bool live = std::find(alive.begin(), alive.end(), &p) != alive.end();
     if (live) {

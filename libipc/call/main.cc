@@ -37,6 +37,11 @@ struct Options {
 
 int ExitCode(const Status& s) { return s.ok() ? 0 : static_cast<int>(s.code()); }
 
+// JSON text; bytes that are not UTF-8 (a target's or a squatter's names) become U+FFFD.
+std::string Dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -132,7 +137,7 @@ int main(int argc, char** argv) {
       if (!r.status.ok()) {
         fail(r.status, lines.empty() && o.xrls.size() <= 1 && o.file.empty() ? "" : text);
       } else if (o.json) {
-        std::printf("%s\n", strata::ipc::AtomsToJson(r.atoms).dump().c_str());
+        std::printf("%s\n", Dump(strata::ipc::AtomsToJson(r.atoms)).c_str());
       } else {
         std::printf("%s\n", strata::ipc::AtomsToString(r.atoms).c_str());
       }
@@ -156,7 +161,7 @@ int main(int argc, char** argv) {
           for (const auto& m : *methods) {
             out.push_back({{"method", m.path()}, {"args", m.args()}, {"returns", m.returns()}});
           }
-          std::printf("%s\n", out.dump().c_str());
+          std::printf("%s\n", Dump(out).c_str());
         } else {
           for (const auto& m : *methods) {
             std::printf("%s?%s -> %s\n", m.path().c_str(), m.args().c_str(), m.returns().c_str());
@@ -173,6 +178,13 @@ int main(int argc, char** argv) {
     }
     next();
   });
-  io.run();
+  // What the Finder and targets answer comes from other processes: nothing in it may end
+  // strata-call other than with an error message.
+  try {
+    io.run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "strata-call: internal error on an unexpected answer: %s\n", e.what());
+    return ExitCode(Status(StatusCode::kInternal, ""));
+  }
   return rc;
 }

@@ -2,6 +2,7 @@
 
 #include <google/protobuf/dynamic_message.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "libipc/reflection.h"
@@ -65,8 +66,19 @@ void XrlCaller::Call(const Xrl& xrl, CallOptions opts, std::function<void(CallRe
           {}});
       return;
     }
-    // "/strata.test.v1.Test/Echo" -> "strata.test.v1.Test.Echo"
-    std::string full = sig->grpc_method().substr(1);
+    // "/strata.test.v1.Test/Echo" -> "strata.test.v1.Test.Echo". The entry comes from whoever
+    // registered the target: anything else is an error, not a type to look up.
+    const std::string& grpc_method = sig->grpc_method();
+    if (grpc_method.size() < 4 || grpc_method.front() != '/' ||
+        std::count(grpc_method.begin(), grpc_method.end(), '/') != 2 ||
+        grpc_method.back() == '/') {
+      done(CallResult{Status(StatusCode::kFailedPrecondition,
+                             "the Finder's entry for " + xrl.target() + " names no valid type for " +
+                                 path + " ('" + grpc_method + "'): not a Strata component?"),
+                      {}});
+      return;
+    }
+    std::string full = grpc_method.substr(1);
     std::replace(full.begin(), full.end(), '/', '.');
     const gp::MethodDescriptor* md = gp::DescriptorPool::generated_pool()->FindMethodByName(full);
     if (md == nullptr) {

@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
   app.add_option("--finder", finder, "Finder socket path");
   app.add_option("--listen", families, "transport families to serve on")->capture_default_str();
   app.add_option("--watch", watch, "log births and deaths of these classes");
+  bool exit_registered = false;
+  app.add_flag("--exit-after-registering", exit_registered,
+               "print 'registered' and exit once the Finder took the name (exit 1 if refused)");
   CLI11_PARSE(app, argc, argv);
 
   auto log = strata::MakeLogger(name);
@@ -39,6 +42,12 @@ int main(int argc, char** argv) {
       return;
     }
     log->info("registered as {} (class {})", name, cls);
+    if (exit_registered) {
+      std::printf("registered\n");
+      router.Stop();
+      io.stop();
+      return;
+    }
     for (const auto& w : watch) {
       router.WatchClass(w, [log](const std::string& c, const std::string& i, bool alive) {
         // One line per event, parsed by the integration tests.
