@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "libipc/frame.h"
+#include "libipc/read_only_methods.h"
 
 namespace strata::finder {
 
@@ -189,26 +190,32 @@ void FinderRegistry::ConnectionClosed(ConnId conn, std::vector<Notice>& notices)
   for (const auto& name : gone) Died(name, notices);
 }
 
-bool FinderRegistry::MayResolve(const std::string& secret, const Entry& e) const {
+bool FinderRegistry::MayResolve(const std::string& secret, const Entry& e,
+                                CallerRights caller) const {
   auto it = permissions_.find(secret);
-  if (it == permissions_.end()) return !strict_;
+  if (it == permissions_.end()) return !strict_ || caller != CallerRights::kNone;
   const auto& t = it->second.targets;
   return t.count("*") != 0 || t.count(e.info.instance_name()) != 0 ||
          t.count(e.info.class_name()) != 0;
 }
 
-bool FinderRegistry::MayCall(const std::string& secret, const std::string& path) const {
+bool FinderRegistry::MayCall(const std::string& secret, const std::string& path,
+                             CallerRights caller) const {
   auto it = permissions_.find(secret);
-  if (it == permissions_.end()) return !strict_;
+  if (it == permissions_.end()) {
+    if (!strict_ || caller == CallerRights::kAll) return true;
+    return caller == CallerRights::kShow && ipc::IsReadOnlyMethod(path);
+  }
   const auto& m = it->second.methods;
   return m.count("*") != 0 || m.count(path) != 0;
 }
 
 StatusOr<v1::ResolveTargetReply> FinderRegistry::Resolve(ConnId conn,
-                                                         const v1::ResolveTargetRequest& req) {
+                                                         const v1::ResolveTargetRequest& req,
+                                                         CallerRights caller) {
   Entry* e = Find(req.target());
   if (e == nullptr) return NotFound("no such target '" + req.target() + "'");
-  if (!MayResolve(req.secret(), *e)) {
+  if (!MayResolve(req.secret(), *e, caller)) {
     return PermissionDenied("this process may not call '" + req.target() + "'");
   }
   e->resolvers.insert(conn);
@@ -220,7 +227,7 @@ StatusOr<v1::ResolveTargetReply> FinderRegistry::Resolve(ConnId conn,
     auto* r = reply.add_methods();
     r->set_path(m.path());
     r->set_grpc_method(m.grpc_method());
-    if (MayCall(req.secret(), m.path())) r->set_key(e->keys[m.path()]);
+    if (MayCall(req.secret(), m.path(), caller)) r->set_key(e->keys[m.path()]);
   }
   return reply;
 }

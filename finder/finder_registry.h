@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "finder/operator_rights.h"
 #include "libipc/interfaces/finder.pb.h"
 
 namespace strata::finder {
@@ -55,7 +56,12 @@ class FinderRegistry {
   // Drops every target and watch of a connection that went away.
   void ConnectionClosed(ConnId conn, std::vector<Notice>& notices);
 
-  StatusOr<v1::ResolveTargetReply> Resolve(ConnId conn, const v1::ResolveTargetRequest& req);
+  // A caller whose secret has rights is held to them. Any other caller: in permissive mode
+  // resolves everything; in strict mode what `caller` (OperatorRights, by its credentials)
+  // allows: every target, with the keys of every method (kAll), of the reading ones (kShow),
+  // or nothing (kNone: PERMISSION_DENIED).
+  StatusOr<v1::ResolveTargetReply> Resolve(ConnId conn, const v1::ResolveTargetRequest& req,
+                                           CallerRights caller = CallerRights::kNone);
   v1::ListTargetsReply ListTargets() const;
   StatusOr<v1::ListMethodsReply> ListMethods(const std::string& target) const;
 
@@ -99,8 +105,8 @@ class FinderRegistry {
   Entry* Find(const std::string& target);
   void Died(const std::string& instance, std::vector<Notice>& notices);
   void Announce(const Entry& e, Notice::Kind kind, std::vector<Notice>& notices) const;
-  bool MayResolve(const std::string& secret, const Entry& e) const;
-  bool MayCall(const std::string& secret, const std::string& path) const;
+  bool MayResolve(const std::string& secret, const Entry& e, CallerRights caller) const;
+  bool MayCall(const std::string& secret, const std::string& path, CallerRights caller) const;
 
   std::string admin_secret_;
   bool strict_;

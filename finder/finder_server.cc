@@ -14,7 +14,8 @@ FinderServer::FinderServer(boost::asio::io_context& io, FinderOptions options)
       options_(std::move(options)),
       log_(MakeLogger("finder")),
       registry_(options_.admin_secret, options_.strict),
-      target_("finder", "finder", true) {
+      target_("finder", "finder", true),
+      operators_(options_.config_group, options_.show_group) {
   target_.set_require_keys(false);
   target_.Serve(*this);
   PublishOwnMethods();
@@ -54,6 +55,12 @@ Status FinderServer::Start() {
     listeners_.push_back(std::move(*tcp));
   }
   log_->info("listening on {}", options_.socket_path);
+  if (options_.strict) {
+    log_->info("strict: callers without a process secret get rights by their credentials; "
+               "configuration group '{}'{}, show group '{}'{}",
+               options_.config_group, operators_.has_config_group() ? "" : " (no such group)",
+               options_.show_group, operators_.has_show_group() ? "" : " (no such group)");
+  }
   if (options_.await_permissions.count() > 0) {
     holding_ = true;
     hold_timer_ = std::make_unique<boost::asio::steady_timer>(io_, options_.await_permissions);
@@ -82,6 +89,7 @@ void FinderServer::Accept(std::shared_ptr<ipc::Channel> ch) {
                    const ipc::CallFrame& call) { OnCall(c, call); },
             [this, id](ipc::Channel&, const Status& why) {
               conns_.erase(id);
+              operators_logged_.erase(id);
               std::vector<Notice> notices;
               registry_.ConnectionClosed(id, notices);
               if (!notices.empty()) {
@@ -165,7 +173,17 @@ void FinderServer::ResolveTarget(const v1::ResolveTargetRequest& request,
 void FinderServer::Answer(ConnId conn, const v1::ResolveTargetRequest& request,
                           ipc::Responder<v1::ResolveTargetReply> reply) {
   if (conn != 0 && !conns_.contains(conn)) return;  // the caller went away meanwhile
-  auto r = registry_.Resolve(conn, request);
+  CallerRights caller = CallerRights::kNone;
+  // Operator tools carry no secret; one that carries a secret the Finder does not know (a
+  // guess, or a process the rtrmgr has not given rights yet) gets nothing by its credentials.
+  if (options_.strict && request.secret().empty() && reply.context().channel) {
+    caller = operators_.Of(reply.context().channel->credentials());
+    if (operators_logged_.insert(conn).second) {
+      log_->info("{} has {} rights (no process secret; by its credentials)", CallerOf(reply),
+                 CallerRightsName(caller));
+    }
+  }
+  auto r = registry_.Resolve(conn, request, caller);
   reply.Finish(r.status(), r.ok() ? *r : v1::ResolveTargetReply());
 }
 

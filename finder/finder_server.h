@@ -16,11 +16,13 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "common/log.h"
 #include "finder/finder_registry.h"
+#include "finder/operator_rights.h"
 #include "libipc/channel.h"
 #include "libipc/ipc_limits.h"
 #include "libipc/interfaces/finder.strata.h"
@@ -36,6 +38,10 @@ struct FinderOptions {
   bool strict = false;
   // 0: answer every resolution at once; else hold as described above, at most this long.
   std::chrono::milliseconds await_permissions{0};
+  // Strict mode: the rights of callers without a process secret, by their credentials
+  // (operator_rights.h). Empty: no such group.
+  std::string config_group;
+  std::string show_group;
   // What one connection may cost (frame size, connections per peer and in all, frame timeout).
   ipc::IpcLimits limits = ipc::IpcLimits::FromEnvironment();
 };
@@ -117,6 +123,8 @@ class FinderServer : public v1::FinderHandler {
   bool holding_ = false;
   std::vector<Held> held_;
   std::unique_ptr<boost::asio::steady_timer> hold_timer_;
+  OperatorRights operators_;
+  std::set<ConnId> operators_logged_;  // connections whose operator rights were logged
 };
 
 }  // namespace strata::finder

@@ -19,7 +19,13 @@ int main(int argc, char** argv) {
   app.add_option("--tcp", opts.tcp_address, "also listen on HOST:PORT (loopback advised)");
   app.add_option("--admin-secret", opts.admin_secret,
                  "secret that may set permissions (default: $STRATA_FINDER_ADMIN_SECRET)");
-  app.add_flag("--strict", opts.strict, "resolve nothing for a process without permissions");
+  app.add_flag("--strict", opts.strict,
+               "a caller without a process secret gets rights only by its credentials: root and "
+               "this user all, --config-group all, --show-group the reading methods");
+  app.add_option("--config-group", opts.config_group,
+                 "strict: members may call every method (default: none)");
+  app.add_option("--show-group", opts.show_group,
+                 "strict: members may call the reading methods (get_, list_, ...; default: none)");
   unsigned await_ms = 0;
   app.add_option("--await-permissions", await_ms,
                  "hold resolutions by secrets without rights until the admin calls "

@@ -81,6 +81,9 @@ Router::Router(asio::io_context& io, RouterOptions options)
   if (options_.secret.empty()) {
     if (const char* s = std::getenv("STRATA_SECRET")) options_.secret = s;
   }
+  // Started by the rtrmgr (it gives every process a secret in STRATA_SECRET): calls that
+  // change state from anyone but it and its children are logged (AuditIncomingCall).
+  if (std::getenv("STRATA_SECRET") != nullptr) supervisor_pid_ = ::getppid();
   if (options_.preferred_family.empty()) {
     if (const char* f = std::getenv("STRATA_IPC_FAMILY")) options_.preferred_family = f;
   }
@@ -160,7 +163,9 @@ void Router::OpenListeners() {
           [this, alive](const std::shared_ptr<Channel>& c, const CallFrame& call) {
             if (!alive.expired()) OnIncomingCall(c, call);
           },
-          [](Channel&, const Status&) {});
+          [this, alive](Channel& c, const Status&) {
+            if (!alive.expired()) audited_.erase(&c);
+          });
     }, options_.limits);
     if (!l.ok()) {
       log_->error("{}", l.status().ToString());
@@ -482,6 +487,7 @@ void Router::OnIncomingCall(const std::shared_ptr<Channel>& ch, const CallFrame&
     finder_client_target_->DispatchSerialized(path, call.key, call.payload, std::move(sink));
     return;
   }
+  AuditIncomingCall(*ch, instance, path);
   auto it = targets_.find(std::string(instance));
   if (it == targets_.end()) {
     sink->Reply(NotFound("no such target '" + std::string(instance) + "' in this process"),

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <google/protobuf/message.h>
+#include <sys/types.h>
 
 #include <chrono>
 #include <deque>
@@ -32,6 +33,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -164,6 +166,10 @@ class Router {
   void OnGrpcCall(const std::string& instance, const std::string& method, const std::string& key,
                   std::string payload, std::unique_ptr<ReplySink> sink);
   void OnChannelClosed(Channel& ch);
+  // Under a supervisor (the rtrmgr): logs a state-changing call from a process that is neither
+  // the supervisor nor one of its children, with the caller's uid and pid, once per method and
+  // connection (router_audit.cc).
+  void AuditIncomingCall(const Channel& ch, std::string_view instance, std::string_view path);
   void DropResolutions(const std::string& target_or_instance);
   void SendFinder(const std::string& method, const google::protobuf::Message& req,
                   RawReplyCallback cb);
@@ -195,6 +201,8 @@ class Router {
   std::map<std::string, std::unique_ptr<Target>> targets_;
   std::vector<std::unique_ptr<Listener>> listeners_;
   std::vector<std::weak_ptr<Channel>> accepted_;  // connections callers opened to us
+  pid_t supervisor_pid_ = 0;                       // the rtrmgr, when it started us
+  std::unordered_map<const Channel*, std::vector<std::string>> audited_;  // methods logged
   std::vector<std::unique_ptr<GrpcServer>> grpc_servers_;
   std::unordered_map<std::string, std::shared_ptr<GrpcConnection>> grpc_conns_;
   std::shared_ptr<Channel> finder_;

@@ -15,7 +15,9 @@ add_library(strata_ipc STATIC
   log_service.cc
   method_naming.cc
   peer_credentials.cc
+  read_only_methods.cc
   router.cc
+  router_audit.cc
   router_finder_link.cc
   reflection.cc
   signature.cc

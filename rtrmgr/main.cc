@@ -22,6 +22,7 @@
 #include "rtrmgr/config/config_validator.h"
 #include "rtrmgr/instance_lock.h"
 #include "rtrmgr/router_manager.h"
+#include "rtrmgr/run_dir_access.h"
 #include "rtrmgr/sd_notify.h"
 
 namespace {
@@ -118,6 +119,19 @@ int main(int argc, char** argv) {
                  "the CPU to the others; repeat; given "
                  "at all, it replaces the default; rib=0 fea=0 runs all alike)")
       ->capture_default_str();
+  std::string operator_group = "strata";
+  std::string config_group = "strata-config";
+  bool permissive_finder = false;
+  app.add_option("--operator-group", operator_group,
+                 "members may reach the router's sockets (the run directory is opened to the "
+                 "group) and call its reading methods: show commands (\"\": nobody but root)")
+      ->capture_default_str();
+  app.add_option("--config-group", config_group,
+                 "members (of --operator-group too) may also call the changing methods: "
+                 "configure and commit")
+      ->capture_default_str();
+  app.add_flag("--permissive-finder", permissive_finder,
+               "give every key to anyone who reaches the Finder (no rights by credentials)");
   CLI11_PARSE(app, argc, argv);
   std::map<std::string, int> nice;
   for (const std::string& a : nice_args) {
@@ -209,6 +223,9 @@ int main(int argc, char** argv) {
   if (std::getenv("GLIBC_TUNABLES") == nullptr)
     opts.catalog.glibc_tunables = "glibc.malloc.hugetlb=1";
   opts.catalog.admin_secret = strata::rtrmgr::ProcessCatalog::NewSecret();
+  opts.catalog.finder_strict = !permissive_finder;
+  opts.catalog.config_group = config_group;
+  opts.catalog.show_group = operator_group;
   opts.state_dir = state_dir.empty() ? DefaultStateDir() : state_dir;
   opts.supervisor.restart.max_crashes = static_cast<int>(max_crashes);
   opts.supervisor.restart.window = std::chrono::seconds(window_s);
@@ -224,6 +241,13 @@ int main(int argc, char** argv) {
   if (!run_lock.ok()) {
     std::fprintf(stderr, "strata-rtrmgr: %s\n", run_lock.status().message().c_str());
     return 1;
+  }
+  if (strata::Status s =
+          strata::rtrmgr::OpenRunDirToGroup(strata::ipc::DefaultRunDir(), operator_group);
+      !s.ok()) {
+    // No such group is the usual case on a router only root operates.
+    log->log(s.code() == strata::StatusCode::kNotFound ? spdlog::level::info : spdlog::level::warn,
+             "{}", s.message());
   }
   auto state_lock = strata::rtrmgr::InstanceLock::Acquire(opts.state_dir, "state directory");
   if (!state_lock.ok()) {

@@ -61,6 +61,10 @@ ProcessSpec ProcessCatalog::Finder() const {
   s.process = "finder";
   s.rank = 0;
   s.argv = {Binary("finder")};
+  if (options_.finder_strict) {
+    s.argv.insert(s.argv.end(), {"--strict", "--config-group", options_.config_group,
+                                 "--show-group", options_.show_group});
+  }
   if (options_.finder_await_permissions_ms > 0) {
     s.argv.insert(s.argv.end(),
                   {"--await-permissions", std::to_string(options_.finder_await_permissions_ms)});

@@ -52,6 +52,12 @@ class ProcessCatalog {
     unsigned finder_await_permissions_ms = 5000;
     // The FEA waits this long at most for config_complete (0: the processes wait for nothing).
     unsigned await_config_ms = 60000;
+    // The Finder is strict (a caller without a process secret gets rights only by its
+    // credentials): root and members of `config_group` every method, members of `show_group`
+    // the reading ones. false: permissive, anyone who reaches it gets every key.
+    bool finder_strict = true;
+    std::string config_group;
+    std::string show_group;
   };
   explicit ProcessCatalog(Options options) : options_(std::move(options)) {}
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -181,6 +182,89 @@ TEST_F(RtrmgrSecurityTest, RunDirectoryOfAnotherUserIsRefused) {
   EXPECT_EQ(finder.exit_code, 1);
   EXPECT_NE(finder.err.find("writable by group or others"), std::string::npos) << finder.err;
   ASSERT_EQ(::chmod(h_.run_dir().c_str(), 0700), 0);
+}
+
+// Throwaway users and groups, removed again: `ops` may reach the router and show, `cfg`
+// members may also configure.
+class OperatorUsers {
+ public:
+  OperatorUsers() {
+    const std::string tag = std::to_string(::getpid() % 100000);
+    ops = "strata-t" + tag + "-ops";
+    cfg = "strata-t" + tag + "-cfg";
+    monitor = "strata-t" + tag + "-mon";
+    stranger = "strata-t" + tag + "-out";
+    admin = "strata-t" + tag + "-adm";
+    ok = Sh("groupadd " + ops) && Sh("groupadd " + cfg) &&
+         Sh("useradd -M -N -g nogroup -G " + ops + " " + monitor) &&
+         Sh("useradd -M -N -g nogroup " + stranger) &&
+         Sh("useradd -M -N -g nogroup -G " + ops + "," + cfg + " " + admin);
+  }
+  ~OperatorUsers() {
+    for (const auto& u : {monitor, stranger, admin}) Sh("userdel " + u + " 2>/dev/null");
+    for (const auto& g : {ops, cfg}) Sh("groupdel " + g + " 2>/dev/null");
+  }
+  // Runs `args` as `user` (its groups from the group database).
+  static std::vector<std::string> As(const std::string& user, std::vector<std::string> args) {
+    std::vector<std::string> out = {"/usr/bin/setpriv", "--reuid=" + user, "--regid=nogroup",
+                                    "--init-groups", "--"};
+    out.insert(out.end(), args.begin(), args.end());
+    return out;
+  }
+  std::string ops, cfg, monitor, stranger, admin;
+  bool ok = false;
+
+ private:
+  static bool Sh(const std::string& cmd) { return std::system(cmd.c_str()) == 0; }
+};
+
+// Under a strict Finder an operator gets rights by who it is: a user outside the operators'
+// group cannot reach the router at all, a member sees (show) but cannot change anything, a
+// member of the configuration group may also change it, and root may do everything; a change
+// made past the rtrmgr is logged with the caller's uid and pid by the component it changes.
+TEST_F(RtrmgrSecurityTest, OperatorsGetRightsByGroupAndShowIsSeparate) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to add users and groups";
+  OperatorUsers users;
+  ASSERT_TRUE(users.ok);
+  StartRouter({"--operator-group", users.ops, "--config-group", users.cfg});
+  struct stat st{};
+  ASSERT_EQ(::stat(h_.run_dir().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 02710u);
+  for (const auto& e : std::filesystem::directory_iterator(h_.run_dir())) {
+    if (!e.is_socket()) continue;
+    ASSERT_EQ(::stat(e.path().c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0660u) << e.path();
+  }
+  auto call = [&](const std::string& user, const std::string& xrl) {
+    const std::string bin = h_.bin("strata-call");
+    return h_.Run(OperatorUsers::As(user, {bin, xrl}));
+  };
+  const std::string show = "finder://rib.red/rib/1.0/lookup_route?addr:ipv4=192.0.2.1";
+  const std::string change = "finder://rib.red/log/1.0/set_levels?levels:txt=info";
+  // Outside the group: the sockets are out of reach.
+  auto r = call(users.stranger, show);
+  EXPECT_EQ(r.exit_code, 14) << r.out << r.err;
+  // A member of the operators' group: show, not change.
+  r = call(users.monitor, show);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("found:bool=true"), std::string::npos) << r.out;
+  r = call(users.monitor, change);
+  EXPECT_EQ(r.exit_code, 7) << r.out << r.err;  // PERMISSION_DENIED
+  auto sh = h_.Run(OperatorUsers::As(users.monitor, {h_.bin("strata-sh"), "-c", "show route"}));
+  EXPECT_EQ(sh.exit_code, 0) << sh.err;
+  EXPECT_NE(sh.out.find("192.0.2.0/24"), std::string::npos) << sh.out;
+  // A member of the configuration group too: may change, and the RIB logs who did.
+  r = call(users.admin, change);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(ProcessHarness::WaitFor([&] {
+    const std::string log = FileText(h_.run_dir() + "/logs/rib.red.log");
+    return log.find("state-changing call log/1.0/set_levels on rib.red from outside the "
+                    "rtrmgr, by uid ") != std::string::npos;
+  })) << FileText(h_.run_dir() + "/logs/rib.red.log");
+  const std::string finder_log = FileText(h_.run_dir() + "/logs/finder.log");
+  EXPECT_NE(finder_log.find("has show rights (no process secret"), std::string::npos)
+      << finder_log;
+  EXPECT_NE(finder_log.find("has show and configuration rights"), std::string::npos);
 }
 
 }  // namespace
