@@ -30,7 +30,7 @@ Status Check(const std::string& dir, const std::string& what, bool root_may_own)
     }
     return FailedPrecondition("cannot open the " + what + " " + dir + ": " + std::strerror(err));
   }
-  struct stat st{};
+  struct stat st {};
   const int rc = ::fstat(fd, &st);
   ::close(fd);
   if (rc != 0) return Internal("cannot stat the " + what + " " + dir + ": " + std::strerror(errno));

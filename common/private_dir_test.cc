@@ -23,7 +23,7 @@ class PrivateDirTest : public ::testing::Test {
 };
 
 mode_t ModeOf(const fs::path& p) {
-  struct stat st{};
+  struct stat st {};
   ::lstat(p.c_str(), &st);
   return st.st_mode & 07777;
 }

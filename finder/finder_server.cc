@@ -42,24 +42,26 @@ void FinderServer::PublishOwnMethods() {
 FinderServer::~FinderServer() { Stop(); }
 
 Status FinderServer::Start() {
-  auto unix_listener = ipc::Listener::Open(io_, "sunix", options_.socket_path,
-                                           [this](auto ch) { Accept(std::move(ch)); },
-                                           options_.limits);
+  auto unix_listener = ipc::Listener::Open(
+      io_, "sunix", options_.socket_path, [this](auto ch) { Accept(std::move(ch)); },
+      options_.limits);
   if (!unix_listener.ok()) return unix_listener.status();
   listeners_.push_back(std::move(*unix_listener));
   if (!options_.tcp_address.empty()) {
-    auto tcp = ipc::Listener::Open(io_, "stcp", options_.tcp_address,
-                                   [this](auto ch) { Accept(std::move(ch)); }, options_.limits);
+    auto tcp = ipc::Listener::Open(
+        io_, "stcp", options_.tcp_address, [this](auto ch) { Accept(std::move(ch)); },
+        options_.limits);
     if (!tcp.ok()) return tcp.status();
     log_->info("listening on tcp {}", (*tcp)->address());
     listeners_.push_back(std::move(*tcp));
   }
   log_->info("listening on {}", options_.socket_path);
   if (options_.strict) {
-    log_->info("strict: callers without a process secret get rights by their credentials; "
-               "configuration group '{}'{}, show group '{}'{}",
-               options_.config_group, operators_.has_config_group() ? "" : " (no such group)",
-               options_.show_group, operators_.has_show_group() ? "" : " (no such group)");
+    log_->info(
+        "strict: callers without a process secret get rights by their credentials; "
+        "configuration group '{}'{}, show group '{}'{}",
+        options_.config_group, operators_.has_config_group() ? "" : " (no such group)",
+        options_.show_group, operators_.has_show_group() ? "" : " (no such group)");
   }
   if (options_.await_permissions.count() > 0) {
     holding_ = true;

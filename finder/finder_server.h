@@ -24,8 +24,8 @@
 #include "finder/finder_registry.h"
 #include "finder/operator_rights.h"
 #include "libipc/channel.h"
-#include "libipc/ipc_limits.h"
 #include "libipc/interfaces/finder.strata.h"
+#include "libipc/ipc_limits.h"
 #include "libipc/listener.h"
 #include "libipc/target.h"
 

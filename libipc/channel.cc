@@ -22,10 +22,9 @@ Channel::Channel(Socket socket, std::string peer, Options options)
     : socket_(std::move(socket)),
       peer_(std::move(peer)),
       options_(std::move(options)),
-      unknown_method_limit_(options_.accepted
-                                ? options_.limits.LargestCallLimit()
-                                : std::max(options_.limits.LargestCallLimit(),
-                                           options_.limits.max_reply_frame_bytes)),
+      unknown_method_limit_(options_.accepted ? options_.limits.LargestCallLimit()
+                                              : std::max(options_.limits.LargestCallLimit(),
+                                                         options_.limits.max_reply_frame_bytes)),
       in_(kStartBuffer),
       deadline_timer_(socket_.get_executor()),
       frame_timer_(socket_.get_executor()) {}
@@ -53,8 +52,8 @@ void Channel::ArmFrameTimer() {
     if (ec || self->closed_ || !self->awaiting_frame_) return;
     if (Clock::now() - self->frame_since_ >= self->options_.limits.frame_timeout) {
       self->Close(Status(StatusCode::kDeadlineExceeded,
-          "no complete frame from " + self->peer_ + " within " +
-          std::to_string(self->options_.limits.frame_timeout.count()) + " ms"));
+                         "no complete frame from " + self->peer_ + " within " +
+                             std::to_string(self->options_.limits.frame_timeout.count()) + " ms"));
       return;
     }
     self->ArmFrameTimer();

@@ -71,8 +71,8 @@ FrameHead PeekFrame(std::string_view buf) {
   uint8_t kind = 0;
   uint64_t id = 0;
   uint16_t mlen = 0;
-  if (!r.U8(kind) || kind != static_cast<uint8_t>(FrameKind::kCall) || !r.U64(id) ||
-      !r.U16(mlen) || size_t{mlen} + 11 > h.length || !r.Bytes(mlen, h.method)) {
+  if (!r.U8(kind) || kind != static_cast<uint8_t>(FrameKind::kCall) || !r.U64(id) || !r.U16(mlen) ||
+      size_t{mlen} + 11 > h.length || !r.Bytes(mlen, h.method)) {
     return h;
   }
   h.have_method = true;

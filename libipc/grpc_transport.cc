@@ -1,7 +1,7 @@
 #include "libipc/grpc_transport.h"
 
-#include <grpcpp/support/byte_buffer.h>
 #include <grpcpp/resource_quota.h>
+#include <grpcpp/support/byte_buffer.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

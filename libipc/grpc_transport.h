@@ -39,8 +39,7 @@ class GrpcServer {
   static StatusOr<std::unique_ptr<GrpcServer>> Open(boost::asio::io_context& io,
                                                     const std::string& protocol,
                                                     const std::string& address,
-                                                    const IpcLimits& limits,
-                                                    GrpcDispatch dispatch);
+                                                    const IpcLimits& limits, GrpcDispatch dispatch);
   ~GrpcServer();
   const std::string& protocol() const { return protocol_; }
   const std::string& address() const { return address_; }

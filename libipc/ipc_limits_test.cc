@@ -54,8 +54,8 @@ std::string U32(uint32_t v) {
 // its (empty) key.
 std::string CallHead(uint32_t length, const std::string& method) {
   std::string s = U32(length);
-  s.push_back(1);                  // call
-  s.append(8, '\0');               // id
+  s.push_back(1);                                 // call
+  s.append(8, '\0');                              // id
   s.push_back(static_cast<char>(method.size()));  // u16 method length
   s.push_back(0);
   s += method;
@@ -194,15 +194,16 @@ TEST_F(IpcLimitsTest, ConnectionThatNeverCompletesAFrameIsClosed) {
   IpcLimits limits;
   limits.frame_timeout = 200ms;
   Listen(limits);
-  Open();                                      // sends nothing
-  SendAll(Open(), U32(100));                   // a length prefix and nothing more
-  const int good = Open();                     // a whole frame, then quiet
+  Open();                     // sends nothing
+  SendAll(Open(), U32(100));  // a length prefix and nothing more
+  const int good = Open();    // a whole frame, then quiet
   ASSERT_TRUE(RunUntil(io_, [&] { return channels_.size() == 3; }));
   std::string frame = CallHead(0, "t/x/1.0/m");
   const uint32_t len = static_cast<uint32_t>(frame.size() - 4);
   frame.replace(0, 4, U32(len));
   SendAll(good, frame);
-  ASSERT_TRUE(RunUntil(io_, [&] { return ClosedWhy(0) && ClosedWhy(1); }, 2000ms));
+  ASSERT_TRUE(RunUntil(
+      io_, [&] { return ClosedWhy(0) && ClosedWhy(1); }, 2000ms));
   EXPECT_EQ(ClosedWhy(0)->code(), StatusCode::kDeadlineExceeded);
   EXPECT_EQ(ClosedWhy(1)->code(), StatusCode::kDeadlineExceeded);
   io_.run_for(400ms);

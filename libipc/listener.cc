@@ -128,8 +128,8 @@ std::shared_ptr<void> Listener::TakeSlot(const std::string& peer_key, bool own_u
   if (over != nullptr) {
     ++refused_;
     if (!refusing_) {
-      log_->warn("{}://{}: refusing a connection from {}: the limit of {} {} is reached",
-                 protocol_, address_, peer_key.empty() ? "an unknown peer" : peer_key,
+      log_->warn("{}://{}: refusing a connection from {}: the limit of {} {} is reached", protocol_,
+                 address_, peer_key.empty() ? "an unknown peer" : peer_key,
                  c.total >= limits_.max_connections ? limits_.max_connections
                                                     : limits_.max_connections_per_peer,
                  over);

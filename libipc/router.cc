@@ -155,18 +155,21 @@ void Router::OpenListeners() {
       grpc_servers_.push_back(std::move(*g));
       continue;
     }
-    auto l = Listener::Open(io_, family, address, [this](std::shared_ptr<Channel> ch) {
-      std::weak_ptr<bool> alive = alive_;
-      std::erase_if(accepted_, [](const std::weak_ptr<Channel>& c) { return c.expired(); });
-      accepted_.push_back(ch);
-      ch->Start(
-          [this, alive](const std::shared_ptr<Channel>& c, const CallFrame& call) {
-            if (!alive.expired()) OnIncomingCall(c, call);
-          },
-          [this, alive](Channel& c, const Status&) {
-            if (!alive.expired()) audited_.erase(&c);
-          });
-    }, options_.limits);
+    auto l = Listener::Open(
+        io_, family, address,
+        [this](std::shared_ptr<Channel> ch) {
+          std::weak_ptr<bool> alive = alive_;
+          std::erase_if(accepted_, [](const std::weak_ptr<Channel>& c) { return c.expired(); });
+          accepted_.push_back(ch);
+          ch->Start(
+              [this, alive](const std::shared_ptr<Channel>& c, const CallFrame& call) {
+                if (!alive.expired()) OnIncomingCall(c, call);
+              },
+              [this, alive](Channel& c, const Status&) {
+                if (!alive.expired()) audited_.erase(&c);
+              });
+        },
+        options_.limits);
     if (!l.ok()) {
       log_->error("{}", l.status().ToString());
       continue;
@@ -185,11 +188,11 @@ std::vector<std::pair<std::string, std::string>> Router::endpoints() const {
 void Router::Start(std::function<void(const Status&)> done) {
   // The Finder's socket is trusted only in a directory no other user could have planted it in;
   // our own sockets go in a directory that is ours alone.
-  Status dirs = CheckTrustedDir(
-      std::filesystem::path(options_.finder_path).parent_path().string(), "Finder's directory");
-  const bool unix_sockets = std::any_of(
-      options_.listen_families.begin(), options_.listen_families.end(),
-      [](const std::string& f) { return f == "sunix" || f == "grpc-unix"; });
+  Status dirs = CheckTrustedDir(std::filesystem::path(options_.finder_path).parent_path().string(),
+                                "Finder's directory");
+  const bool unix_sockets =
+      std::any_of(options_.listen_families.begin(), options_.listen_families.end(),
+                  [](const std::string& f) { return f == "sunix" || f == "grpc-unix"; });
   if (dirs.ok() && unix_sockets) dirs = EnsurePrivateDir(DefaultRunDir(), "run directory");
   if (!dirs.ok()) {
     log_->error("{}", dirs.message());
@@ -452,26 +455,29 @@ void Router::GetChannel(const std::string& protocol, const std::string& address,
   }
   channels_[key].waiting.push_back(std::move(done));
   std::weak_ptr<bool> alive = alive_;
-  ConnectChannel(io_, protocol, address, [this, alive, key](StatusOr<std::shared_ptr<Channel>> ch) {
-    if (alive.expired()) return;
-    auto it = channels_.find(key);
-    if (it == channels_.end()) return;
-    auto waiting = std::move(it->second.waiting);
-    if (!ch.ok()) {
-      channels_.erase(it);
-      for (auto& w : waiting) w(ch.status());
-      return;
-    }
-    it->second.channel = *ch;
-    (*ch)->Start(
-        [this, alive](const std::shared_ptr<Channel>& c, const CallFrame& call) {
-          if (!alive.expired()) OnIncomingCall(c, call);
-        },
-        [this, alive](Channel& c, const Status&) {
-          if (!alive.expired()) OnChannelClosed(c);
-        });
-    for (auto& w : waiting) w(*ch);
-  }, options_.limits);
+  ConnectChannel(
+      io_, protocol, address,
+      [this, alive, key](StatusOr<std::shared_ptr<Channel>> ch) {
+        if (alive.expired()) return;
+        auto it = channels_.find(key);
+        if (it == channels_.end()) return;
+        auto waiting = std::move(it->second.waiting);
+        if (!ch.ok()) {
+          channels_.erase(it);
+          for (auto& w : waiting) w(ch.status());
+          return;
+        }
+        it->second.channel = *ch;
+        (*ch)->Start(
+            [this, alive](const std::shared_ptr<Channel>& c, const CallFrame& call) {
+              if (!alive.expired()) OnIncomingCall(c, call);
+            },
+            [this, alive](Channel& c, const Status&) {
+              if (!alive.expired()) OnChannelClosed(c);
+            });
+        for (auto& w : waiting) w(*ch);
+      },
+      options_.limits);
 }
 
 void Router::OnIncomingCall(const std::shared_ptr<Channel>& ch, const CallFrame& call) {

@@ -201,7 +201,7 @@ class Router {
   std::map<std::string, std::unique_ptr<Target>> targets_;
   std::vector<std::unique_ptr<Listener>> listeners_;
   std::vector<std::weak_ptr<Channel>> accepted_;  // connections callers opened to us
-  pid_t supervisor_pid_ = 0;                       // the rtrmgr, when it started us
+  pid_t supervisor_pid_ = 0;                      // the rtrmgr, when it started us
   std::unordered_map<const Channel*, std::vector<std::string>> audited_;  // methods logged
   std::vector<std::unique_ptr<GrpcServer>> grpc_servers_;
   std::unordered_map<std::string, std::shared_ptr<GrpcConnection>> grpc_conns_;

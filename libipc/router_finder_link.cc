@@ -88,11 +88,12 @@ void Router::RegisterAgain(Target& target, std::shared_ptr<Channel> finder, int 
     }
     if (attempt == 1) log_->warn("registering {} again: {}; retrying", name, s.message());
     auto timer = std::make_shared<asio::steady_timer>(io_, options_.finder_retry_max);
-    timer->async_wait([this, alive, timer, name, finder, attempt](const boost::system::error_code&) {
-      if (alive.expired() || finder != finder_ || finder->closed()) return;
-      auto it = targets_.find(name);
-      if (it != targets_.end()) RegisterAgain(*it->second, finder, attempt + 1);
-    });
+    timer->async_wait(
+        [this, alive, timer, name, finder, attempt](const boost::system::error_code&) {
+          if (alive.expired() || finder != finder_ || finder->closed()) return;
+          auto it = targets_.find(name);
+          if (it != targets_.end()) RegisterAgain(*it->second, finder, attempt + 1);
+        });
   });
 }
 

@@ -75,8 +75,10 @@ size_t RemoveStaleSocketFiles(const std::string& run_dir) {
 
 mode_t SocketFileMode(const std::string& path) {
   const auto slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  struct stat st{};
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  struct stat st {};
   if (::stat(dir.c_str(), &st) == 0 && (st.st_mode & S_IXGRP) != 0) return 0660;
   return 0600;
 }

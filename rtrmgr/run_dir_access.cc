@@ -15,7 +15,7 @@ Status OpenRunDirToGroup(const std::string& dir, const std::string& group) {
   bool found = false;
   if (!group.empty()) {
     std::vector<char> buf(16384);
-    struct group g{};
+    struct group g {};
     struct group* result = nullptr;
     if (::getgrnam_r(group.c_str(), &g, buf.data(), buf.size(), &result) == 0 &&
         result != nullptr) {
@@ -29,8 +29,7 @@ Status OpenRunDirToGroup(const std::string& dir, const std::string& group) {
     return NotFound("no group '" + group + "': only root reaches the router's sockets in " + dir +
                     " (groupadd " + group + " to let operators in)");
   }
-  if (::chown(dir.c_str(), static_cast<uid_t>(-1), gid) != 0 ||
-      ::chmod(dir.c_str(), 02710) != 0) {
+  if (::chown(dir.c_str(), static_cast<uid_t>(-1), gid) != 0 || ::chmod(dir.c_str(), 02710) != 0) {
     return Internal("cannot open " + dir + " to group '" + group + "': " + std::strerror(errno));
   }
   return Status();

@@ -56,9 +56,16 @@ class RtrmgrSecurityTest : public ::testing::Test {
   pid_t StartRouter(const std::vector<std::string>& extra = {}) {
     conf_ = h_.run_dir() + "/router.conf";
     std::ofstream(conf_) << kConfig;
-    std::vector<std::string> args = {"strata-rtrmgr", "-c", conf_, "--no-kernel", "--state-dir",
-                                     h_.run_dir() + "/state", "--log-dir", h_.run_dir() + "/logs",
-                                     "--restart-backoff-ms", "500"};
+    std::vector<std::string> args = {"strata-rtrmgr",
+                                     "-c",
+                                     conf_,
+                                     "--no-kernel",
+                                     "--state-dir",
+                                     h_.run_dir() + "/state",
+                                     "--log-dir",
+                                     h_.run_dir() + "/logs",
+                                     "--restart-backoff-ms",
+                                     "500"};
     args.insert(args.end(), extra.begin(), extra.end());
     rtrmgr_ = h_.Start(args, "rtrmgr");
     // Running, and registered: the RIB answers.
@@ -119,10 +126,11 @@ TEST_F(RtrmgrSecurityTest, ChildrenHoldNoneOfTheRtrmgrsSocketsOrPipes) {
     EXPECT_TRUE(ProcessHarness::WaitFor([&] {
       theirs = KernelObjects(pid);
       return !theirs.empty();
-    })) << p["instance"] << " opened no sockets";
+    })) << p["instance"]
+        << " opened no sockets";
     for (const auto& o : theirs) {
-      EXPECT_FALSE(mine.contains(o)) << p["instance"] << " (pid " << pid << ") holds the rtrmgr's "
-                                     << o;
+      EXPECT_FALSE(mine.contains(o))
+          << p["instance"] << " (pid " << pid << ") holds the rtrmgr's " << o;
     }
   }
   EXPECT_GE(children, 3u);  // finder, fea, rib.red
@@ -154,8 +162,9 @@ TEST_F(RtrmgrSecurityTest, SquatterCannotTakeANameDuringARestart) {
       },
       20s))
       << h_.ReadLog("rtrmgr");
-  EXPECT_NE(FileText(h_.run_dir() + "/logs/finder.log").find("belongs to the process started for it"),
-            std::string::npos);
+  EXPECT_NE(
+      FileText(h_.run_dir() + "/logs/finder.log").find("belongs to the process started for it"),
+      std::string::npos);
   auto listed = h_.Run({"strata-sh", "-c", "show route vr red --json"});
   EXPECT_NE(listed.out.find("192.0.2.0/24"), std::string::npos) << listed.out << listed.err;
 }
@@ -227,7 +236,7 @@ TEST_F(RtrmgrSecurityTest, OperatorsGetRightsByGroupAndShowIsSeparate) {
   OperatorUsers users;
   ASSERT_TRUE(users.ok);
   StartRouter({"--operator-group", users.ops, "--config-group", users.cfg});
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(h_.run_dir().c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 02710u);
   for (const auto& e : std::filesystem::directory_iterator(h_.run_dir())) {
@@ -258,12 +267,12 @@ TEST_F(RtrmgrSecurityTest, OperatorsGetRightsByGroupAndShowIsSeparate) {
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(ProcessHarness::WaitFor([&] {
     const std::string log = FileText(h_.run_dir() + "/logs/rib.red.log");
-    return log.find("state-changing call log/1.0/set_levels on rib.red from outside the "
-                    "rtrmgr, by uid ") != std::string::npos;
+    return log.find(
+               "state-changing call log/1.0/set_levels on rib.red from outside the "
+               "rtrmgr, by uid ") != std::string::npos;
   })) << FileText(h_.run_dir() + "/logs/rib.red.log");
   const std::string finder_log = FileText(h_.run_dir() + "/logs/finder.log");
-  EXPECT_NE(finder_log.find("has show rights (no process secret"), std::string::npos)
-      << finder_log;
+  EXPECT_NE(finder_log.find("has show rights (no process secret"), std::string::npos) << finder_log;
   EXPECT_NE(finder_log.find("has show and configuration rights"), std::string::npos);
 }
 

@@ -70,12 +70,12 @@ void XrlCaller::Call(const Xrl& xrl, CallOptions opts, std::function<void(CallRe
     // registered the target: anything else is an error, not a type to look up.
     const std::string& grpc_method = sig->grpc_method();
     if (grpc_method.size() < 4 || grpc_method.front() != '/' ||
-        std::count(grpc_method.begin(), grpc_method.end(), '/') != 2 ||
-        grpc_method.back() == '/') {
-      done(CallResult{Status(StatusCode::kFailedPrecondition,
-                             "the Finder's entry for " + xrl.target() + " names no valid type for " +
-                                 path + " ('" + grpc_method + "'): not a Strata component?"),
-                      {}});
+        std::count(grpc_method.begin(), grpc_method.end(), '/') != 2 || grpc_method.back() == '/') {
+      done(CallResult{
+          Status(StatusCode::kFailedPrecondition, "the Finder's entry for " + xrl.target() +
+                                                      " names no valid type for " + path + " ('" +
+                                                      grpc_method + "'): not a Strata component?"),
+          {}});
       return;
     }
     std::string full = grpc_method.substr(1);
