@@ -102,6 +102,8 @@ ProcessSpec ProcessCatalog::For(const ProcessInstance& p,
     targets = {"fea", "bgp." + vr};
   } else if (p.process == "bgp") {
     targets = {"fea", "rib." + vr, "bfd"};
+  } else if (p.process == "bfd") {
+    targets = {"bgp", "rib"};  // session events go to the holders
   } else {
     targets = {"*"};
   }

@@ -31,6 +31,25 @@ TEST(ProcessCatalogTest, PriorityAndTunablesByProcess) {
   EXPECT_TRUE(Has(catalog.Finder().env, "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"));
 }
 
+// Each process may resolve only the targets it calls: a BGP speaker its VR's RIB, the FEA and
+// strata-bfd; strata-bfd the holders of its sessions (BGP speakers and RIBs), nothing else.
+TEST(ProcessCatalogTest, RightsNameTheTargetsEachProcessCalls) {
+  ProcessCatalog::Options o;
+  o.bin_dir = "/opt/strata/bin";
+  ProcessCatalog catalog(o);
+  finder::v1::SetPermissionsRequest rights;
+  const auto targets = [&] {
+    return std::vector<std::string>(rights.allowed_targets().begin(),
+                                    rights.allowed_targets().end());
+  };
+  catalog.For({"bgp", "bgp.red", 30, {}}, &rights);
+  EXPECT_EQ(targets(), (std::vector<std::string>{"fea", "rib.red", "bfd"}));
+  EXPECT_EQ(rights.owned_names(0), "bgp.red");
+  catalog.For({"bfd", "bfd", 15, {}}, &rights);
+  EXPECT_EQ(targets(), (std::vector<std::string>{"bgp", "rib"}));
+  EXPECT_FALSE(rights.secret().empty());
+}
+
 TEST(ProcessCatalogTest, NoTunablesLeavesTheEnvironmentAlone) {
   ProcessCatalog::Options o;
   o.bin_dir = "/opt/strata/bin";
